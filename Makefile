@@ -1,0 +1,35 @@
+# smartq - header-only intrusive priority queues
+#
+#   make test     build and run every test (gcc, clang, sanitizers, C++)
+#   make bench    the rdtsc harness: N = 1..2048, seed layout
+#   make clean
+
+CC       ?= cc
+CXX      ?= c++
+CFLAGS   ?= -O2 -g
+CPPFLAGS += -Iinclude
+WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion \
+            -Wcast-align -Wstrict-prototypes -Werror
+BUILD    := build
+HEADERS  := $(wildcard include/*.h include/smartq/*.h)
+
+# Each part adds the programs that `make test` runs to TEST_PROGS (a
+# program or script that exits 0 when it passes) and what must be built
+# first to TEST_DEPS.
+TEST_PROGS :=
+TEST_DEPS  :=
+
+.PHONY: all test clean
+all: test
+
+-include tests/tests.mk
+-include bench/bench.mk
+-include examples/examples.mk
+-include tests/fuzz/fuzz.mk
+-include mk/install.mk
+
+test: $(TEST_DEPS)
+	@sh tests/run-all.sh $(TEST_PROGS)
+
+clean:
+	rm -rf $(BUILD)

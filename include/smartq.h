@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * smartq.h - intrusive priority queues for time-keyed work
+ *
+ * Four backends behind one API.  The backend is one token K, so a user
+ * swaps the data structure by changing it (or a macro that names it):
+ *
+ *	#define RUNQ rb
+ *	SQ_QUEUE(RUNQ) rq;
+ *	SQ_INIT(RUNQ, &rq);
+ *	SQ_ENQUEUE(RUNQ, &rq, &task->node, task->vruntime);
+ *
+ *   K      structure                       enqueue   first  pop       dequeue
+ *   rb     red-black tree, leftmost cached O(log n)  O(1)   O(log n)  O(log n)
+ *   gavl   AVL tree, first cached,         O(log n)  O(1)   O(log n)  O(log n)
+ *          pop cuts the first node
+ *   binom  binomial heap, minimum cached   O(1) am.  O(1)   O(log n)  O(log n)
+ *   tring  time ring: slots + bitmap       O(1)*     O(1)   O(1)*     O(1)*
+ *
+ *   * tring: O(log m) once for a key past the ring's horizon (m = keys
+ *     waiting past it); exact to its granularity, see smartq/tring.h.
+ *
+ * Every backend: keys are uint64_t compared unsigned, all values valid;
+ * equal keys come out in the order they were enqueued (or requeued);
+ * first() never walks; dequeue() takes any queued node; nothing allocates
+ * or locks: the caller owns the memory and serialises access.
+ */
+#ifndef SMARTQ_H
+#define SMARTQ_H
+
+#define SQ_VERSION_MAJOR 0
+#define SQ_VERSION_MINOR 1
+#define SQ_VERSION_PATCH 0
+#define SQ_VERSION_STRING "0.1.0"
+
+#include "smartq/common.h"
+#include "smartq/rbtree.h"
+#include "smartq/gavl.h"
+#include "smartq/binomial.h"
+#include "smartq/tring.h"
+
+/* Two-level paste, so that K may itself be a macro (#define MYQ rb). */
+#define SQ__CAT2(a, b)     a##b
+#define SQ__XCAT2(a, b)    SQ__CAT2(a, b)
+#define SQ__CAT3(a, b, c)  a##b##c
+#define SQ__XCAT3(a, b, c) SQ__CAT3(a, b, c)
+#define SQ__FN(K, verb)    SQ__XCAT3(sq_, K, verb)
+
+#define SQ_QUEUE(K)                 struct SQ__XCAT2(sq_, K)
+#define SQ_NODE(K)                  struct SQ__FN(K, _node)
+#define SQ_INIT(K, q)               SQ__FN(K, _init)(q)
+#define SQ_NODE_INIT(K, n)          SQ__FN(K, _node_init)(n)
+#define SQ_ENQUEUE(K, q, n, key)    SQ__FN(K, _enqueue)(q, n, key)
+#define SQ_FIRST(K, q)              SQ__FN(K, _first)(q)
+#define SQ_DEQUEUE(K, q, n)         SQ__FN(K, _dequeue)(q, n)
+#define SQ_POP(K, q)                SQ__FN(K, _pop)(q)
+#define SQ_REQUEUE(K, q, n, key)    SQ__FN(K, _requeue)(q, n, key)
+#define SQ_EMPTY(K, q)              SQ__FN(K, _empty)(q)
+#define SQ_COUNT(K, q)              SQ__FN(K, _count)(q)
+#define SQ_QUEUED(K, n)             SQ__FN(K, _queued)(n)
+#define SQ_CHECK(K, q)              SQ__FN(K, _check)(q)
+
+#endif /* SMARTQ_H */

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * smartq/common.h - what every smartq backend shares
+ *
+ * The key type, container_of (sq_entry), bit helpers with ISO fallbacks,
+ * and the SQ_DEBUG machinery: misuse checks that name the function and the
+ * mistake, poison values for dead links, and the reporting used by every
+ * backend's check().
+ *
+ * Nothing here allocates or locks.  Without SQ_DEBUG every check below
+ * compiles to nothing and its condition is not evaluated.
+ */
+#ifndef SMARTQ_COMMON_H
+#define SMARTQ_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef SQ_DEBUG
+#include <stdio.h>
+#include <stdlib.h>
+#endif
+
+/**
+ * sq_entry - the struct that embeds a queue node (container_of)
+ * @ptr:    pointer to the embedded node
+ * @type:   type of the containing struct
+ * @member: name of the node member inside @type
+ *
+ * Plain ISO C: offsetof and char pointer arithmetic, no typeof.
+ */
+#define sq_entry(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/* Hints, with ISO fallbacks. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SQ__LIKELY(x)   __builtin_expect(!!(x), 1)
+#define SQ__UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define SQ__INLINE      static inline __attribute__((always_inline))
+#else
+#define SQ__LIKELY(x)   (x)
+#define SQ__UNLIKELY(x) (x)
+#define SQ__INLINE      static inline
+#endif
+
+/* sq__ctz64 - index of the lowest set bit; @x must not be 0. */
+static inline unsigned sq__ctz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return (unsigned)__builtin_ctzll(x);
+#else
+	unsigned n = 0;
+
+	while (!(x & 1u)) {
+		x >>= 1;
+		n++;
+	}
+	return n;
+#endif
+}
+
+/* sq__clz64 - number of leading zero bits; @x must not be 0. */
+static inline unsigned sq__clz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return (unsigned)__builtin_clzll(x);
+#else
+	unsigned n = 0;
+
+	while (!(x & ((uint64_t)1 << 63))) {
+		x <<= 1;
+		n++;
+	}
+	return n;
+#endif
+}
+
+/* sq__popcount64 - number of set bits. */
+static inline unsigned sq__popcount64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return (unsigned)__builtin_popcountll(x);
+#else
+	unsigned n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+#endif
+}
+
+/*
+ * SQ_DEBUG: misuse checks and poisoned links.
+ *
+ * SQ__MISUSE(cond, fn, mistake) stops the program with "fn: mistake" on
+ * stderr when @cond holds.  Without SQ_DEBUG it expands to nothing and
+ * @cond is never evaluated, so release builds pay nothing.
+ *
+ * SQ__POISON(i) is a distinct non-NULL, non-dereferenceable address for
+ * dead link number @i (1, 2, 3 ...), written into a node's links when it
+ * leaves a queue, so a use after dequeue faults at once and the faulting
+ * address tells which link was followed.
+ */
+#ifdef SQ_DEBUG
+static inline void sq__die(const char *fn, const char *mistake)
+{
+	fprintf(stderr, "%s: %s\n", fn, mistake);
+	fflush(stderr);
+	abort();
+}
+#define SQ__MISUSE(cond, fn, mistake)			\
+	do {						\
+		if (cond)				\
+			sq__die((fn), (mistake));	\
+	} while (0)
+#define SQ__POISON(i) ((void *)(uintptr_t)(0x5a0000u + 0x100u * (unsigned)(i)))
+#else
+#define SQ__MISUSE(cond, fn, mistake) ((void)0)
+#endif
+
+/*
+ * SQ__CHECK(cond, fn, node, what) - one invariant inside a check() walk.
+ *
+ * When @cond is false the enclosing function returns -1; under SQ_DEBUG it
+ * first prints "fn: check failed: what (node 0x...)" so a broken structure
+ * says which invariant broke and where.  Only check() functions use it.
+ */
+#ifdef SQ_DEBUG
+#define SQ__CHECK(cond, fn, node, what)					\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s: check failed: %s (node %p)\n", \
+				(fn), (what), (const void *)(node));	\
+			return -1;					\
+		}							\
+	} while (0)
+#else
+#define SQ__CHECK(cond, fn, node, what)		\
+	do {					\
+		if (!(cond))			\
+			return -1;		\
+	} while (0)
+#endif
+
+#endif /* SMARTQ_COMMON_H */
