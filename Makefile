@@ -27,6 +27,7 @@ all: test
 -include examples/examples.mk
 -include tests/fuzz/fuzz.mk
 -include mk/install.mk
+-include mk/lint.mk
 
 test: $(TEST_DEPS)
 	@sh tests/run-all.sh $(TEST_PROGS)
