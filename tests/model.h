@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model.h - the reference model the randomized tests compare against
+ *
+ * A priority queue as plainly as it can be written: an unordered array of
+ * entries { id, key, seq }, where seq is a counter bumped on every enqueue
+ * (a requeue counts as a fresh enqueue).  The first entry is the smallest
+ * (key, seq) pair, found by a scan, so order and stability are obviously
+ * right.  Ids are small integers below SQM_CAP chosen by the caller (a
+ * test's node index); a position table makes lookup by id O(1).
+ *
+ *	struct sqm m;			(about 100 KiB: static, not on the stack)
+ *	sqm_init(&m);
+ *	sqm_enqueue(&m, 7, key);	true if 7 is now first
+ *	sqm_first(&m, &id, &key);	false if empty
+ *	sqm_pop(&m, &id, &key);
+ *	sqm_dequeue(&m, 7);		false if 7 was not queued
+ *	sqm_requeue(&m, 7, key);	true if the first id or first key changed
+ *
+ * For the time ring (tring), which is exact only to its granularity Tg and
+ * only while keys stay in its window, the model states the contract's
+ * guarantee instead of one answer:
+ *
+ *	sqm_tring_pop_ok(&m, ring_time, gran_shift, id)
+ *	    is @id an allowed result of pop()/first() at @ring_time?
+ *	    - if any queued key is below @ring_time ("late"), @id must be the
+ *	      late entry with the smallest seq (late entries come out first,
+ *	      FIFO among themselves);
+ *	    - otherwise key(@id) must be below the smallest key plus Tg.
+ *	sqm_tring_time_after_pop(ring_time, gran_shift, key)
+ *	    the ring's time after popping @key: the larger of @ring_time and
+ *	    @key rounded down to a multiple of Tg (time never moves back).
+ *
+ * Everything here is test code: O(n) where simple, no allocation.
+ */
+#ifndef SQ_TESTS_MODEL_H
+#define SQ_TESTS_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#ifndef SQM_CAP
+#define SQM_CAP 4096u		/* max entries, and ids are < SQM_CAP */
+#endif
+
+struct sqm_entry {
+	unsigned id;
+	uint64_t key;
+	uint64_t seq;
+};
+
+struct sqm {
+	size_t n;			/* entries in use: e[0 .. n) */
+	uint64_t seq;			/* next sequence number */
+	size_t min;			/* index of the first entry, if min_ok */
+	bool min_ok;
+	struct sqm_entry e[SQM_CAP];
+	unsigned pos[SQM_CAP];		/* index + 1 of id in e[], 0 = absent */
+};
+
+static inline void sqm__bad(const char *what, unsigned id)
+{
+	fprintf(stderr, "model.h: %s (id %u)\n", what, id);
+	abort();
+}
+
+/* a before b in queue order: smaller key, then smaller seq */
+static inline bool sqm__before(const struct sqm_entry *a,
+			       const struct sqm_entry *b)
+{
+	return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+}
+
+static inline void sqm_init(struct sqm *m)
+{
+	size_t i;
+
+	m->n = 0;
+	m->seq = 0;
+	m->min = 0;
+	m->min_ok = false;
+	for (i = 0; i < SQM_CAP; i++)
+		m->pos[i] = 0;
+}
+
+static inline size_t sqm_count(const struct sqm *m)
+{
+	return m->n;
+}
+
+static inline bool sqm_queued(const struct sqm *m, unsigned id)
+{
+	return id < SQM_CAP && m->pos[id] != 0;
+}
+
+/* the key of a queued id */
+static inline uint64_t sqm_key(const struct sqm *m, unsigned id)
+{
+	if (!sqm_queued(m, id))
+		sqm__bad("sqm_key of an id that is not queued", id);
+	return m->e[m->pos[id] - 1].key;
+}
+
+static inline const struct sqm_entry *sqm__first(struct sqm *m)
+{
+	size_t i;
+
+	if (m->n == 0)
+		return NULL;
+	if (!m->min_ok) {
+		m->min = 0;
+		for (i = 1; i < m->n; i++)
+			if (sqm__before(&m->e[i], &m->e[m->min]))
+				m->min = i;
+		m->min_ok = true;
+	}
+	return &m->e[m->min];
+}
+
+/* sqm_first - the first (id, key), false if empty; either pointer may be NULL */
+static inline bool sqm_first(struct sqm *m, unsigned *id, uint64_t *key)
+{
+	const struct sqm_entry *f = sqm__first(m);
+
+	if (!f)
+		return false;
+	if (id)
+		*id = f->id;
+	if (key)
+		*key = f->key;
+	return true;
+}
+
+/* sqm_enqueue - add @id (not queued) with @key; true if it is now first */
+static inline bool sqm_enqueue(struct sqm *m, unsigned id, uint64_t key)
+{
+	const struct sqm_entry *f;
+	struct sqm_entry *e;
+
+	if (id >= SQM_CAP)
+		sqm__bad("id out of range (raise SQM_CAP)", id);
+	if (m->pos[id])
+		sqm__bad("sqm_enqueue of a queued id", id);
+	f = m->min_ok ? &m->e[m->min] : NULL;
+	e = &m->e[m->n];
+	e->id = id;
+	e->key = key;
+	e->seq = m->seq++;
+	m->pos[id] = (unsigned)(m->n + 1);
+	m->n++;
+	if (m->n == 1 || (f && sqm__before(e, f))) {
+		m->min = m->n - 1;
+		m->min_ok = true;
+	}
+	/* a new entry has the largest seq: first iff its key is strictly less */
+	return sqm__first(m) == e;
+}
+
+/* sqm_dequeue - remove @id; false if it was not queued */
+static inline bool sqm_dequeue(struct sqm *m, unsigned id)
+{
+	size_t i;
+
+	if (!sqm_queued(m, id))
+		return false;
+	i = m->pos[id] - 1;
+	m->pos[id] = 0;
+	m->n--;
+	if (m->min_ok) {
+		if (m->min == i)
+			m->min_ok = false;
+		else if (m->min == m->n)
+			m->min = i;	/* the last entry moves to slot i */
+	}
+	if (i != m->n) {
+		m->e[i] = m->e[m->n];
+		m->pos[m->e[i].id] = (unsigned)(i + 1);
+	}
+	return true;
+}
+
+/* sqm_pop - remove the first entry into (*id, *key); false if empty */
+static inline bool sqm_pop(struct sqm *m, unsigned *id, uint64_t *key)
+{
+	unsigned fid;
+
+	if (!sqm_first(m, &fid, key))
+		return false;
+	if (id)
+		*id = fid;
+	sqm_dequeue(m, fid);
+	return true;
+}
+
+/*
+ * sqm_requeue - give queued @id the new @key, as dequeue + enqueue (it
+ * becomes last among equal keys); true if the first id or the first key
+ * changed, which is what every backend's requeue returns.
+ */
+static inline bool sqm_requeue(struct sqm *m, unsigned id, uint64_t key)
+{
+	unsigned id0, id1;
+	uint64_t k0, k1;
+
+	if (!sqm_first(m, &id0, &k0))
+		sqm__bad("sqm_requeue on an empty model", id);
+	if (!sqm_dequeue(m, id))
+		sqm__bad("sqm_requeue of an id that is not queued", id);
+	sqm_enqueue(m, id, key);
+	sqm_first(m, &id1, &k1);
+	return id0 != id1 || k0 != k1;
+}
+
+/* ---- the time ring's rule ---------------------------------------------- */
+
+/* Tg - 1 for a granularity shift (0..63) */
+static inline uint64_t sqm__gran_mask(unsigned gran_shift)
+{
+	return ((uint64_t)1 << gran_shift) - 1;
+}
+
+/*
+ * sqm_tring_pop_ok - may first()/pop() of a ring at time @ring_time with
+ * granularity 1 << @gran_shift answer @id?  (The model is not changed.)
+ */
+static inline bool sqm_tring_pop_ok(const struct sqm *m, uint64_t ring_time,
+				    unsigned gran_shift, unsigned id)
+{
+	const struct sqm_entry *late = NULL, *e;
+	uint64_t min_key = UINT64_MAX;
+	size_t i;
+
+	if (!sqm_queued(m, id))
+		return false;
+	for (i = 0; i < m->n; i++) {
+		e = &m->e[i];
+		if (e->key < ring_time && (!late || e->seq < late->seq))
+			late = e;
+		if (e->key < min_key)
+			min_key = e->key;
+	}
+	e = &m->e[m->pos[id] - 1];
+	if (late)
+		return e == late;
+	/* key < min_key + Tg, without overflow: e->key >= min_key here */
+	return e->key - min_key <= sqm__gran_mask(gran_shift);
+}
+
+/* sqm_tring_time_after_pop - the ring's time after popping @key */
+static inline uint64_t sqm_tring_time_after_pop(uint64_t ring_time,
+						unsigned gran_shift,
+						uint64_t key)
+{
+	uint64_t tick_time = key & ~sqm__gran_mask(gran_shift);
+
+	return tick_time > ring_time ? tick_time : ring_time;
+}
+
+#endif /* SQ_TESTS_MODEL_H */
