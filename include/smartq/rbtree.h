@@ -1,0 +1,871 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * smartq/rbtree.h - red-black tree priority queue, leftmost cached (KIND = rb)
+ *
+ * An intrusive red-black tree ordered by a uint64_t key, with the leftmost
+ * (smallest) node cached so first() never walks.  Equal keys are kept in
+ * arrival order: the descent sends an equal key to the right, so a node
+ * lands after every node already queued with its key (stable, FIFO).
+ *
+ *   operation   cost       notes
+ *   enqueue     O(log n)   descent + at most 2 rotations
+ *   first       O(1)       the cached leftmost
+ *   pop         O(log n)   the leftmost has no left child: its successor is
+ *                          its right child or its parent, found in O(1);
+ *                          rebalancing is amortised O(1)
+ *   dequeue     O(log n)   at most 3 rotations
+ *   requeue     O(log n)   in place (no rotation) when the order holds
+ *   next/prev   O(log n)   amortised O(1) over a whole walk
+ *
+ * Layout.  A node is four words: the parent pointer with the colour packed
+ * into its low bit, the two children and the key.  The packing assumes that
+ * a struct sq_rb_node is aligned to at least 2 bytes, so bit 0 of its
+ * address is always 0; it holds a uintptr_t and two pointers, so every ABI
+ * we know aligns it to 4 or 8, and a compile-time check below refuses any
+ * other.  Bit 0 set means black, clear means red, so a red node's word is
+ * just its parent's address.
+ *
+ * A node that is not queued has its parent word pointing at itself (no
+ * queued node can be its own parent), so queued() is one compare and works
+ * even though SQ_DEBUG poisons the child links of a dequeued node.
+ *
+ * The red-black properties, kept by every operation and verified by
+ * sq_rb_check():
+ *
+ *   (1) every node is red or black;
+ *   (2) the root is black;
+ *   (3) the NULL leaves count as black;
+ *   (4) a red node has no red child;
+ *   (5) every path from a node down to a NULL leaf passes the same number
+ *       of black nodes (its black height).
+ *
+ * From (4) and (5) the longest root-to-leaf path is at most twice the
+ * shortest, so the height is at most 2 log2(n + 1).  On top of those the
+ * queue keeps: (6) an in-order walk meets keys in non-decreasing order,
+ * equal keys in the order they were (re)queued; (7) rb_leftmost is the
+ * first node of that walk, NULL when empty; (8) rb_count is the number of
+ * nodes.
+ *
+ * The balancing code (insert fix-up, erase, erase fix-up) never compares
+ * keys and exists once; the only compare is the small descent loop inside
+ * sq_rb_enqueue(), which inlines into the caller.
+ */
+#ifndef SMARTQ_RBTREE_H
+#define SMARTQ_RBTREE_H
+
+#include "common.h"
+
+/**
+ * struct sq_rb_node - the link a user embeds in its own struct
+ * @rb_parent_color: parent address | colour bit (1 = black); own address
+ *                   when not queued
+ * @rb_left:  left child (smaller keys)
+ * @rb_right: right child (greater or equal keys)
+ * @key:      the key the node is queued with; read it freely, change it
+ *            only through sq_rb_requeue()
+ */
+struct sq_rb_node {
+	uintptr_t rb_parent_color;
+	struct sq_rb_node *rb_left, *rb_right;
+	uint64_t key;
+};
+
+/**
+ * struct sq_rb - the queue
+ * @rb_root:     root of the tree, NULL when empty
+ * @rb_leftmost: the first node, NULL when empty
+ * @rb_count:    number of queued nodes
+ */
+struct sq_rb {
+	struct sq_rb_node *rb_root, *rb_leftmost;
+	size_t rb_count;
+};
+
+/* The colour lives in bit 0 of a node address: refuse any ABI where a node
+ * could sit at an odd address. */
+struct sq_rb__align_probe {
+	char c;
+	struct sq_rb_node n;
+};
+typedef char sq_rb__node_alignment_is_at_least_2
+	[offsetof(struct sq_rb__align_probe, n) >= 2 ? 1 : -1];
+
+#define SQ_RB__BLACK ((uintptr_t)1)
+
+/* ---- the packed parent word ------------------------------------------ */
+
+SQ__INLINE struct sq_rb_node *sq_rb__parent(const struct sq_rb_node *n)
+{
+	return (struct sq_rb_node *)(n->rb_parent_color & ~SQ_RB__BLACK);
+}
+
+/* The parent of a node known to be red: no mask needed. */
+SQ__INLINE struct sq_rb_node *sq_rb__red_parent(const struct sq_rb_node *n)
+{
+	return (struct sq_rb_node *)n->rb_parent_color;
+}
+
+SQ__INLINE bool sq_rb__is_black(const struct sq_rb_node *n)
+{
+	return (n->rb_parent_color & SQ_RB__BLACK) != 0;
+}
+
+/* NULL leaves are black (property 3). */
+SQ__INLINE bool sq_rb__is_red_or_null_black(const struct sq_rb_node *n)
+{
+	return n && !(n->rb_parent_color & SQ_RB__BLACK);
+}
+
+SQ__INLINE void sq_rb__set_parent(struct sq_rb_node *n, struct sq_rb_node *p)
+{
+	n->rb_parent_color = (uintptr_t)p | (n->rb_parent_color & SQ_RB__BLACK);
+}
+
+SQ__INLINE void sq_rb__set_parent_color(struct sq_rb_node *n,
+					struct sq_rb_node *p, uintptr_t color)
+{
+	n->rb_parent_color = (uintptr_t)p | color;
+}
+
+/* Make @parent (or the root, when @parent is NULL) point at @new_child
+ * where it pointed at @old_child. */
+SQ__INLINE void sq_rb__replace_child(struct sq_rb *q,
+				     struct sq_rb_node *parent,
+				     struct sq_rb_node *old_child,
+				     struct sq_rb_node *new_child)
+{
+	if (!parent)
+		q->rb_root = new_child;
+	else if (parent->rb_left == old_child)
+		parent->rb_left = new_child;
+	else
+		parent->rb_right = new_child;
+}
+
+/*
+ * The last step of every rotation: @top takes @old's place (and its parent
+ * word, hence its colour); @old becomes @top's child with @color.
+ */
+SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb_node *old,
+				     struct sq_rb_node *top, uintptr_t color)
+{
+	struct sq_rb_node *parent = sq_rb__parent(old);
+
+	top->rb_parent_color = old->rb_parent_color;
+	sq_rb__set_parent_color(old, top, color);
+	sq_rb__replace_child(q, parent, old, top);
+}
+
+/* ---- insert fix-up (no compare) ---------------------------------------- */
+
+/*
+ * sq_rb__insert_fixup - restore (2) and (4) after linking red leaf @n
+ *
+ * Pictures: upper case black, lower case red, the left-hand mirror only.
+ * n is red, its parent p is red, so the grandparent G exists and is black;
+ * u is the uncle.
+ *
+ *  Case 1, uncle red: recolour; G may now clash with its own parent, so
+ *  go on from g.
+ *
+ *          G               g
+ *         / \             / \
+ *        p   u    -->    P   U
+ *       /               /
+ *      n               n
+ *
+ *  Case 2, uncle black, n an inner child: rotate left at p; now p is the
+ *  outer child of n, which is case 3 with n and p swapped.
+ *
+ *          G               G
+ *         / \             / \
+ *        p   U    -->    n   U
+ *         \             /
+ *          n           p
+ *
+ *  Case 3, uncle black, n an outer child: rotate right at G and swap the
+ *  colours of p and G.  Done.
+ *
+ *          G               P
+ *         / \             / \
+ *        p   U    -->    n   g
+ *       /                     \
+ *      n                       U
+ */
+static inline void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
+{
+	struct sq_rb_node *p = sq_rb__red_parent(n), *g, *u, *t;
+
+	for (;;) {
+		if (SQ__UNLIKELY(!p)) {
+			/* n is the root: (2) says black. */
+			sq_rb__set_parent_color(n, NULL, SQ_RB__BLACK);
+			return;
+		}
+		if (sq_rb__is_black(p))
+			return;
+		g = sq_rb__red_parent(p);	/* p is red, so g is black */
+		u = g->rb_right;
+		if (p != u) {			/* p is the left child */
+			if (sq_rb__is_red_or_null_black(u)) {
+				/* Case 1 */
+				sq_rb__set_parent_color(u, g, SQ_RB__BLACK);
+				sq_rb__set_parent_color(p, g, SQ_RB__BLACK);
+				n = g;
+				p = sq_rb__parent(n);
+				sq_rb__set_parent_color(n, p, 0);
+				continue;
+			}
+			t = p->rb_right;
+			if (n == t) {
+				/* Case 2 */
+				t = n->rb_left;
+				p->rb_right = t;
+				n->rb_left = p;
+				if (t)
+					sq_rb__set_parent_color(t, p, SQ_RB__BLACK);
+				sq_rb__set_parent_color(p, n, 0);
+				p = n;
+				t = n->rb_right;
+			}
+			/* Case 3 */
+			g->rb_left = t;
+			p->rb_right = g;
+			if (t)
+				sq_rb__set_parent_color(t, g, SQ_RB__BLACK);
+			sq_rb__rotate_finish(q, g, p, 0);
+			return;
+		} else {			/* mirror: p is the right child */
+			u = g->rb_left;
+			if (sq_rb__is_red_or_null_black(u)) {
+				/* Case 1 */
+				sq_rb__set_parent_color(u, g, SQ_RB__BLACK);
+				sq_rb__set_parent_color(p, g, SQ_RB__BLACK);
+				n = g;
+				p = sq_rb__parent(n);
+				sq_rb__set_parent_color(n, p, 0);
+				continue;
+			}
+			t = p->rb_left;
+			if (n == t) {
+				/* Case 2 */
+				t = n->rb_right;
+				p->rb_left = t;
+				n->rb_right = p;
+				if (t)
+					sq_rb__set_parent_color(t, p, SQ_RB__BLACK);
+				sq_rb__set_parent_color(p, n, 0);
+				p = n;
+				t = n->rb_left;
+			}
+			/* Case 3 */
+			g->rb_right = t;
+			p->rb_left = g;
+			if (t)
+				sq_rb__set_parent_color(t, g, SQ_RB__BLACK);
+			sq_rb__rotate_finish(q, g, p, 0);
+			return;
+		}
+	}
+}
+
+/* ---- erase fix-up (no compare) ----------------------------------------- */
+
+/*
+ * sq_rb__erase_fixup - restore (5) below @p after a black node went away
+ *
+ * The child x of p on one side (possibly NULL) has one black fewer on every
+ * path than its sibling s has; x itself is black (a red x would simply be
+ * painted black by the caller).  Pictures for x on the left, upper case
+ * black, lower case red, (c) either colour.
+ *
+ *  Case 1, s red: rotate left at p and swap colours of p and s; x's new
+ *  sibling is Sl, black, so go on with cases 2-4 (which then end at once).
+ *
+ *          P                 S
+ *         / \               / \
+ *        X   s      -->    p   Sr
+ *           / \           / \
+ *          Sl  Sr        X   Sl
+ *
+ *  Case 2, s black with two black children: paint s red, which takes a
+ *  black off the s side too.  A red p is painted black and we are done;
+ *  a black p is now short itself, so go on one level up.
+ *
+ *         (p)               (p)
+ *         / \               / \
+ *        X   S      -->    X   s
+ *           / \               / \
+ *          Sl  Sr            Sl  Sr
+ *
+ *  Case 3, s black, sl red, Sr black: rotate right at s; sl becomes the
+ *  sibling with a red outer child s, which is case 4.
+ *
+ *         (p)               (p)
+ *         / \               / \
+ *        X   S      -->    X   sl
+ *           / \                 \
+ *          sl  Sr                s
+ *                                 \
+ *                                  Sr
+ *
+ *  Case 4, s black, sr red: rotate left at p; s takes p's colour, p and sr
+ *  turn black, which adds the missing black on x's side.  Done.
+ *
+ *         (p)               (s)
+ *         / \               / \
+ *        X   S      -->    P   Sr
+ *           / \           / \
+ *         (sl) sr        X  (sl)
+ */
+static inline void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p)
+{
+	struct sq_rb_node *x = NULL, *s, *near, *far;
+
+	for (;;) {
+		s = p->rb_right;
+		if (x != s) {			/* x is the left child */
+			if (!sq_rb__is_black(s)) {
+				/* Case 1 */
+				near = s->rb_left;
+				p->rb_right = near;
+				s->rb_left = p;
+				sq_rb__set_parent_color(near, p, SQ_RB__BLACK);
+				sq_rb__rotate_finish(q, p, s, 0);
+				s = near;
+			}
+			far = s->rb_right;
+			if (!sq_rb__is_red_or_null_black(far)) {
+				near = s->rb_left;
+				if (!sq_rb__is_red_or_null_black(near)) {
+					/* Case 2 */
+					sq_rb__set_parent_color(s, p, 0);
+					if (!sq_rb__is_black(p)) {
+						p->rb_parent_color |= SQ_RB__BLACK;
+						return;
+					}
+					x = p;
+					p = sq_rb__parent(x);
+					if (!p)
+						return;
+					continue;
+				}
+				/* Case 3: near is red; the old s becomes
+				 * the far child, painted black in case 4. */
+				far = near->rb_right;
+				s->rb_left = far;
+				near->rb_right = s;
+				p->rb_right = near;
+				if (far)
+					sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
+				far = s;
+				s = near;
+			}
+			/* Case 4 */
+			near = s->rb_left;
+			p->rb_right = near;
+			s->rb_left = p;
+			sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
+			if (near)
+				sq_rb__set_parent(near, p);
+			sq_rb__rotate_finish(q, p, s, SQ_RB__BLACK);
+			return;
+		} else {			/* mirror: x is the right child */
+			s = p->rb_left;
+			if (!sq_rb__is_black(s)) {
+				/* Case 1 */
+				near = s->rb_right;
+				p->rb_left = near;
+				s->rb_right = p;
+				sq_rb__set_parent_color(near, p, SQ_RB__BLACK);
+				sq_rb__rotate_finish(q, p, s, 0);
+				s = near;
+			}
+			far = s->rb_left;
+			if (!sq_rb__is_red_or_null_black(far)) {
+				near = s->rb_right;
+				if (!sq_rb__is_red_or_null_black(near)) {
+					/* Case 2 */
+					sq_rb__set_parent_color(s, p, 0);
+					if (!sq_rb__is_black(p)) {
+						p->rb_parent_color |= SQ_RB__BLACK;
+						return;
+					}
+					x = p;
+					p = sq_rb__parent(x);
+					if (!p)
+						return;
+					continue;
+				}
+				/* Case 3 */
+				far = near->rb_left;
+				s->rb_right = far;
+				near->rb_left = s;
+				p->rb_left = near;
+				if (far)
+					sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
+				far = s;
+				s = near;
+			}
+			/* Case 4 */
+			near = s->rb_right;
+			p->rb_left = near;
+			s->rb_right = p;
+			sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
+			if (near)
+				sq_rb__set_parent(near, p);
+			sq_rb__rotate_finish(q, p, s, SQ_RB__BLACK);
+			return;
+		}
+	}
+}
+
+/* ---- erase (no compare) ------------------------------------------------ */
+
+/*
+ * sq_rb__erase - unlink @n from the tree and rebalance
+ *
+ * Does not touch rb_leftmost, rb_count or @n's own fields.
+ *
+ *  - n has at most one child c: c (necessarily a red leaf, by (4) and (5))
+ *    takes n's place and n's black colour; nothing else changes.  With no
+ *    child, a red n goes without trace, a black n leaves its parent short.
+ *  - n has two children: its in-order successor y (leftmost of n's right
+ *    subtree, so without left child) takes n's place and colour; y's old
+ *    right child c moves into y's old place.  If c exists it is a red leaf
+ *    and is painted black; otherwise a black y leaves its old parent short.
+ *
+ *        N              Y             N               Y
+ *       / \            / \           / \             / \
+ *      A   y    -->   A   c         A   B    -->    A   B
+ *           \                          /               /
+ *            c                        ...             ...
+ *                                     /               /
+ *                                    y               c
+ *                                     \
+ *                                      c
+ */
+static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb_node *n)
+{
+	struct sq_rb_node *left = n->rb_left, *right = n->rb_right;
+	struct sq_rb_node *parent, *short_parent, *y, *c;
+	uintptr_t pc = n->rb_parent_color;
+
+	parent = (struct sq_rb_node *)(pc & ~SQ_RB__BLACK);
+	if (!left || !right) {
+		c = left ? left : right;
+		sq_rb__replace_child(q, parent, n, c);
+		if (c) {
+			c->rb_parent_color = pc;	/* n was black */
+			return;
+		}
+		if ((pc & SQ_RB__BLACK) && parent)
+			sq_rb__erase_fixup(q, parent);
+		return;
+	}
+
+	y = right;
+	if (!y->rb_left) {
+		short_parent = y;
+		c = y->rb_right;
+	} else {
+		do {
+			short_parent = y;
+			y = y->rb_left;
+		} while (y->rb_left);
+		c = y->rb_right;
+		short_parent->rb_left = c;
+		y->rb_right = right;
+		sq_rb__set_parent(right, y);
+	}
+	y->rb_left = left;
+	sq_rb__set_parent(left, y);
+	sq_rb__replace_child(q, parent, n, y);
+	if (c) {
+		sq_rb__set_parent_color(c, short_parent, SQ_RB__BLACK);
+		y->rb_parent_color = pc;
+		return;
+	}
+	if (sq_rb__is_black(y)) {
+		y->rb_parent_color = pc;
+		sq_rb__erase_fixup(q, short_parent);
+		return;
+	}
+	y->rb_parent_color = pc;
+}
+
+/* The node after the cached leftmost @n, in O(1): n has no left child, so
+ * by (4) and (5) its right child, if any, is a red leaf, and otherwise
+ * the successor is n's parent. */
+SQ__INLINE struct sq_rb_node *sq_rb__after_leftmost(const struct sq_rb_node *n)
+{
+	return n->rb_right ? n->rb_right : sq_rb__parent(n);
+}
+
+/* Mark @n unlinked; under SQ_DEBUG poison its child links. */
+SQ__INLINE void sq_rb__unlink(struct sq_rb_node *n)
+{
+	n->rb_parent_color = (uintptr_t)n;
+#ifdef SQ_DEBUG
+	n->rb_left = (struct sq_rb_node *)SQ__POISON(1);
+	n->rb_right = (struct sq_rb_node *)SQ__POISON(2);
+#endif
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+/**
+ * sq_rb_init - make an empty queue
+ * @q: the queue
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_rb_init(struct sq_rb *q)
+{
+	q->rb_root = NULL;
+	q->rb_leftmost = NULL;
+	q->rb_count = 0;
+}
+
+/**
+ * sq_rb_node_init - mark a node as not queued
+ * @n: the node
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_rb_node_init(struct sq_rb_node *n)
+{
+	n->rb_parent_color = (uintptr_t)n;
+	n->rb_left = NULL;
+	n->rb_right = NULL;
+	n->key = 0;
+}
+
+/**
+ * sq_rb_queued - is a node on a queue now
+ * @n: a node that went through sq_rb_node_init() at least once
+ * Return: true between enqueue and dequeue/pop, false otherwise.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_rb_queued(const struct sq_rb_node *n)
+{
+	return n->rb_parent_color != (uintptr_t)n;
+}
+
+/**
+ * sq_rb_empty - is the queue empty
+ * @q: the queue
+ * Return: true if no node is queued.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_rb_empty(const struct sq_rb *q)
+{
+	return q->rb_root == NULL;
+}
+
+/**
+ * sq_rb_count - number of queued nodes
+ * @q: the queue
+ * Return: the count.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline size_t sq_rb_count(const struct sq_rb *q)
+{
+	return q->rb_count;
+}
+
+/**
+ * sq_rb_first - the node with the smallest key
+ * @q: the queue
+ * Return: the first node (earliest queued among equal keys), NULL if empty.
+ * Complexity: O(1), the cached leftmost.
+ * Context: the caller serialises.
+ */
+static inline struct sq_rb_node *sq_rb_first(const struct sq_rb *q)
+{
+	return q->rb_leftmost;
+}
+
+/**
+ * sq_rb_next - the node after @n in queue order
+ * @n: a queued node
+ * Return: the next node, NULL if @n is the last.  It is returned non-const
+ *         (like strchr): the queue's owner owns every node.
+ * Complexity: O(log n), amortised O(1) over a whole walk.
+ * Context: the caller serialises.
+ */
+static inline struct sq_rb_node *sq_rb_next(const struct sq_rb_node *n)
+{
+	struct sq_rb_node *p, *c = n->rb_right;
+
+	if (c) {
+		while (c->rb_left)
+			c = c->rb_left;
+		return c;
+	}
+	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_right)
+		n = p;
+	return p;
+}
+
+/**
+ * sq_rb_prev - the node before @n in queue order
+ * @n: a queued node
+ * Return: the previous node, NULL if @n is the first.
+ * Complexity: O(log n), amortised O(1) over a whole walk.
+ * Context: the caller serialises.
+ */
+static inline struct sq_rb_node *sq_rb_prev(const struct sq_rb_node *n)
+{
+	struct sq_rb_node *p, *c = n->rb_left;
+
+	if (c) {
+		while (c->rb_right)
+			c = c->rb_right;
+		return c;
+	}
+	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_left)
+		n = p;
+	return p;
+}
+
+/*
+ * sq_rb__add - the comparing descent, then the compare-free fix-up
+ *
+ * Equal keys go right, so @n lands after every node with its key; the
+ * node stays leftmost only if the descent never turned right.
+ */
+SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb_node *n, uint64_t key)
+{
+	struct sq_rb_node **link = &q->rb_root, *parent = NULL;
+	bool leftmost = true;
+
+	while (*link) {
+		parent = *link;
+		if (key < parent->key) {
+			link = &parent->rb_left;
+		} else {
+			link = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	n->key = key;
+	n->rb_parent_color = (uintptr_t)parent;	/* red */
+	n->rb_left = NULL;
+	n->rb_right = NULL;
+	*link = n;
+	if (leftmost)
+		q->rb_leftmost = n;
+	q->rb_count++;
+	sq_rb__insert_fixup(q, n);
+	return leftmost;
+}
+
+/**
+ * sq_rb_enqueue - insert a node with a key
+ * @q:   the queue
+ * @n:   a node that is not queued
+ * @key: its key; @n goes after every node already queued with this key
+ * Return: true if @n is now the first node (a timer re-arms its deadline).
+ * Complexity: O(log n); at most two rotations.
+ * Context: the caller serialises.
+ */
+static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
+				 uint64_t key)
+{
+	SQ__MISUSE(sq_rb_queued(n), "sq_rb_enqueue", "node is already queued");
+	return sq_rb__add(q, n, key);
+}
+
+/**
+ * sq_rb_dequeue - remove a queued node
+ * @q: the queue
+ * @n: a node queued on @q
+ * Return: nothing; @n is not queued afterwards.
+ * Complexity: O(log n); at most three rotations.
+ * Context: the caller serialises.
+ */
+static inline void sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
+{
+	SQ__MISUSE(!sq_rb_queued(n), "sq_rb_dequeue", "node is not queued");
+	if (q->rb_leftmost == n)
+		q->rb_leftmost = sq_rb__after_leftmost(n);
+	sq_rb__erase(q, n);
+	q->rb_count--;
+	sq_rb__unlink(n);
+}
+
+/**
+ * sq_rb_pop - remove and return the first node
+ * @q: the queue
+ * Return: the node that was first, not queued any more; NULL if empty.
+ * Complexity: O(log n) worst case, amortised O(1) rebalancing; finding the
+ *             new first is O(1).
+ * Context: the caller serialises.
+ */
+static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
+{
+	struct sq_rb_node *n = q->rb_leftmost, *parent, *c;
+	uintptr_t pc;
+
+	if (SQ__UNLIKELY(!n))
+		return NULL;
+	/* n has no left child: it is case "at most one child" of erase,
+	 * and n is the left child of its parent (or the root). */
+	pc = n->rb_parent_color;
+	parent = (struct sq_rb_node *)(pc & ~SQ_RB__BLACK);
+	c = n->rb_right;
+	if (parent)
+		parent->rb_left = c;
+	else
+		q->rb_root = c;
+	if (c) {
+		c->rb_parent_color = pc;	/* red leaf takes n's black */
+		q->rb_leftmost = c;
+	} else {
+		q->rb_leftmost = parent;
+		if ((pc & SQ_RB__BLACK) && parent)
+			sq_rb__erase_fixup(q, parent);
+	}
+	q->rb_count--;
+	sq_rb__unlink(n);
+	return n;
+}
+
+/**
+ * sq_rb_requeue - give a queued node a new key
+ * @q:   the queue
+ * @n:   a node queued on @q
+ * @key: the new key; @n ends after every other node with this key
+ * Return: true if the first node or the first key changed.
+ * Complexity: O(1) amortised when the order already holds (in place, no
+ *             rotation), else O(log n) as dequeue + enqueue.
+ * Context: the caller serialises.
+ */
+static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
+				 uint64_t key)
+{
+	const struct sq_rb_node *nb;
+	bool was_first;
+
+	SQ__MISUSE(!sq_rb_queued(n), "sq_rb_requeue", "node is not queued");
+	was_first = q->rb_leftmost == n;
+	/* In place iff prev->key <= key < next->key: n must end after all
+	 * nodes with an equal key, so an equal next forces a move. */
+	nb = sq_rb_next(n);
+	if (!nb || nb->key > key) {
+		nb = was_first ? NULL : sq_rb_prev(n);
+		if (!nb || nb->key <= key) {
+			bool changed = was_first && n->key != key;
+
+			n->key = key;
+			return changed;
+		}
+	}
+	if (was_first)
+		q->rb_leftmost = sq_rb__after_leftmost(n);
+	sq_rb__erase(q, n);
+	q->rb_count--;
+	return sq_rb__add(q, n, key) || was_first;
+}
+
+/**
+ * sq_rb_check - verify every invariant of the queue
+ * @q: the queue
+ * Return: 0 if properties (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
+ *         broken invariant and the node are printed first).
+ * Complexity: O(n), iterative over parent links, O(1) extra space.
+ * Context: the caller serialises.
+ */
+#define SQ_RB__CHK "sq_rb_check"
+static inline int sq_rb_check(const struct sq_rb *q)
+{
+	const struct sq_rb_node *cur = q->rb_root, *from = NULL, *last = NULL;
+	size_t seen = 0, blacks, leaf_blacks = 0;
+	bool have_leaf = false;
+
+	if (!cur) {
+		SQ__CHECK(q->rb_leftmost == NULL, SQ_RB__CHK, q->rb_leftmost,
+			  "leftmost set in an empty tree");
+		SQ__CHECK(q->rb_count == 0, SQ_RB__CHK, cur, "count of an empty tree");
+		return 0;
+	}
+	SQ__CHECK(sq_rb__parent(cur) == NULL, SQ_RB__CHK, cur, "root has a parent");
+	SQ__CHECK(sq_rb__is_black(cur), SQ_RB__CHK, cur, "root is red");
+	blacks = 1;
+
+	/*
+	 * Walk in order without a stack: @from says where we came from (the
+	 * parent: first visit; the left child: visit; the right child: done).
+	 * Child links are checked against parent links before we go down, so
+	 * a broken tree cannot send the walk around in a cycle.
+	 */
+	while (cur) {
+		const struct sq_rb_node *l = cur->rb_left, *r = cur->rb_right;
+
+		if (from == sq_rb__parent(cur)) {
+			/* first arrival from above */
+			SQ__CHECK(l != cur && r != cur, SQ_RB__CHK, cur,
+				  "node is its own child");
+			SQ__CHECK(!l || l != r, SQ_RB__CHK, cur,
+				  "both children are one node");
+			if (l)
+				SQ__CHECK(sq_rb__parent(l) == cur, SQ_RB__CHK, l,
+					  "left child's parent link");
+			if (r)
+				SQ__CHECK(sq_rb__parent(r) == cur, SQ_RB__CHK, r,
+					  "right child's parent link");
+			if (!sq_rb__is_black(cur))
+				SQ__CHECK(!sq_rb__is_red_or_null_black(l) &&
+					  !sq_rb__is_red_or_null_black(r),
+					  SQ_RB__CHK, cur, "red node with a red child");
+			if (!l || !r) {
+				if (!have_leaf) {
+					leaf_blacks = blacks;
+					have_leaf = true;
+				}
+				SQ__CHECK(blacks == leaf_blacks, SQ_RB__CHK, cur,
+					  "black heights differ");
+			}
+			if (l) {
+				from = cur;
+				cur = l;
+				blacks += sq_rb__is_black(cur);
+				continue;
+			}
+		}
+		if (from != r || !r) {
+			/* from the left child, or from above with no left:
+			 * visit cur in order */
+			SQ__CHECK(++seen <= q->rb_count, SQ_RB__CHK, cur,
+				  "more nodes than the count");
+			if (!last)
+				SQ__CHECK(q->rb_leftmost == cur, SQ_RB__CHK, cur,
+					  "leftmost is not the minimum");
+			else
+				SQ__CHECK(last->key <= cur->key, SQ_RB__CHK, cur,
+					  "keys out of order");
+			last = cur;
+			if (r) {
+				from = cur;
+				cur = r;
+				blacks += sq_rb__is_black(cur);
+				continue;
+			}
+		}
+		/* subtree of cur done: go up */
+		blacks -= sq_rb__is_black(cur);
+		from = cur;
+		cur = sq_rb__parent(cur);
+	}
+	SQ__CHECK(seen == q->rb_count, SQ_RB__CHK, last, "fewer nodes than the count");
+	return 0;
+}
+#undef SQ_RB__CHK
+
+#endif /* SMARTQ_RBTREE_H */

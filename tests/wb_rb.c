@@ -1,0 +1,553 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wb_rb.c - white-box tests of the red-black tree backend (smartq/rbtree.h)
+ *
+ * A random mix of enqueue / dequeue / pop / requeue on a few dozen nodes,
+ * compared after every step with a plain array reference (order by key,
+ * then by the time of the last enqueue/requeue) and with sq_rb_check();
+ * in-order walks both ways; equal keys; the edge keys 0 and UINT64_MAX;
+ * and check() catching trees broken on purpose.  A failure prints the seed.
+ */
+#include "smartq/rbtree.h"
+#include "sq_test.h"
+
+#include <string.h>
+
+/* splitmix64: small, good enough, reproducible from one seed */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static unsigned rng_below(uint64_t *s, unsigned n)
+{
+	return (unsigned)(rng_next(s) % n);
+}
+
+/* ---- the reference model ----------------------------------------------- */
+
+#define REF_MAX 64
+
+struct ref {
+	struct sq_rb_node node[REF_MAX];
+	uint64_t key[REF_MAX];
+	uint64_t stamp[REF_MAX];	/* when last (re)queued */
+	bool queued[REF_MAX];
+	uint64_t clock;
+	size_t count;
+};
+
+static void ref_init(struct ref *r)
+{
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < REF_MAX; i++)
+		sq_rb_node_init(&r->node[i]);
+}
+
+static bool ref_before(const struct ref *r, unsigned a, unsigned b)
+{
+	if (r->key[a] != r->key[b])
+		return r->key[a] < r->key[b];
+	return r->stamp[a] < r->stamp[b];
+}
+
+/* index of the first queued node, or -1 */
+static int ref_first(const struct ref *r)
+{
+	int best = -1;
+	unsigned i;
+
+	for (i = 0; i < REF_MAX; i++)
+		if (r->queued[i] && (best < 0 || ref_before(r, i, (unsigned)best)))
+			best = (int)i;
+	return best;
+}
+
+/* the queued indices in queue order; returns how many */
+static size_t ref_sorted(const struct ref *r, unsigned *out)
+{
+	size_t n = 0, i, j;
+
+	for (i = 0; i < REF_MAX; i++) {
+		if (!r->queued[i])
+			continue;
+		for (j = n; j > 0 && ref_before(r, (unsigned)i, out[j - 1]); j--)
+			out[j] = out[j - 1];
+		out[j] = (unsigned)i;
+		n++;
+	}
+	return n;
+}
+
+/* a random queued (want == true) or unqueued node, or -1 if none */
+static int ref_pick(const struct ref *r, uint64_t *s, bool want)
+{
+	unsigned start = rng_below(s, REF_MAX), i;
+
+	for (i = 0; i < REF_MAX; i++) {
+		unsigned k = (start + i) % REF_MAX;
+
+		if (r->queued[k] == want)
+			return (int)k;
+	}
+	return -1;
+}
+
+static uint64_t pick_key(uint64_t *s, unsigned mode)
+{
+	switch (mode) {
+	case 0:
+		return rng_below(s, 8);		/* many equal keys */
+	case 1:
+		return rng_below(s, 1000);
+	default:
+		switch (rng_below(s, 4)) {
+		case 0:
+			return 0;
+		case 1:
+			return UINT64_MAX;
+		case 2:
+			return UINT64_MAX - rng_below(s, 3);
+		default:
+			return rng_next(s);
+		}
+	}
+}
+
+/* Compare the whole tree with the reference, both walk directions. */
+static bool tree_matches(const struct sq_rb *q, const struct ref *r)
+{
+	unsigned order[REF_MAX];
+	size_t n = ref_sorted(r, order), i;
+	const struct sq_rb_node *x;
+
+	if (sq_rb_check(q) != 0 || sq_rb_count(q) != r->count ||
+	    sq_rb_empty(q) != (r->count == 0) || n != r->count)
+		return false;
+	x = sq_rb_first(q);
+	for (i = 0; i < n; i++, x = sq_rb_next(x))
+		if (x != &r->node[order[i]] || x->key != r->key[order[i]])
+			return false;
+	if (x != NULL)
+		return false;
+	if (n) {
+		x = &r->node[order[n - 1]];
+		for (i = n; i-- > 0; x = sq_rb_prev(x))
+			if (x != &r->node[order[i]])
+				return false;
+		if (x != NULL)
+			return false;
+	}
+	for (i = 0; i < REF_MAX; i++)
+		if (sq_rb_queued(&r->node[i]) != r->queued[i])
+			return false;
+	return true;
+}
+
+/* One random operation on both; false if the tree disagreed. */
+static bool random_step(struct sq_rb *q, struct ref *r, uint64_t *s,
+			unsigned mode, const char **what)
+{
+	int i, f0 = ref_first(r);
+	uint64_t fk0 = f0 >= 0 ? r->key[f0] : 0, key = pick_key(s, mode);
+	unsigned op = rng_below(s, 10);
+
+	if (op < 4 || r->count == 0) {
+		*what = "enqueue";
+		i = ref_pick(r, s, false);
+		if (i < 0)
+			return true;
+		r->key[i] = key;
+		r->stamp[i] = ++r->clock;
+		r->queued[i] = true;
+		r->count++;
+		return sq_rb_enqueue(q, &r->node[i], key) == (ref_first(r) == i);
+	}
+	if (op < 6) {
+		struct sq_rb_node *got;
+
+		*what = "pop";
+		got = sq_rb_pop(q);
+		if (got != &r->node[f0])
+			return false;
+		r->queued[f0] = false;
+		r->count--;
+		return !sq_rb_queued(got);
+	}
+	if (op < 8) {
+		*what = "dequeue";
+		i = ref_pick(r, s, true);
+		sq_rb_dequeue(q, &r->node[i]);
+		r->queued[i] = false;
+		r->count--;
+		return !sq_rb_queued(&r->node[i]);
+	} else {
+		bool ret, expect;
+		int f1;
+
+		*what = "requeue";
+		i = ref_pick(r, s, true);
+		if (rng_below(s, 4) == 0)
+			key = r->key[i];	/* same key: moves behind equals */
+		ret = sq_rb_requeue(q, &r->node[i], key);
+		r->key[i] = key;
+		r->stamp[i] = ++r->clock;
+		f1 = ref_first(r);
+		expect = f1 != f0 || r->key[f1] != fk0;
+		return ret == expect;
+	}
+}
+
+SQ_TEST(rb_empty)
+{
+	struct sq_rb q;
+
+	sq_rb_init(&q);
+	SQ_ASSERT(sq_rb_empty(&q));
+	SQ_ASSERT_EQ(sq_rb_count(&q), 0);
+	SQ_ASSERT(sq_rb_first(&q) == NULL);
+	SQ_ASSERT(sq_rb_pop(&q) == NULL);
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+}
+
+SQ_TEST(rb_node_layout)
+{
+	struct sq_rb_node n;
+
+	sq_rb_node_init(&n);
+	SQ_ASSERT(!sq_rb_queued(&n));
+	if (sizeof(void *) == 8)
+		SQ_ASSERT_EQ(sizeof(struct sq_rb_node), 32);
+	SQ_ASSERT_EQ((uintptr_t)&n & 1u, 0);
+}
+
+/* check() after every step against the reference, many seeds */
+SQ_TEST(rb_random_small)
+{
+	static struct ref r;
+	unsigned seedno, step;
+
+	for (seedno = 0; seedno < 300; seedno++) {
+		uint64_t seed = 0x5eed0000u + seedno, s = seed;
+		unsigned mode = seedno % 3;
+		struct sq_rb q;
+		const char *what = "start";
+
+		sq_rb_init(&q);
+		ref_init(&r);
+		for (step = 0; step < 2000; step++) {
+			bool ok = random_step(&q, &r, &s, mode, &what);
+
+			SQ_ASSERTF(ok, "seed %llu step %u: %s returned wrong\n",
+				   (unsigned long long)seed, step, what);
+			SQ_ASSERTF(tree_matches(&q, &r),
+				   "seed %llu step %u: tree differs after %s\n",
+				   (unsigned long long)seed, step, what);
+		}
+		while (sq_rb_pop(&q))
+			;
+		SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+	}
+}
+
+/* Grow to many nodes, then drain: exercises deep fix-up chains. */
+SQ_TEST(rb_random_large)
+{
+	enum { N = 20000 };
+	static struct sq_rb_node node[N];
+	uint64_t seed = 0xfeedfaceu, s = seed, prev;
+	struct sq_rb q;
+	struct sq_rb_node *x;
+	unsigned i, loop;
+
+	sq_rb_init(&q);
+	for (i = 0; i < N; i++) {
+		sq_rb_node_init(&node[i]);
+		sq_rb_enqueue(&q, &node[i], rng_below(&s, 5000));
+	}
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+	/* hold loop: pop, advance key, enqueue; plus some arbitrary removal */
+	for (loop = 0; loop < 100000; loop++) {
+		x = sq_rb_pop(&q);
+		SQ_ASSERT(x != NULL);
+		sq_rb_enqueue(&q, x, x->key + rng_below(&s, 1000));
+		i = rng_below(&s, N);
+		if (loop % 7 == 0) {
+			sq_rb_dequeue(&q, &node[i]);
+			sq_rb_enqueue(&q, &node[i], rng_next(&s) >> 40);
+		} else if (loop % 7 == 1) {
+			sq_rb_requeue(&q, &node[i], node[i].key + rng_below(&s, 50));
+		}
+	}
+	SQ_ASSERTF(sq_rb_check(&q) == 0, "seed %llu\n", (unsigned long long)seed);
+	SQ_ASSERT_EQ(sq_rb_count(&q), N);
+	prev = 0;
+	for (i = 0; i < N; i++) {
+		x = sq_rb_pop(&q);
+		SQ_ASSERT(x != NULL && x->key >= prev);
+		prev = x->key;
+		if (i % 1000 == 0)
+			SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+	}
+	SQ_ASSERT(sq_rb_empty(&q));
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+}
+
+SQ_TEST(rb_next_prev_walk)
+{
+	enum { N = 500 };
+	static struct sq_rb_node node[N];
+	struct sq_rb q;
+	const struct sq_rb_node *x;
+	unsigned i;
+
+	sq_rb_init(&q);
+	/* keys 0, 2, 4 ... enqueued in a scrambled order */
+	for (i = 0; i < N; i++) {
+		unsigned k = (i * 7919u) % N;
+
+		sq_rb_node_init(&node[k]);
+		sq_rb_enqueue(&q, &node[k], 2u * k);
+	}
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+	x = sq_rb_first(&q);
+	SQ_ASSERT(sq_rb_prev(x) == NULL);
+	for (i = 0; i < N; i++, x = sq_rb_next(x))
+		SQ_ASSERT(x == &node[i]);
+	SQ_ASSERT(x == NULL);
+	x = &node[N - 1];
+	SQ_ASSERT(sq_rb_next(x) == NULL);
+	for (i = N; i-- > 0; x = sq_rb_prev(x))
+		SQ_ASSERT(x == &node[i]);
+	SQ_ASSERT(x == NULL);
+}
+
+SQ_TEST(rb_equal_keys_fifo)
+{
+	enum { N = 100 };
+	static struct sq_rb_node node[N];
+	struct sq_rb q;
+	unsigned i;
+
+	sq_rb_init(&q);
+	for (i = 0; i < N; i++) {
+		sq_rb_node_init(&node[i]);
+		SQ_ASSERT_EQ(sq_rb_enqueue(&q, &node[i], 42), i == 0);
+	}
+	/* requeue with the same key sends the node behind its equals */
+	SQ_ASSERT(sq_rb_requeue(&q, &node[0], 42));	/* first node changed */
+	SQ_ASSERT(sq_rb_first(&q) == &node[1]);
+	SQ_ASSERT(!sq_rb_requeue(&q, &node[50], 42));
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+	for (i = 1; i < N; i++) {
+		if (i == 50)
+			continue;
+		SQ_ASSERT(sq_rb_pop(&q) == &node[i]);
+	}
+	SQ_ASSERT(sq_rb_pop(&q) == &node[0]);
+	SQ_ASSERT(sq_rb_pop(&q) == &node[50]);
+	SQ_ASSERT(sq_rb_empty(&q));
+}
+
+SQ_TEST(rb_edge_keys)
+{
+	struct sq_rb_node a, b, c, d, e;
+	struct sq_rb q;
+
+	sq_rb_init(&q);
+	sq_rb_node_init(&a);
+	sq_rb_node_init(&b);
+	sq_rb_node_init(&c);
+	sq_rb_node_init(&d);
+	sq_rb_node_init(&e);
+	SQ_ASSERT(sq_rb_enqueue(&q, &a, UINT64_MAX));
+	SQ_ASSERT(sq_rb_enqueue(&q, &b, 0));
+	SQ_ASSERT(!sq_rb_enqueue(&q, &c, UINT64_MAX));
+	SQ_ASSERT(!sq_rb_enqueue(&q, &d, 0));
+	SQ_ASSERT(!sq_rb_enqueue(&q, &e, UINT64_MAX - 1));
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+	SQ_ASSERT(sq_rb_pop(&q) == &b);
+	SQ_ASSERT(sq_rb_pop(&q) == &d);
+	SQ_ASSERT(sq_rb_pop(&q) == &e);
+	SQ_ASSERT(sq_rb_pop(&q) == &a);
+	SQ_ASSERT(sq_rb_pop(&q) == &c);
+	SQ_ASSERT(sq_rb_pop(&q) == NULL);
+	/* requeue across the whole range */
+	sq_rb_enqueue(&q, &a, 0);
+	sq_rb_enqueue(&q, &b, 5);
+	SQ_ASSERT(sq_rb_requeue(&q, &a, UINT64_MAX));
+	SQ_ASSERT(sq_rb_first(&q) == &b);
+	SQ_ASSERT(sq_rb_requeue(&q, &a, 0));
+	SQ_ASSERT(sq_rb_first(&q) == &a);
+	SQ_ASSERT(sq_rb_requeue(&q, &a, 1));	/* in place, first key changed */
+	SQ_ASSERT_EQ(sq_rb_first(&q)->key, 1);
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+}
+
+/* Requeue that keeps the order must not restructure the tree. */
+SQ_TEST(rb_requeue_in_place)
+{
+	enum { N = 64 };
+	static struct sq_rb_node node[N];
+	uintptr_t before[N];
+	struct sq_rb q;
+	unsigned i;
+
+	sq_rb_init(&q);
+	for (i = 0; i < N; i++) {
+		sq_rb_node_init(&node[i]);
+		sq_rb_enqueue(&q, &node[i], 10u * i);
+	}
+	for (i = 0; i < N; i++)
+		before[i] = node[i].rb_parent_color;
+	/* each node moves within (prev, next): 10i -> 10i + 5 */
+	for (i = 1; i < N; i++)
+		SQ_ASSERT(!sq_rb_requeue(&q, &node[i], 10u * i + 5));
+	SQ_ASSERT(sq_rb_requeue(&q, &node[0], 3));	/* first key changes */
+	for (i = 0; i < N; i++)
+		SQ_ASSERT_EQ(node[i].rb_parent_color, before[i]);
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+	/* equal to next: must move behind it */
+	SQ_ASSERT(!sq_rb_requeue(&q, &node[10], 10u * 11 + 5));
+	SQ_ASSERT(sq_rb_next(&node[11]) == &node[10]);
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+}
+
+static struct sq_rb_node *find_red(const struct sq_rb *q)
+{
+	struct sq_rb_node *x;
+
+	for (x = sq_rb_first(q); x; x = sq_rb_next(x))
+		if (!(x->rb_parent_color & 1u))
+			return x;
+	return NULL;
+}
+
+SQ_TEST(rb_check_detects_corruption)
+{
+	enum { N = 50 };
+	static struct sq_rb_node node[N];
+	struct sq_rb q;
+	struct sq_rb_node *x, *saved;
+	uint64_t k;
+	unsigned i;
+
+	sq_rb_init(&q);
+	for (i = 0; i < N; i++) {
+		sq_rb_node_init(&node[i]);
+		sq_rb_enqueue(&q, &node[i], (i * 37u) % N);
+	}
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+
+	/* root painted red: property (2) */
+	q.rb_root->rb_parent_color &= ~(uintptr_t)1;
+	SQ_ASSERT_EQ(sq_rb_check(&q), -1);
+	q.rb_root->rb_parent_color |= 1u;
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+
+	/* a red node painted black: black heights differ (5) */
+	x = find_red(&q);
+	SQ_ASSERT(x != NULL);
+	x->rb_parent_color |= 1u;
+	SQ_ASSERT_EQ(sq_rb_check(&q), -1);
+	x->rb_parent_color &= ~(uintptr_t)1;
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+
+	/* a black parent of a red node painted red: red-red (4) or (5) */
+	x = find_red(&q);
+	{
+		struct sq_rb_node *p = sq_rb__parent(x);
+
+		SQ_ASSERT(p != NULL && (p->rb_parent_color & 1u));
+		p->rb_parent_color &= ~(uintptr_t)1;
+		SQ_ASSERT_EQ(sq_rb_check(&q), -1);
+		p->rb_parent_color |= 1u;
+	}
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+
+	/* keys out of order */
+	x = sq_rb_next(sq_rb_first(&q));
+	k = x->key;
+	x->key = UINT64_MAX;
+	SQ_ASSERT_EQ(sq_rb_check(&q), -1);
+	x->key = k;
+
+	/* stale leftmost, wrong count */
+	saved = q.rb_leftmost;
+	q.rb_leftmost = sq_rb_next(saved);
+	SQ_ASSERT_EQ(sq_rb_check(&q), -1);
+	q.rb_leftmost = saved;
+	q.rb_count++;
+	SQ_ASSERT_EQ(sq_rb_check(&q), -1);
+	q.rb_count -= 2;
+	SQ_ASSERT_EQ(sq_rb_check(&q), -1);
+	q.rb_count++;
+
+	/* a broken parent link */
+	x = q.rb_root->rb_left;
+	saved = sq_rb__parent(x);
+	sq_rb__set_parent(x, x->rb_right ? x->rb_right : &node[0]);
+	SQ_ASSERT_EQ(sq_rb_check(&q), -1);
+	sq_rb__set_parent(x, saved);
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+
+	/* empty queue with a stale leftmost */
+	{
+		struct sq_rb e;
+
+		sq_rb_init(&e);
+		e.rb_leftmost = &node[0];
+		SQ_ASSERT_EQ(sq_rb_check(&e), -1);
+	}
+}
+
+SQ_TEST(rb_unlinked_state)
+{
+	struct sq_rb_node a, b;
+	struct sq_rb q;
+
+	sq_rb_init(&q);
+	sq_rb_node_init(&a);
+	sq_rb_node_init(&b);
+	sq_rb_enqueue(&q, &a, 1);
+	sq_rb_enqueue(&q, &b, 2);
+	SQ_ASSERT(sq_rb_queued(&a) && sq_rb_queued(&b));
+	SQ_ASSERT(sq_rb_pop(&q) == &a);
+	SQ_ASSERT(!sq_rb_queued(&a));
+	sq_rb_dequeue(&q, &b);
+	SQ_ASSERT(!sq_rb_queued(&b));
+#ifdef SQ_DEBUG
+	/* dead links poisoned with distinct values, queued() still false */
+	SQ_ASSERT(a.rb_left == (struct sq_rb_node *)SQ__POISON(1));
+	SQ_ASSERT(a.rb_right == (struct sq_rb_node *)SQ__POISON(2));
+	SQ_ASSERT(a.rb_left != a.rb_right);
+#endif
+	/* a popped node can be enqueued again */
+	SQ_ASSERT(sq_rb_enqueue(&q, &a, 7));
+	SQ_ASSERT(sq_rb_enqueue(&q, &b, 3));
+	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+	SQ_ASSERT(sq_rb_pop(&q) == &b);
+	SQ_ASSERT(sq_rb_pop(&q) == &a);
+	SQ_ASSERT(sq_rb_empty(&q));
+}
+
+static const sq_test_entry tests[] = {
+	SQ_T(rb_empty),
+	SQ_T(rb_node_layout),
+	SQ_T(rb_random_small),
+	SQ_T(rb_random_large),
+	SQ_T(rb_next_prev_walk),
+	SQ_T(rb_equal_keys_fifo),
+	SQ_T(rb_edge_keys),
+	SQ_T(rb_requeue_in_place),
+	SQ_T(rb_check_detects_corruption),
+	SQ_T(rb_unlinked_state),
+};
+
+SQ_TEST_MAIN("wb_rb", tests)
