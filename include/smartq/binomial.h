@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * smartq/binomial.h - binomial heap with a cached minimum   (KIND = binom)
+ *
+ * The structure William Lee Irwin III suggested for the CFS timeline in
+ * 2007: the next node to run sits at a root, not at a leaf.
+ *
+ * A binomial tree B_k is a single node when k = 0, and otherwise two B_(k-1)
+ * linked so that the root with the larger value becomes the first child of
+ * the other.  Its root has k children, of degrees k-1, k-2, ... 0, and it
+ * holds 2^k nodes.  A heap of n nodes keeps one B_k for each set bit k of n,
+ * exactly like the digits of a binary number; adding a node is adding 1.
+ *
+ *	link(a, b), a < b, both B_2:        the result, a B_3:
+ *
+ *	   a        b                            a
+ *	  / \       |\                        /  |  \
+ *	 o   o      o o                      b   o   o
+ *	 |          |                       / \  |
+ *	 o          o                      o   o o
+ *	                                   |
+ *	                                   o
+ *
+ * Stability.  A heap alone is not stable, so each node carries a sequence
+ * number stamped from a 64-bit counter in the queue on every enqueue and
+ * requeue, and all comparisons are on (key, seq).  Every pair is distinct,
+ * the order is total, and pops come out in exactly the order of the
+ * smartq trees: smallest key first, earliest (re)queued among equal keys.
+ *
+ * Intrusive.  Nodes move, keys never do: an arbitrary dequeue takes the
+ * node's tree apart along the path from its root (see sq_binom__remove())
+ * instead of sifting the node up by swapping keys with its ancestors.
+ *
+ * Invariants (sq_binom_check() verifies each of them):
+ *  1. The occupied degrees are exactly the set bits of bh_count: for each
+ *     bit d set, bh_roots[d] is a root of degree d with bh_parent NULL;
+ *     for each bit clear, bh_roots[d] is NULL.
+ *  2. Each tree is a true binomial tree: a node of degree d has exactly d
+ *     children, linked from bh_child (the child of highest degree) along
+ *     bh_next with degrees d-1, d-2, ... 0, each child's bh_parent pointing
+ *     back at it.  So a tree of degree d holds 2^d nodes.
+ *  3. Heap order: every node is less than each of its children on (key, seq).
+ *  4. Every queued node's sequence number is below the queue's counter.
+ *  5. The nodes in the trees number bh_count.
+ *  6. bh_min is the smallest root (hence the smallest node), NULL if empty.
+ *  A node not on a queue has bh_parent pointing at itself.
+ *
+ * Costs (n nodes):
+ *	enqueue		O(1) amortised, O(log n) worst case (the carry chain)
+ *	first		O(1): the cached minimum
+ *	pop		O(log n): release its children, carry them in, rescan
+ *			the at most log2(n)+1 roots for the new minimum
+ *	dequeue		O(log n): as pop, along the path from the root
+ *	requeue		O(log n); in place when the node stays above its
+ *			children and below its parent
+ *	sizes		a queue is 64 root pointers plus four words; a node is
+ *			key, sequence, three pointers and a degree (48 bytes
+ *			on LP64)
+ *
+ * Context: no allocation, no locks (the caller serialises), no recursion.
+ */
+#ifndef SMARTQ_BINOMIAL_H
+#define SMARTQ_BINOMIAL_H
+
+#include "smartq/common.h"
+
+/**
+ * struct sq_binom_node - the link a user embeds in the struct to be queued
+ * @key:       the priority, smallest first; readable, set by enqueue/requeue
+ * @bh_seq:    (re)queue stamp, breaks ties between equal keys
+ * @bh_parent: parent in its tree, NULL for a root, the node itself when
+ *             the node is not queued
+ * @bh_child:  first child, the one of highest degree; NULL if degree 0
+ * @bh_next:   next sibling, of the next lower degree (unused on roots)
+ * @bh_degree: number of children
+ */
+struct sq_binom_node {
+	uint64_t key;
+	uint64_t bh_seq;
+	struct sq_binom_node *bh_parent;
+	struct sq_binom_node *bh_child;
+	struct sq_binom_node *bh_next;
+	unsigned bh_degree;
+};
+
+/**
+ * struct sq_binom - a binomial heap
+ * @bh_roots: the root of degree d at index d, NULL where bit d of
+ *            @bh_count is clear
+ * @bh_min:   the smallest root, NULL when empty
+ * @bh_count: number of queued nodes; its set bits are the occupied degrees
+ * @bh_seq:   the next sequence number to stamp
+ */
+struct sq_binom {
+	struct sq_binom_node *bh_roots[64];
+	struct sq_binom_node *bh_min;
+	size_t bh_count;
+	uint64_t bh_seq;
+};
+
+/* sq_binom__less - (key, seq) order; strict and total on queued nodes. */
+SQ__INLINE bool sq_binom__less(const struct sq_binom_node *a,
+			       const struct sq_binom_node *b)
+{
+	return a->key < b->key || (a->key == b->key && a->bh_seq < b->bh_seq);
+}
+
+/*
+ * sq_binom__link - join two roots of equal degree; returns the new root.
+ * The larger becomes the first child of the smaller, whose degree grows.
+ */
+SQ__INLINE struct sq_binom_node *sq_binom__link(struct sq_binom_node *a,
+						struct sq_binom_node *b)
+{
+	struct sq_binom_node *t;
+
+	if (sq_binom__less(b, a)) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	b->bh_parent = a;
+	b->bh_next = a->bh_child;
+	a->bh_child = b;
+	a->bh_degree++;
+	return a;
+}
+
+/*
+ * sq_binom__carry - add the root @t of degree @d to the roots, where @occ
+ * holds the occupied degrees (binary addition of 2^d: while the slot is
+ * taken, link and carry up).  The caller adds 2^d to its @occ afterwards.
+ * @t must have bh_parent NULL.
+ */
+SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
+				unsigned d, uint64_t occ)
+{
+	while (occ & ((uint64_t)1 << d)) {
+		t = sq_binom__link(q->bh_roots[d], t);
+		q->bh_roots[d] = NULL;
+		d++;
+	}
+	q->bh_roots[d] = t;
+}
+
+/*
+ * sq_binom__release - carry every child of @x, from @c up to but not
+ * including @stop, into the roots as a tree of its own.  Returns the new
+ * occupancy.  The children of a node are binomial trees of distinct
+ * degrees, and so is everything sq_binom__remove() releases.
+ */
+SQ__INLINE uint64_t sq_binom__release(struct sq_binom *q,
+				      struct sq_binom_node *c,
+				      const struct sq_binom_node *stop,
+				      uint64_t occ)
+{
+	struct sq_binom_node *next;
+	unsigned d;
+
+	while (c != stop) {
+		next = c->bh_next;
+		d = c->bh_degree;
+		c->bh_parent = NULL;
+		sq_binom__carry(q, c, d, occ);
+		occ += (uint64_t)1 << d;
+		c = next;
+	}
+	return occ;
+}
+
+/* sq_binom__scan_min - the smallest root, NULL when empty. */
+SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
+{
+	uint64_t occ = (uint64_t)q->bh_count;
+	struct sq_binom_node *m, *t;
+
+	if (!occ)
+		return NULL;
+	m = q->bh_roots[sq__ctz64(occ)];
+	occ &= occ - 1;
+	while (occ) {
+		t = q->bh_roots[sq__ctz64(occ)];
+		m = sq_binom__less(t, m) ? t : m;
+		occ &= occ - 1;
+	}
+	return m;
+}
+
+/*
+ * sq_binom__remove - take queued node @x out of the heap, leaving its own
+ * links stale; the caller marks it unqueued or re-inserts it.
+ *
+ * Let a0 (a root of degree k), a1, ..., am = x be the path down to x.
+ * Taking x out releases binomial trees of the distinct degrees 0..k-1,
+ * 2^k - 1 nodes in all, which are carried into the roots like binary
+ * addition.  Because B_d is B_(d-1) rooted at a with its lower children,
+ * linked with its first child, each a_i on the path gives up:
+ *
+ *	its children above a_(i+1)           (degrees d(a_i)-1 .. d(a_(i+1))+1)
+ *	itself with the children below       (a tree of degree d(a_(i+1)))
+ *
+ *	      a_i                       c2   c1   a_i     and go on into a_(i+1)
+ *	   / |    |     \        =>               |  \
+ *	 c2  c1  a_(i+1)  c0                     c0  ...
+ *
+ * and x gives up its children.  The walk goes bottom-up along bh_parent,
+ * saving each node's place among its siblings before it is released.
+ * The node moves, the keys never do.  Every release is O(1), so the
+ * whole is O(log n).  bh_min is kept: the minimum wins every link it
+ * takes part in, so unless it is @x it is a root again afterwards.
+ */
+static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
+{
+	struct sq_binom_node *root = x, *below, *below_next, *p, *up, *p_next;
+	unsigned below_deg, p_deg;
+	uint64_t occ;
+
+	while (root->bh_parent)
+		root = root->bh_parent;
+	q->bh_roots[root->bh_degree] = NULL;
+	occ = (uint64_t)q->bh_count - ((uint64_t)1 << root->bh_degree);
+
+	occ = sq_binom__release(q, x->bh_child, NULL, occ);
+	below = x;
+	below_next = x->bh_next;
+	below_deg = x->bh_degree;
+	p = x->bh_parent;
+	while (p) {
+		up = p->bh_parent;
+		p_next = p->bh_next;
+		p_deg = p->bh_degree;
+		occ = sq_binom__release(q, p->bh_child, below, occ);
+		p->bh_child = below_next;
+		p->bh_degree = below_deg;
+		p->bh_parent = NULL;
+		sq_binom__carry(q, p, below_deg, occ);
+		occ += (uint64_t)1 << below_deg;
+		below = p;
+		below_next = p_next;
+		below_deg = p_deg;
+		p = up;
+	}
+	q->bh_count--;
+	if (q->bh_min == x)
+		q->bh_min = sq_binom__scan_min(q);
+}
+
+/* sq_binom__dead - mark @x unqueued; poison its other links under SQ_DEBUG. */
+SQ__INLINE void sq_binom__dead(struct sq_binom_node *x)
+{
+	x->bh_parent = x;
+#ifdef SQ_DEBUG
+	x->bh_child = (struct sq_binom_node *)SQ__POISON(1);
+	x->bh_next = (struct sq_binom_node *)SQ__POISON(2);
+#endif
+}
+
+/*
+ * sq_binom__insert - add @n as a tree of degree 0, its key and sequence
+ * already set; returns true if it is the new minimum.  Since @n carries
+ * the newest sequence number it is below the minimum exactly when its
+ * key is, and it would win every link on the way.
+ */
+SQ__INLINE bool sq_binom__insert(struct sq_binom *q, struct sq_binom_node *n)
+{
+	n->bh_parent = NULL;
+	n->bh_child = NULL;
+	n->bh_degree = 0;
+	sq_binom__carry(q, n, 0, (uint64_t)q->bh_count);
+	q->bh_count++;
+	if (!q->bh_min || n->key < q->bh_min->key) {
+		q->bh_min = n;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * sq_binom_init - make an empty queue
+ * @q: the queue
+ * Return: nothing.
+ * Complexity: O(1) (clears the 64 root slots).
+ * Context: the caller serialises.
+ */
+static inline void sq_binom_init(struct sq_binom *q)
+{
+	unsigned d;
+
+	for (d = 0; d < 64; d++)
+		q->bh_roots[d] = NULL;
+	q->bh_min = NULL;
+	q->bh_count = 0;
+	q->bh_seq = 0;
+}
+
+/**
+ * sq_binom_node_init - mark a node as not queued
+ * @n: the node
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_binom_node_init(struct sq_binom_node *n)
+{
+	n->key = 0;
+	n->bh_seq = 0;
+	n->bh_parent = n;
+	n->bh_child = NULL;
+	n->bh_next = NULL;
+	n->bh_degree = 0;
+}
+
+/**
+ * sq_binom_queued - is a node on a queue now
+ * @n: the node (initialised with sq_binom_node_init())
+ * Return: true if @n is queued.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_binom_queued(const struct sq_binom_node *n)
+{
+	return n->bh_parent != n;
+}
+
+/**
+ * sq_binom_empty - is the queue empty
+ * @q: the queue
+ * Return: true if no node is queued.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_binom_empty(const struct sq_binom *q)
+{
+	return q->bh_count == 0;
+}
+
+/**
+ * sq_binom_count - number of queued nodes
+ * @q: the queue
+ * Return: the count.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline size_t sq_binom_count(const struct sq_binom *q)
+{
+	return q->bh_count;
+}
+
+/**
+ * sq_binom_first - the first node: smallest key, earliest among equals
+ * @q: the queue
+ * Return: the first node, NULL if the queue is empty.  The queue is not
+ * changed.
+ * Complexity: O(1): the minimum is cached.
+ * Context: the caller serialises.
+ */
+static inline struct sq_binom_node *sq_binom_first(const struct sq_binom *q)
+{
+	return q->bh_min;
+}
+
+/**
+ * sq_binom_enqueue - insert a node
+ * @q:   the queue
+ * @n:   a node not on any queue
+ * @key: its priority; it goes after every queued node of equal key
+ * Return: true if @n is now the first node (a timer user re-arms).
+ * Complexity: O(1) amortised, O(log n) worst case.
+ * Context: the caller serialises.
+ */
+static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
+				    uint64_t key)
+{
+	SQ__MISUSE(n->bh_parent != n, "sq_binom_enqueue",
+		   "node is already queued");
+	n->key = key;
+	n->bh_seq = q->bh_seq++;
+	return sq_binom__insert(q, n);
+}
+
+/**
+ * sq_binom_dequeue - remove any queued node
+ * @q: the queue
+ * @n: a node queued on @q
+ * Return: nothing; @n is not queued afterwards.
+ * Complexity: O(log n).
+ * Context: the caller serialises.
+ */
+static inline void sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
+{
+	SQ__MISUSE(n->bh_parent == n, "sq_binom_dequeue", "node is not queued");
+	sq_binom__remove(q, n);
+	sq_binom__dead(n);
+}
+
+/**
+ * sq_binom_pop - remove and return the first node
+ * @q: the queue
+ * Return: the node that was first, not queued any more; NULL if empty.
+ * Complexity: O(log n): its children join the roots, the roots are
+ * scanned for the new minimum.
+ * Context: the caller serialises.
+ */
+static inline struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
+{
+	struct sq_binom_node *m = q->bh_min;
+	unsigned k;
+	uint64_t occ;
+
+	if (!m)
+		return NULL;
+	/* The minimum is a root: no path to take apart, only its children. */
+	k = m->bh_degree;
+	q->bh_roots[k] = NULL;
+	occ = (uint64_t)q->bh_count - ((uint64_t)1 << k);
+	sq_binom__release(q, m->bh_child, NULL, occ);
+	q->bh_count--;
+	q->bh_min = sq_binom__scan_min(q);
+	sq_binom__dead(m);
+	return m;
+}
+
+/**
+ * sq_binom_requeue - give a queued node a new key
+ * @q:   the queue
+ * @n:   a node queued on @q
+ * @key: its new priority; @n goes after every other node of equal key
+ * Return: true if the first node or the first key changed.
+ * Complexity: O(log n).  In place, without moving @n, when (@key, new
+ * sequence) is still above its parent and below all its children.
+ * Context: the caller serialises.
+ */
+static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
+				    uint64_t key)
+{
+	struct sq_binom_node *old = q->bh_min, *c;
+	uint64_t old_key;
+	bool in_place;
+
+	SQ__MISUSE(n->bh_parent == n, "sq_binom_requeue", "node is not queued");
+	old_key = old->key;
+	/*
+	 * The new stamp is the newest: @n stays above its parent when the
+	 * parent's key is <= @key, and below a child only when @key is
+	 * strictly smaller than the child's.
+	 */
+	in_place = !n->bh_parent || n->bh_parent->key <= key;
+	for (c = n->bh_child; in_place && c; c = c->bh_next)
+		in_place = key < c->key;
+	n->bh_seq = q->bh_seq++;
+	if (in_place) {
+		n->key = key;
+		if (!n->bh_parent) {
+			if (n == old)
+				q->bh_min = sq_binom__scan_min(q);
+			else if (key < old->key)
+				q->bh_min = n;
+		}
+	} else {
+		sq_binom__remove(q, n);
+		n->key = key;
+		sq_binom__insert(q, n);
+	}
+	return q->bh_min != old || q->bh_min->key != old_key;
+}
+
+/**
+ * sq_binom_check - walk the whole heap and verify every invariant
+ * @q: the queue
+ * Return: 0 if invariants 1-6 of this header hold, -1 otherwise (under
+ * SQ_DEBUG after printing which one broke, at which node).
+ * Complexity: O(n), iterative: the walk follows bh_parent back up, each
+ * pointer verified before it is followed, so it terminates on any heap.
+ * Context: the caller serialises.
+ */
+#define SQ_BINOM__CHECK(cond, node, what) \
+	SQ__CHECK(cond, "sq_binom_check", node, what)
+
+static inline int sq_binom_check(const struct sq_binom *q)
+{
+	uint64_t occ = (uint64_t)q->bh_count, seen = 0;
+	const struct sq_binom_node *r, *v, *c, *min = NULL;
+	unsigned d;
+
+	for (d = 0; d < 64; d++) {
+		r = q->bh_roots[d];
+		if (!(occ & ((uint64_t)1 << d))) {
+			SQ_BINOM__CHECK(!r, r, "root in a degree not in count");
+			continue;
+		}
+		SQ_BINOM__CHECK(r, r, "no root in a degree of count");
+		SQ_BINOM__CHECK(!r->bh_parent, r, "root has a parent");
+		SQ_BINOM__CHECK(r->bh_degree == d, r, "root degree != slot");
+		SQ_BINOM__CHECK(r->bh_seq < q->bh_seq, r, "seq >= counter");
+		if (!min || sq_binom__less(r, min))
+			min = r;
+		seen++;
+		/* Pre-order walk of r's tree: down, along, back up. */
+		v = r;
+		for (;;) {
+			c = v->bh_child;
+			if (c) {
+				SQ_BINOM__CHECK(v->bh_degree > 0, v,
+						"degree 0 with a child");
+				SQ_BINOM__CHECK(c->bh_parent == v, c,
+						"parent pointer wrong");
+				SQ_BINOM__CHECK(c->bh_degree ==
+						v->bh_degree - 1, c,
+						"first child degree wrong");
+			} else {
+				SQ_BINOM__CHECK(v->bh_degree == 0, v,
+						"degree > 0 without children");
+				/* A last child has degree 0, its parent not. */
+				while (v != r && !v->bh_next) {
+					SQ_BINOM__CHECK(v->bh_degree == 0, v,
+							"last child degree > 0");
+					v = v->bh_parent;
+				}
+				if (v == r)
+					break;
+				c = v->bh_next;
+				SQ_BINOM__CHECK(v->bh_degree > 0, v,
+						"sibling after degree 0");
+				SQ_BINOM__CHECK(c->bh_parent == v->bh_parent,
+						c, "parent pointer wrong");
+				SQ_BINOM__CHECK(c->bh_degree ==
+						v->bh_degree - 1, c,
+						"sibling degree wrong");
+			}
+			SQ_BINOM__CHECK(sq_binom__less(c->bh_parent, c), c,
+					"heap order: child before parent");
+			SQ_BINOM__CHECK(c->bh_seq < q->bh_seq, c,
+					"seq >= counter");
+			seen++;
+			SQ_BINOM__CHECK(seen <= occ, c, "more nodes than count");
+			v = c;
+		}
+	}
+	SQ_BINOM__CHECK(seen == occ, q->bh_min, "node total != count");
+	SQ_BINOM__CHECK(q->bh_min == min, q->bh_min, "cached min not smallest");
+	return 0;
+}
+#undef SQ_BINOM__CHECK
+
+#endif /* SMARTQ_BINOMIAL_H */
