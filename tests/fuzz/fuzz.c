@@ -1,0 +1,855 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz.c - differential fuzz target: all four backends against the model
+ *
+ * One input is a little program.  Every operation in it is applied to all
+ * four queues at once, and every answer is compared with the reference
+ * model (tests/model.h):
+ *
+ *   - rb, gavl and binom must agree with the model exactly (same node, same
+ *     key, same return values), hence with each other;
+ *   - tring is held to the contract's rule (sqm_tring_pop_ok: late keys
+ *     first and FIFO, otherwise a key below the smallest key plus Tg), and
+ *     to the exact order while the ring's granularity is 1 and no key has
+ *     left its window;
+ *   - after every operation check() == 0, count/empty/first agree, and the
+ *     nodes touched report queued() and key correctly (all nodes every
+ *     FZ_SWEEP operations and at the end).
+ *
+ * The exact queues share one model; the ring has its own, because its pop
+ * may take a different node and the two memberships then differ.  An
+ * operation that names "a queued node" picks it separately on each side.
+ *
+ * Input format (bytes past the end read as 0, so every input is valid):
+ *
+ *   byte 0        gran_shift = byte % (FZ_MAX_SHIFT + 1)
+ *   byte 1        base time class: 0 -> 0, 1 -> u16, 2 -> UINT64_MAX - u16,
+ *                 3 -> u64 (the value bytes follow), then u16 << gran_shift
+ *                 for 4, and UINT64_MAX - horizon + u16 for 5.
+ *   then ops      op byte, then its operands (see fz_step)
+ *
+ * Keys are drawn by a mode byte (see fz_key): 0, near UINT64_MAX, equal to
+ * a queued key, the last key again, near the ring's time, across the
+ * window, far past the horizon, below the ring's time (late), raw.
+ *
+ * Built two ways from this one file:
+ *   - with libFuzzer (make fuzz): LLVMFuzzerTestOneInput is the entry;
+ *   - without (FZ_STANDALONE, make test): a main() that feeds every file
+ *     of tests/fuzz/corpus/ and tests/fuzz/crashes/ (or the files and
+ *     directories named on the command line) through the same entry.
+ *
+ * A failed comparison prints the operation number, what differed, and
+ * aborts, so libFuzzer saves the input and the regression runner fails.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smartq.h"
+
+#define FZ_NODES   256u		/* node pool: ids 0 .. FZ_NODES - 1 */
+#define FZ_MAX_OPS 2048u	/* operations per input, at most */
+#define FZ_SWEEP   32u		/* full queued()/key sweep every N ops */
+#define FZ_MAX_SHIFT 63u	/* granularity shifts tried: 0 .. 63 */
+
+#define SQM_CAP FZ_NODES
+#include "../model.h"
+
+struct fz_item {
+	struct sq_rb_node rb;
+	struct sq_gavl_node gv;
+	struct sq_binom_node bn;
+	struct sq_tring_node tr;
+	unsigned id;
+};
+
+static struct fz_state {
+	struct sq_rb rb;
+	struct sq_gavl gv;
+	struct sq_binom bn;
+	struct sq_tring tr;
+	struct sqm exact;		/* the model of rb, gavl and binom */
+	struct sqm ring;		/* the model of tring */
+	uint64_t ring_time;		/* the ring's time, per the model */
+	unsigned shift;			/* tring granularity shift */
+	uint64_t horizon;		/* SQ_TRING_SLOTS << shift, saturated */
+	bool ring_exact;		/* Tg == 1 and every key stayed in the window */
+	uint64_t last_key;
+	unsigned op;			/* operation number, for messages */
+	const char *opname;
+	const uint8_t *p, *end;
+	struct fz_item item[FZ_NODES];
+} S;
+
+static const char *fz_input_name = "(libFuzzer input)";
+
+static void fz_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fuzz: %s: op %u (%s), shift %u, ring time %" PRIu64
+		": ", fz_input_name, S.op, S.opname ? S.opname : "setup",
+		S.shift, S.ring_time);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	abort();
+}
+
+#define FZ_REQUIRE(cond, ...)				\
+	do {						\
+		if (!(cond))				\
+			fz_fail(__VA_ARGS__);		\
+	} while (0)
+
+/* ---- one adapter per backend, written against the macro API ----------- */
+
+struct fz_ops {
+	const char *name;
+	bool (*enqueue)(struct fz_item *it, uint64_t key);
+	struct fz_item *(*first)(void);
+	void (*dequeue)(struct fz_item *it);
+	struct fz_item *(*pop)(void);
+	bool (*requeue)(struct fz_item *it, uint64_t key);
+	bool (*empty)(void);
+	size_t (*count)(void);
+	bool (*queued)(const struct fz_item *it);
+	uint64_t (*key)(const struct fz_item *it);
+	int (*check)(void);
+};
+
+#define FZ_ADAPTER(K, F)						\
+static struct fz_item *fz_##K##_item(SQ_NODE(K) *n)			\
+{									\
+	return n ? sq_entry(n, struct fz_item, F) : NULL;		\
+}									\
+static bool fz_##K##_enqueue(struct fz_item *it, uint64_t key)		\
+{									\
+	return SQ_ENQUEUE(K, &S.F, &it->F, key);			\
+}									\
+static struct fz_item *fz_##K##_first(void)				\
+{									\
+	return fz_##K##_item(SQ_FIRST(K, &S.F));			\
+}									\
+static void fz_##K##_dequeue(struct fz_item *it)			\
+{									\
+	SQ_DEQUEUE(K, &S.F, &it->F);					\
+}									\
+static struct fz_item *fz_##K##_pop(void)				\
+{									\
+	return fz_##K##_item(SQ_POP(K, &S.F));				\
+}									\
+static bool fz_##K##_requeue(struct fz_item *it, uint64_t key)		\
+{									\
+	return SQ_REQUEUE(K, &S.F, &it->F, key);			\
+}									\
+static bool fz_##K##_empty(void)					\
+{									\
+	return SQ_EMPTY(K, &S.F);					\
+}									\
+static size_t fz_##K##_count(void)					\
+{									\
+	return SQ_COUNT(K, &S.F);					\
+}									\
+static bool fz_##K##_queued(const struct fz_item *it)			\
+{									\
+	return SQ_QUEUED(K, &it->F);					\
+}									\
+static uint64_t fz_##K##_key(const struct fz_item *it)			\
+{									\
+	return it->F.key;						\
+}									\
+static int fz_##K##_check(void)						\
+{									\
+	return SQ_CHECK(K, &S.F);					\
+}
+
+FZ_ADAPTER(rb, rb)
+FZ_ADAPTER(gavl, gv)
+FZ_ADAPTER(binom, bn)
+FZ_ADAPTER(tring, tr)
+
+#define FZ_OPS(K) {							\
+	#K, fz_##K##_enqueue, fz_##K##_first, fz_##K##_dequeue,		\
+	fz_##K##_pop, fz_##K##_requeue, fz_##K##_empty, fz_##K##_count,	\
+	fz_##K##_queued, fz_##K##_key, fz_##K##_check }
+
+static const struct fz_ops fz_exact[] = { FZ_OPS(rb), FZ_OPS(gavl),
+					  FZ_OPS(binom) };
+#define FZ_NEXACT (sizeof(fz_exact) / sizeof(fz_exact[0]))
+static const struct fz_ops fz_ring = FZ_OPS(tring);
+
+/* ---- reading the input ------------------------------------------------- */
+
+static unsigned fz_u8(void)
+{
+	return S.p < S.end ? *S.p++ : 0u;
+}
+
+static unsigned fz_u16(void)
+{
+	unsigned lo = fz_u8();
+
+	return lo | fz_u8() << 8;
+}
+
+static uint64_t fz_u64(void)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)fz_u8() << (8 * i);
+	return v;
+}
+
+static uint64_t fz_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t fz_sub_sat(uint64_t a, uint64_t b)
+{
+	return a < b ? 0 : a - b;
+}
+
+/* is @key in the ring's window [time, time + Ns * Tg) now */
+static bool fz_in_window(uint64_t key)
+{
+	return key >= S.ring_time && key - S.ring_time < S.horizon;
+}
+
+/* the @k-th queued (or not queued) id of model @m, counting round */
+static bool fz_pick(const struct sqm *m, unsigned k, bool queued,
+		    unsigned *id)
+{
+	size_t n = queued ? sqm_count(m) : FZ_NODES - sqm_count(m);
+	unsigned i;
+
+	if (n == 0)
+		return false;
+	k %= (unsigned)n;
+	for (i = 0; i < FZ_NODES; i++) {
+		if (sqm_queued(m, i) != queued)
+			continue;
+		if (k-- == 0) {
+			*id = i;
+			return true;
+		}
+	}
+	fz_fail("fz_pick: model count disagrees with its ids");
+	return false;
+}
+
+static uint64_t fz_key(void)
+{
+	unsigned mode = fz_u8(), id;
+	uint64_t key;
+
+	switch (mode % 11) {
+	case 0:
+		key = 0;
+		break;
+	case 1:
+		key = UINT64_MAX - (fz_u8() & 3u);
+		break;
+	case 2:			/* equal to a queued key */
+		if (fz_pick(&S.exact, fz_u8(), true, &id))
+			key = sqm_key(&S.exact, id);
+		else
+			key = S.last_key;
+		break;
+	case 3:			/* the same key again */
+		key = S.last_key;
+		break;
+	case 4:			/* just at the ring's time */
+		key = fz_add_sat(S.ring_time, fz_u8());
+		break;
+	case 5:			/* anywhere across the window */
+		key = fz_add_sat(S.ring_time,
+				 S.shift < 48 ? (uint64_t)fz_u16() << S.shift
+					      : fz_u64());
+		break;
+	case 6:			/* far past the horizon */
+		key = fz_add_sat(fz_add_sat(S.ring_time, S.horizon),
+				 S.horizon / 4 * (fz_u8() & 15u) + fz_u8());
+		break;
+	case 7:			/* late: below the ring's time */
+		key = fz_sub_sat(S.ring_time, 1 + (uint64_t)fz_u8());
+		break;
+	case 8:			/* the last slot of the window, or just past */
+		key = fz_add_sat(S.ring_time, S.horizon);
+		key = fz_sub_sat(key, 2) + (fz_u8() & 3u);
+		break;
+	case 9:			/* a small step from the last key */
+		key = fz_add_sat(S.last_key, fz_u8() & 7u);
+		break;
+	default:
+		key = fz_u64();
+		break;
+	}
+	S.last_key = key;
+	return key;
+}
+
+/* ---- checks ------------------------------------------------------------ */
+
+static unsigned fz_id(const struct fz_item *it)
+{
+	return it ? it->id : FZ_NODES;
+}
+
+/* queued() and the key of one node, against both models */
+static void fz_check_node(const struct fz_item *it)
+{
+	bool q = sqm_queued(&S.exact, it->id);
+	size_t b;
+
+	for (b = 0; b < FZ_NEXACT; b++) {
+		FZ_REQUIRE(fz_exact[b].queued(it) == q,
+			   "%s: queued(node %u) is %d, model says %d",
+			   fz_exact[b].name, it->id, !q, q);
+		if (q)
+			FZ_REQUIRE(fz_exact[b].key(it) ==
+				   sqm_key(&S.exact, it->id),
+				   "%s: node %u key %" PRIu64 ", model %"
+				   PRIu64, fz_exact[b].name, it->id,
+				   fz_exact[b].key(it),
+				   sqm_key(&S.exact, it->id));
+	}
+	q = sqm_queued(&S.ring, it->id);
+	FZ_REQUIRE(fz_ring.queued(it) == q,
+		   "tring: queued(node %u) is %d, model says %d",
+		   it->id, !q, q);
+	if (q)
+		FZ_REQUIRE(fz_ring.key(it) == sqm_key(&S.ring, it->id),
+			   "tring: node %u key %" PRIu64 ", model %" PRIu64,
+			   it->id, fz_ring.key(it), sqm_key(&S.ring, it->id));
+}
+
+/* may the ring answer @it as its first node now */
+static void fz_check_ring_first(const struct fz_item *it, const char *what)
+{
+	unsigned id;
+
+	FZ_REQUIRE(it != NULL, "tring: %s is NULL with %zu queued", what,
+		   sqm_count(&S.ring));
+	FZ_REQUIRE(sqm_tring_pop_ok(&S.ring, S.ring_time, S.shift, it->id),
+		   "tring: %s is node %u (key %" PRIu64 "), not allowed "
+		   "by the ring's rule", what, it->id,
+		   sqm_queued(&S.ring, it->id) ? sqm_key(&S.ring, it->id) : 0);
+	if (S.ring_exact) {
+		sqm_first(&S.ring, &id, NULL);
+		FZ_REQUIRE(it->id == id, "tring (Tg 1, keys in window): %s is "
+			   "node %u, the exact order says %u", what, it->id,
+			   id);
+	}
+}
+
+static void fz_check_all(void)
+{
+	unsigned id, i;
+	uint64_t key;
+	bool have = sqm_first(&S.exact, &id, &key);
+	size_t b, n = sqm_count(&S.exact);
+	struct fz_item *f;
+	int rc;
+
+	for (b = 0; b < FZ_NEXACT; b++) {
+		rc = fz_exact[b].check();
+		FZ_REQUIRE(rc == 0, "%s: check() returned %d", fz_exact[b].name,
+			   rc);
+		FZ_REQUIRE(fz_exact[b].count() == n, "%s: count %zu, model %zu",
+			   fz_exact[b].name, fz_exact[b].count(), n);
+		FZ_REQUIRE(fz_exact[b].empty() == (n == 0),
+			   "%s: empty() wrong with %zu queued",
+			   fz_exact[b].name, n);
+		f = fz_exact[b].first();
+		FZ_REQUIRE(fz_id(f) == (have ? id : FZ_NODES),
+			   "%s: first is node %u, model says %u",
+			   fz_exact[b].name, fz_id(f), have ? id : FZ_NODES);
+		if (have)
+			FZ_REQUIRE(fz_exact[b].key(f) == key,
+				   "%s: first key %" PRIu64 ", model %" PRIu64,
+				   fz_exact[b].name, fz_exact[b].key(f), key);
+	}
+
+	n = sqm_count(&S.ring);
+	rc = fz_ring.check();
+	FZ_REQUIRE(rc == 0, "tring: check() returned %d", rc);
+	FZ_REQUIRE(fz_ring.count() == n, "tring: count %zu, model %zu",
+		   fz_ring.count(), n);
+	FZ_REQUIRE(fz_ring.empty() == (n == 0),
+		   "tring: empty() wrong with %zu queued", n);
+	f = fz_ring.first();
+	if (n == 0)
+		FZ_REQUIRE(f == NULL, "tring: first is node %u when empty",
+			   fz_id(f));
+	else
+		fz_check_ring_first(f, "first()");
+
+	if (S.op % FZ_SWEEP == 0)
+		for (i = 0; i < FZ_NODES; i++)
+			fz_check_node(&S.item[i]);
+}
+
+/* ---- operations, each applied to every backend ------------------------- */
+
+static void fz_note_ring_key(uint64_t key)
+{
+	if (!fz_in_window(key))
+		S.ring_exact = false;
+}
+
+static void fz_enqueue(unsigned sel, uint64_t key)
+{
+	struct fz_item *it;
+	unsigned id;
+	bool exp, got;
+	size_t b;
+
+	if (fz_pick(&S.exact, sel, false, &id)) {
+		it = &S.item[id];
+		exp = sqm_enqueue(&S.exact, id, key);
+		for (b = 0; b < FZ_NEXACT; b++) {
+			got = fz_exact[b].enqueue(it, key);
+			FZ_REQUIRE(got == exp, "%s: enqueue(node %u, %" PRIu64
+				   ") returned %d, model %d",
+				   fz_exact[b].name, id, key, got, exp);
+		}
+		fz_check_node(it);
+	}
+	if (fz_pick(&S.ring, sel, false, &id)) {
+		it = &S.item[id];
+		fz_note_ring_key(key);
+		exp = sqm_enqueue(&S.ring, id, key);
+		got = fz_ring.enqueue(it, key);
+		FZ_REQUIRE(got == (fz_ring.first() == it),
+			   "tring: enqueue(node %u, %" PRIu64 ") returned %d "
+			   "but first() is node %u", id, key, got,
+			   fz_id(fz_ring.first()));
+		if (S.ring_exact)
+			FZ_REQUIRE(got == exp, "tring (exact): enqueue(node %u"
+				   ", %" PRIu64 ") returned %d, model %d", id,
+				   key, got, exp);
+		fz_check_node(it);
+	}
+}
+
+static void fz_pop_exact(void)
+{
+	struct fz_item *got;
+	uint64_t key;
+	unsigned id;
+	bool have = sqm_pop(&S.exact, &id, &key);
+	size_t b;
+
+	for (b = 0; b < FZ_NEXACT; b++) {
+		got = fz_exact[b].pop();
+		FZ_REQUIRE(fz_id(got) == (have ? id : FZ_NODES),
+			   "%s: pop returned node %u, model %u",
+			   fz_exact[b].name, fz_id(got), have ? id : FZ_NODES);
+		if (got)
+			FZ_REQUIRE(fz_exact[b].key(got) == key,
+				   "%s: popped key %" PRIu64 ", model %" PRIu64,
+				   fz_exact[b].name, fz_exact[b].key(got), key);
+	}
+	if (have)
+		fz_check_node(&S.item[id]);
+}
+
+static void fz_pop_ring(void)
+{
+	struct fz_item *f = fz_ring.first(), *got;
+	uint64_t key;
+
+	got = fz_ring.pop();
+	FZ_REQUIRE(got == f, "tring: pop returned node %u, first() said %u",
+		   fz_id(got), fz_id(f));
+	if (sqm_count(&S.ring) == 0) {
+		FZ_REQUIRE(got == NULL, "tring: pop on empty returned node %u",
+			   fz_id(got));
+		return;
+	}
+	fz_check_ring_first(got, "pop()");
+	key = sqm_key(&S.ring, got->id);
+	FZ_REQUIRE(fz_ring.key(got) == key, "tring: popped node %u key %"
+		   PRIu64 ", model %" PRIu64, got->id, fz_ring.key(got), key);
+	sqm_dequeue(&S.ring, got->id);
+	S.ring_time = sqm_tring_time_after_pop(S.ring_time, S.shift, key);
+	fz_check_node(got);
+}
+
+static void fz_pop(void)
+{
+	fz_pop_exact();
+	fz_pop_ring();
+}
+
+static void fz_dequeue_exact(unsigned id)
+{
+	size_t b;
+
+	sqm_dequeue(&S.exact, id);
+	for (b = 0; b < FZ_NEXACT; b++)
+		fz_exact[b].dequeue(&S.item[id]);
+	fz_check_node(&S.item[id]);
+}
+
+static void fz_dequeue_ring(unsigned id)
+{
+	sqm_dequeue(&S.ring, id);
+	fz_ring.dequeue(&S.item[id]);
+	fz_check_node(&S.item[id]);
+}
+
+static void fz_dequeue(unsigned sel)
+{
+	unsigned id;
+
+	if (fz_pick(&S.exact, sel, true, &id))
+		fz_dequeue_exact(id);
+	if (fz_pick(&S.ring, sel, true, &id))
+		fz_dequeue_ring(id);
+}
+
+static void fz_dequeue_first(void)
+{
+	struct fz_item *f;
+
+	f = fz_exact[0].first();
+	if (f)
+		fz_dequeue_exact(f->id);
+	f = fz_ring.first();
+	if (f)
+		fz_dequeue_ring(f->id);
+}
+
+static void fz_requeue_exact(unsigned id, uint64_t key)
+{
+	bool exp = sqm_requeue(&S.exact, id, key), got;
+	size_t b;
+
+	for (b = 0; b < FZ_NEXACT; b++) {
+		got = fz_exact[b].requeue(&S.item[id], key);
+		FZ_REQUIRE(got == exp, "%s: requeue(node %u, %" PRIu64
+			   ") returned %d, model %d", fz_exact[b].name, id,
+			   key, got, exp);
+	}
+	fz_check_node(&S.item[id]);
+}
+
+static void fz_requeue_ring(unsigned id, uint64_t key)
+{
+	struct fz_item *f0 = fz_ring.first(), *f1;
+	uint64_t k0 = fz_ring.key(f0), k1;
+	bool exp, got;
+
+	fz_note_ring_key(key);
+	exp = sqm_requeue(&S.ring, id, key);
+	got = fz_ring.requeue(&S.item[id], key);
+	f1 = fz_ring.first();
+	k1 = fz_ring.key(f1);
+	FZ_REQUIRE(got == (f0 != f1 || k0 != k1),
+		   "tring: requeue(node %u, %" PRIu64 ") returned %d, but "
+		   "first went from node %u key %" PRIu64 " to node %u key %"
+		   PRIu64, id, key, got, f0->id, k0, f1->id, k1);
+	if (S.ring_exact)
+		FZ_REQUIRE(got == exp, "tring (exact): requeue(node %u, %"
+			   PRIu64 ") returned %d, model %d", id, key, got,
+			   exp);
+	fz_check_node(&S.item[id]);
+}
+
+static void fz_requeue(unsigned sel, uint64_t key)
+{
+	unsigned id;
+
+	if (fz_pick(&S.exact, sel, true, &id))
+		fz_requeue_exact(id, key);
+	if (fz_pick(&S.ring, sel, true, &id))
+		fz_requeue_ring(id, key);
+}
+
+static void fz_requeue_first(uint64_t key)
+{
+	struct fz_item *f;
+
+	f = fz_exact[1].first();
+	if (f)
+		fz_requeue_exact(f->id, key);
+	f = fz_ring.first();
+	if (f)
+		fz_requeue_ring(f->id, key);
+}
+
+/*
+ * fz_step - decode and run one operation:
+ *
+ *   op % 16   operands               what
+ *   0..3      sel, key               enqueue a node that is not queued
+ *   4, 5      -                      pop
+ *   6         n                      pop n % 8 + 1 times
+ *   7, 8      sel                    dequeue a queued node
+ *   9         -                      dequeue the first node
+ *   10, 11    sel, key               requeue a queued node
+ *   12        key                    requeue the first node
+ *   13        n, pattern, key        enqueue n % 32 + 1 nodes: the same
+ *                                    key, ascending, descending, or each
+ *                                    a fresh key
+ *   14        -                      pop until empty
+ *   15        -                      nothing (the checks still run)
+ */
+static void fz_step(void)
+{
+	unsigned op = fz_u8() % 16, n, pat, sel, i;
+	uint64_t key;
+
+	switch (op) {
+	case 0: case 1: case 2: case 3:
+		S.opname = "enqueue";
+		sel = fz_u8();
+		fz_enqueue(sel, fz_key());
+		break;
+	case 4: case 5:
+		S.opname = "pop";
+		fz_pop();
+		break;
+	case 6:
+		S.opname = "pop n";
+		n = fz_u8() % 8 + 1;
+		while (n--) {
+			fz_pop();
+			fz_check_all();
+		}
+		break;
+	case 7: case 8:
+		S.opname = "dequeue";
+		fz_dequeue(fz_u8());
+		break;
+	case 9:
+		S.opname = "dequeue first";
+		fz_dequeue_first();
+		break;
+	case 10: case 11:
+		S.opname = "requeue";
+		sel = fz_u8();
+		fz_requeue(sel, fz_key());
+		break;
+	case 12:
+		S.opname = "requeue first";
+		fz_requeue_first(fz_key());
+		break;
+	case 13:
+		S.opname = "enqueue burst";
+		n = fz_u8() % 32 + 1;
+		pat = fz_u8() % 4;
+		key = fz_key();
+		for (i = 0; i < n; i++) {
+			if (pat == 1)
+				key = fz_add_sat(key, 1);
+			else if (pat == 2)
+				key = fz_sub_sat(key, 1);
+			else if (pat == 3)
+				key = fz_key();
+			fz_enqueue(i, key);
+			fz_check_all();
+		}
+		break;
+	case 14:
+		S.opname = "drain";
+		while (sqm_count(&S.exact) || sqm_count(&S.ring)) {
+			fz_pop();
+			fz_check_all();
+		}
+		fz_pop();	/* and once more on the empty queues */
+		break;
+	default:
+		S.opname = "first";
+		break;
+	}
+	fz_check_all();
+}
+
+static void fz_setup(void)
+{
+	unsigned cls, i;
+	uint64_t base;
+
+	S.op = 0;
+	S.opname = NULL;
+	S.shift = fz_u8() % (FZ_MAX_SHIFT + 1);
+	S.horizon = (uint64_t)SQ_TRING_SLOTS;
+	for (i = 0; i < S.shift && S.horizon != UINT64_MAX; i++)
+		S.horizon = S.horizon > UINT64_MAX / 2 ? UINT64_MAX
+						       : S.horizon * 2;
+	cls = fz_u8() % 6;
+	switch (cls) {
+	case 0:
+		base = 0;
+		break;
+	case 1:
+		base = fz_u16();
+		break;
+	case 2:
+		base = UINT64_MAX - fz_u16();
+		break;
+	case 3:
+		base = fz_u64();
+		break;
+	case 4:
+		base = S.shift < 48 ? (uint64_t)fz_u16() << S.shift : fz_u64();
+		break;
+	default:
+		base = fz_add_sat(UINT64_MAX - S.horizon, fz_u16());
+		break;
+	}
+	S.ring_time = base;
+	S.ring_exact = S.shift == 0;
+	S.last_key = base;
+
+	SQ_INIT(rb, &S.rb);
+	SQ_INIT(gavl, &S.gv);
+	SQ_INIT(binom, &S.bn);
+	sq_tring_init_geom(&S.tr, S.shift, base);
+	sqm_init(&S.exact);
+	sqm_init(&S.ring);
+	for (i = 0; i < FZ_NODES; i++) {
+		/* dirty the nodes first: node_init must set every field */
+		memset(&S.item[i], 0xa5, sizeof(S.item[i]));
+		SQ_NODE_INIT(rb, &S.item[i].rb);
+		SQ_NODE_INIT(gavl, &S.item[i].gv);
+		SQ_NODE_INIT(binom, &S.item[i].bn);
+		SQ_NODE_INIT(tring, &S.item[i].tr);
+		S.item[i].id = i;
+	}
+	fz_check_all();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	unsigned i;
+
+	S.p = data;
+	S.end = data + size;
+	fz_setup();
+	while (S.p < S.end && S.op < FZ_MAX_OPS) {
+		S.op++;
+		fz_step();
+	}
+	/* a last full sweep, then everything must drain in order */
+	S.op = 0;
+	S.opname = "final drain";
+	fz_check_all();
+	while (sqm_count(&S.exact) || sqm_count(&S.ring)) {
+		fz_pop();
+		fz_check_all();
+	}
+	for (i = 0; i < FZ_NODES; i++)
+		fz_check_node(&S.item[i]);
+	return 0;
+}
+
+#ifdef FZ_STANDALONE
+/* ---- the regression runner: every corpus and crash file, no libFuzzer -- */
+#include <dirent.h>
+
+static unsigned char fz_buf[1u << 20];
+
+static int fz_run_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	n = fread(fz_buf, 1, sizeof(fz_buf), f);
+	if (ferror(f)) {
+		perror(path);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	fz_input_name = path;
+	LLVMFuzzerTestOneInput(fz_buf, n);
+	return 0;
+}
+
+static int fz_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* run every regular file in @dir, in name order; -1 on error */
+static int fz_run_dir(const char *dir, unsigned *runs)
+{
+	static char names[4096][256];
+	static char *sorted[4096];
+	char path[1024];
+	struct dirent *de;
+	unsigned n = 0, i;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return 1;	/* not a directory */
+	while ((de = readdir(d)) != NULL && n < 4096) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= 256)
+			continue;
+		strcpy(names[n], de->d_name);
+		sorted[n] = names[n];
+		n++;
+	}
+	closedir(d);
+	qsort(sorted, n, sizeof(sorted[0]), fz_cmp);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, sorted[i]);
+		if (fz_run_file(path))
+			return -1;
+		(*runs)++;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const dflt[] = { "tests/fuzz/corpus",
+					    "tests/fuzz/crashes" };
+	const char *const *args = argc > 1 ? (const char *const *)argv + 1
+					   : dflt;
+	int nargs = argc > 1 ? argc - 1 : 2, i, rc;
+	unsigned runs = 0;
+
+	for (i = 0; i < nargs; i++) {
+		rc = fz_run_dir(args[i], &runs);
+		if (rc == 1) {		/* a file, not a directory */
+			if (fz_run_file(args[i]))
+				return 1;
+			runs++;
+		} else if (rc) {
+			return 1;
+		}
+	}
+	if (runs == 0) {
+		fprintf(stderr, "fuzz-regress: no inputs found (run from the "
+			"top of the source tree)\n");
+		return 1;
+	}
+	printf("fuzz-regress: %u inputs, all backends agree with the model"
+#ifdef SQ_DEBUG
+	       " (SQ_DEBUG)"
+#endif
+	       "\n", runs);
+	return 0;
+}
+#endif /* FZ_STANDALONE */

@@ -1,0 +1,86 @@
+# tests/fuzz/fuzz.mk - the differential fuzz target and its regression runner
+#
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_CC=clang] [FUZZ_JOBS=1]
+#       build tests/fuzz/fuzz.c with libFuzzer + ASan + UBSan (SQ_DEBUG on)
+#       and run it for FUZZ_SECONDS, starting from the committed seeds in
+#       tests/fuzz/corpus/ and the saved crashes in tests/fuzz/crashes/.
+#       New corpus entries go to $(BUILD)/fuzz/corpus/, crash inputs to
+#       $(BUILD)/fuzz/artifacts/ -- never into the repository; copy a crash
+#       into tests/fuzz/crashes/ by hand once it is understood.
+#   make fuzz-regress
+#       the same fuzz.c built without libFuzzer (plain main(), $(CC), the
+#       project's strict warnings), with and without SQ_DEBUG, fed every
+#       file of tests/fuzz/corpus/ and tests/fuzz/crashes/.  `make test`
+#       runs both.
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
+FUZZ_MAXLEN  ?= 4096
+FUZZ_FLAGS   ?= -g -O1 -fno-omit-frame-pointer \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_SRC     := tests/fuzz/fuzz.c
+FUZZ_INPUTS  := $(HEADERS) tests/model.h $(FUZZ_SRC) tests/fuzz/fuzz.mk
+
+# The runner includes smartq.h, so it needs every backend header.
+FUZZ_BACKENDS := include/smartq/rbtree.h include/smartq/gavl.h \
+                 include/smartq/binomial.h include/smartq/tring.h
+ifeq ($(words $(wildcard $(FUZZ_BACKENDS) tests/model.h)),5)
+TEST_PROGS += $(FUZZ_DIR)/fuzz-regress $(FUZZ_DIR)/fuzz-regress-debug
+TEST_DEPS  += $(FUZZ_DIR)/fuzz-regress $(FUZZ_DIR)/fuzz-regress-debug
+endif
+
+.PHONY: fuzz fuzz-build fuzz-regress fuzz-check-cc
+
+$(FUZZ_DIR)/fuzz-regress: $(FUZZ_INPUTS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -D_POSIX_C_SOURCE=200809L \
+		-DFZ_STANDALONE -o $@ $(FUZZ_SRC)
+
+$(FUZZ_DIR)/fuzz-regress-debug: $(FUZZ_INPUTS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -D_POSIX_C_SOURCE=200809L \
+		-DFZ_STANDALONE -DSQ_DEBUG -o $@ $(FUZZ_SRC)
+
+fuzz-regress: $(FUZZ_DIR)/fuzz-regress $(FUZZ_DIR)/fuzz-regress-debug
+	./$(FUZZ_DIR)/fuzz-regress
+	./$(FUZZ_DIR)/fuzz-regress-debug
+
+# libFuzzer ships with clang's runtime (Debian: libclang-rt-NN-dev, or
+# the clang package itself on older releases).  Say so plainly when the
+# compiler cannot link a fuzzer, instead of failing in the middle.
+fuzz-check-cc:
+	@mkdir -p $(FUZZ_DIR)
+	@printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
+		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)' \
+		'{ (void)d; (void)n; return 0; }' > $(FUZZ_DIR)/probe.c
+	@if ! command -v $(FUZZ_CC) >/dev/null 2>&1; then \
+		echo "make fuzz: '$(FUZZ_CC)' not found: libFuzzer needs clang" \
+		     "(apt-get install clang libclang-rt-dev, or set FUZZ_CC=clang-NN)." >&2; \
+		exit 1; \
+	fi
+	@if ! $(FUZZ_CC) $(FUZZ_FLAGS) -o $(FUZZ_DIR)/probe \
+		$(FUZZ_DIR)/probe.c >$(FUZZ_DIR)/probe.log 2>&1; then \
+		echo "make fuzz: $(FUZZ_CC) cannot build a libFuzzer target" \
+		     "with -fsanitize=fuzzer,address,undefined:" >&2; \
+		sed 's/^/    /' $(FUZZ_DIR)/probe.log | head -n 5 >&2; \
+		echo "make fuzz: install clang's fuzzer runtime (Debian/Ubuntu:" \
+		     "libclang-rt-NN-dev for clang-NN) or set FUZZ_CC." \
+		     "'make fuzz-regress' runs the corpus without libFuzzer." >&2; \
+		exit 1; \
+	fi
+
+$(FUZZ_DIR)/fuzzer: $(FUZZ_INPUTS) | fuzz-check-cc
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) -DSQ_DEBUG -o $@ $(FUZZ_SRC)
+
+fuzz-build: fuzz-check-cc $(FUZZ_DIR)/fuzzer
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
+	./$(FUZZ_DIR)/fuzzer -max_total_time=$(FUZZ_SECONDS) \
+		-max_len=$(FUZZ_MAXLEN) \
+		$(if $(filter-out 1,$(FUZZ_JOBS)),-jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS)) \
+		-artifact_prefix=$(FUZZ_DIR)/artifacts/ -print_final_stats=1 \
+		$(FUZZ_DIR)/corpus tests/fuzz/corpus tests/fuzz/crashes
