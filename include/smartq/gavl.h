@@ -1,0 +1,808 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * smartq/gavl.h - GAVL: AVL tree priority queue that cuts first (KIND = gavl)
+ *
+ * An intrusive AVL tree ordered by a uint64_t key, after the idea of Pavel
+ * Pisa's generic AVL tree (GAVL, uLUt): parent pointers, a per-node height
+ * difference, the first (smallest) node cached, and a pop that "cuts" the
+ * first node off without rotations.  Equal keys descend to the right, so a
+ * node lands after every node already queued with its key (stable, FIFO).
+ *
+ *   operation   cost       notes
+ *   enqueue     O(log n)   descent + retrace, at most one (double) rotation
+ *   first       O(1)       the cached first node
+ *   pop         O(log n)   cut first: no rotation, only a walk up the spine
+ *                          while nodes were left-heavy; the new first is
+ *                          the parent or the leftmost of the right child
+ *   dequeue     O(log n)   the first node is cut; any other node is erased
+ *                          with full AVL rebalancing (rotations)
+ *   requeue     O(log n)   in place (no rebalancing) when the order holds
+ *   next/prev   O(log n)   amortised O(1) over a whole walk
+ *
+ * Terms.  h(x) is the height of the subtree rooted at x (an empty subtree
+ * has height 0, a leaf 1).  The "spine" is the path from the root down its
+ * left links to the first node: the root, the root's left child, its left
+ * child, and so on.  Every node off the spine hangs below some right link.
+ *
+ * The invariants, kept by every operation and verified by sq_gavl_check():
+ *
+ *   (1) order: an in-order walk meets keys in non-decreasing order, equal
+ *       keys in the order they were (re)queued;
+ *   (2) exact balance: gv_balance = h(left) - h(right) at every node, with
+ *       no exception (cuts keep it exact too: they just stop rotating);
+ *   (3) off the spine the tree is AVL: -1 <= gv_balance <= 1;
+ *   (4) on the spine a node is never left-heavy by more than one, but may
+ *       be right-heavy by any amount: gv_balance <= 1;
+ *   (5) gv_first is the first node of the walk (1), NULL when empty, and
+ *       gv_count is the number of nodes.
+ *
+ * Why cutting first is allowed.  The first node has no left child.  Pop
+ * replaces it by its right subtree, which makes the spine one node shorter
+ * under its parent: the parent's left side lost one level.  A true AVL tree
+ * would now walk up and rotate every spine node that became right-heavy by
+ * two.  GAVL does not: it only lowers the balance of the spine nodes whose
+ * height really dropped (those that were left-heavy), so (2) stays exact,
+ * and lets the spine become right-heavy -- (4).  The right subtrees hanging
+ * off the spine are untouched, so (3) holds.
+ *
+ * The height bound.  Let N(h) be the fewest nodes of an AVL tree of height
+ * h: N(0) = 0, N(1) = 1, N(h) = N(h-1) + N(h-2) + 1; the largest AVL height
+ * for n nodes is H(n) = max { h : N(h) <= n }.  Let M(h) be the fewest
+ * nodes of a tree of height h >= 1 that keeps (3) and (4).  Its root is a
+ * spine node: either left-heavy by one or balanced (its left is again such
+ * a tree of height h-1, its right an AVL tree of height h-2 or h-1), or
+ * right-heavy (its right is an AVL tree of height h-1, its left may be
+ * empty).  So M(h) = min(M(h-1) + N(h-2) + 1, N(h-1) + 1), which is
+ * N(h-1) + 1 by induction (M(1) = 1; 2 N(h-2) + 2 >= N(h-1) + 1).  Hence a
+ * tree of height h holds n > N(h-1) nodes, H(n) >= h-1, and
+ *
+ *	height <= H(n) + 1:
+ *
+ * a GAVL tree is at most one level taller than the tallest AVL tree with
+ * as many nodes (about 1.44 log2 n + 1), still well below a red-black
+ * tree's 2 log2(n + 1).  check() verifies this bound explicitly.
+ *
+ * Rebalancing.  Enqueue and the erase of any node but the first retrace
+ * like an AVL tree and rotate where a balance reaches +2, or -2 and below
+ * (a spine node already right-heavy gets its rotation then, which repairs
+ * it).  The rotation helpers update balances with the general formulas, so
+ * they are exact for any balance, including a degraded spine node's.  They
+ * never compare keys and exist once; the only compare is the small descent
+ * loop inside sq_gavl_enqueue(), which inlines into the caller.
+ *
+ * A node that is not queued has gv_balance == SQ_GAVL__UNQUEUED, a value no
+ * queued node can have (a queued balance lies in [-height, 1]), so queued()
+ * is one compare and still answers while SQ_DEBUG poisons the dead links.
+ */
+#ifndef SMARTQ_GAVL_H
+#define SMARTQ_GAVL_H
+
+#include "common.h"
+
+/**
+ * struct sq_gavl_node - the link a user embeds in its own struct
+ * @key:        the key the node is queued with; read it freely, change it
+ *              only through sq_gavl_requeue()
+ * @gv_parent:  parent node, NULL at the root
+ * @gv_left:    left child (smaller keys)
+ * @gv_right:   right child (greater or equal keys)
+ * @gv_balance: h(left) - h(right); SQ_GAVL__UNQUEUED when not queued
+ */
+struct sq_gavl_node {
+	uint64_t key;
+	struct sq_gavl_node *gv_parent, *gv_left, *gv_right;
+	int gv_balance;
+};
+
+/**
+ * struct sq_gavl - the queue
+ * @gv_root:  root of the tree, NULL when empty
+ * @gv_first: the first node, NULL when empty
+ * @gv_count: number of queued nodes
+ */
+struct sq_gavl {
+	struct sq_gavl_node *gv_root, *gv_first;
+	size_t gv_count;
+};
+
+/* The balance of a node that is not queued; far outside [-height, 1]. */
+#define SQ_GAVL__UNQUEUED 0x4000
+
+/* check() keeps per-depth heights in arrays of this size: a sound tree is
+ * at most H(SIZE_MAX) + 1 <= 94 levels deep, so deeper is a broken tree. */
+#define SQ_GAVL__MAX_DEPTH 128
+
+/* ---- rebalancing: no key compares below this line until the descent ---- */
+
+/* Put @nw where @old was under @parent (or at the root). */
+SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
+				       struct sq_gavl_node *parent,
+				       struct sq_gavl_node *old,
+				       struct sq_gavl_node *nw)
+{
+	if (!parent)
+		q->gv_root = nw;
+	else if (parent->gv_left == old)
+		parent->gv_left = nw;
+	else
+		parent->gv_right = nw;
+}
+
+/*
+ * sq_gavl__rotate_right - lift the left child @y of @x above it
+ *
+ *          x                y
+ *         / \              / \
+ *        y   C    -->     A   x
+ *       / \                  / \
+ *      A   B                B   C
+ *
+ * With b = h(left) - h(right) before and b' after, for any values:
+ *	b'(x) = b(x) - 1 - max(b(y), 0)
+ *	b'(y) = b(y) - 1 + min(b'(x), 0)
+ */
+static inline void sq_gavl__rotate_right(struct sq_gavl *q,
+					 struct sq_gavl_node *x)
+{
+	struct sq_gavl_node *y = x->gv_left, *p = x->gv_parent;
+	struct sq_gavl_node *b = y->gv_right;
+	int bx = x->gv_balance, by = y->gv_balance;
+
+	x->gv_left = b;
+	if (b)
+		b->gv_parent = x;
+	y->gv_right = x;
+	x->gv_parent = y;
+	y->gv_parent = p;
+	sq_gavl__replace_child(q, p, x, y);
+
+	bx = bx - 1 - (by > 0 ? by : 0);
+	by = by - 1 + (bx < 0 ? bx : 0);
+	x->gv_balance = bx;
+	y->gv_balance = by;
+}
+
+/*
+ * sq_gavl__rotate_left - lift the right child @y of @x above it
+ *
+ *        x                    y
+ *       / \                  / \
+ *      A   y      -->       x   C
+ *         / \              / \
+ *        B   C            A   B
+ *
+ *	b'(x) = b(x) + 1 - min(b(y), 0)
+ *	b'(y) = b(y) + 1 + max(b'(x), 0)
+ */
+static inline void sq_gavl__rotate_left(struct sq_gavl *q,
+					struct sq_gavl_node *x)
+{
+	struct sq_gavl_node *y = x->gv_right, *p = x->gv_parent;
+	struct sq_gavl_node *b = y->gv_left;
+	int bx = x->gv_balance, by = y->gv_balance;
+
+	x->gv_right = b;
+	if (b)
+		b->gv_parent = x;
+	y->gv_left = x;
+	x->gv_parent = y;
+	y->gv_parent = p;
+	sq_gavl__replace_child(q, p, x, y);
+
+	bx = bx + 1 - (by < 0 ? by : 0);
+	by = by + 1 + (bx > 0 ? bx : 0);
+	x->gv_balance = bx;
+	y->gv_balance = by;
+}
+
+/*
+ * sq_gavl__fix_left_heavy - @x has balance +2: rotate it back
+ *
+ * Single rotation when the left child y is not right-heavy; otherwise the
+ * double rotation, which lifts y's right child z above both:
+ *
+ *          x                  z
+ *         / \               /   \
+ *        y   D             y     x
+ *       / \       -->     / \   / \
+ *      A   z             A   B C   D
+ *         / \
+ *        B   C
+ *
+ * y may be a degraded spine node (balance -2 or less): the general formulas
+ * keep every balance exact, y stays on the spine and x, z end up AVL.
+ * Return: the new root of the subtree.
+ */
+static inline struct sq_gavl_node *sq_gavl__fix_left_heavy(
+	struct sq_gavl *q, struct sq_gavl_node *x)
+{
+	struct sq_gavl_node *y = x->gv_left;
+
+	if (y->gv_balance >= 0) {
+		sq_gavl__rotate_right(q, x);
+		return y;
+	}
+	sq_gavl__rotate_left(q, y);
+	sq_gavl__rotate_right(q, x);
+	return x->gv_parent;
+}
+
+/*
+ * sq_gavl__fix_right_heavy - @x has balance -2 or less: rotate it back
+ *
+ * The mirror of sq_gavl__fix_left_heavy().  The right child y is never on
+ * the spine, so it is AVL (-1..1); x itself may be a spine node right-heavy
+ * by more than two, and then stays on the spine, still right-heavy but less.
+ * Return: the new root of the subtree.
+ */
+static inline struct sq_gavl_node *sq_gavl__fix_right_heavy(
+	struct sq_gavl *q, struct sq_gavl_node *x)
+{
+	struct sq_gavl_node *y = x->gv_right;
+
+	if (y->gv_balance <= 0) {
+		sq_gavl__rotate_left(q, x);
+		return y;
+	}
+	sq_gavl__rotate_right(q, y);
+	sq_gavl__rotate_left(q, x);
+	return x->gv_parent;
+}
+
+/*
+ * sq_gavl__insert_fixup - retrace after @n was linked in as a leaf
+ *
+ * Walk up while the subtree that holds @n grew by one level.  Growing the
+ * lower side of a node ends the walk; growing a balanced node's side moves
+ * on; growing the higher side rotates, which restores the old height and
+ * ends the walk.
+ */
+static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
+					 struct sq_gavl_node *n)
+{
+	struct sq_gavl_node *p;
+
+	for (p = n->gv_parent; p; n = p, p = p->gv_parent) {
+		int b;
+
+		if (p->gv_left == n) {
+			b = ++p->gv_balance;
+			if (b <= 0)
+				return;
+			if (b >= 2) {
+				sq_gavl__fix_left_heavy(q, p);
+				return;
+			}
+		} else {
+			b = --p->gv_balance;
+			if (b >= 0)
+				return;
+			if (b <= -2) {
+				sq_gavl__fix_right_heavy(q, p);
+				return;
+			}
+		}
+	}
+}
+
+/*
+ * sq_gavl__erase_fixup - retrace after the @left (or right) subtree of @p
+ * lost one level
+ *
+ * Walk up while the subtree got lower.  A rotation that leaves the subtree
+ * as high as before (its lifted child was balanced) ends the walk.
+ */
+static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
+					struct sq_gavl_node *p, bool left)
+{
+	while (p) {
+		struct sq_gavl_node *up;
+		int b;
+
+		if (left) {
+			b = --p->gv_balance;
+			if (b == -1)
+				return;			/* was balanced */
+			if (b <= -2) {
+				bool same = p->gv_right->gv_balance == 0;
+
+				p = sq_gavl__fix_right_heavy(q, p);
+				if (same)
+					return;
+			}
+		} else {
+			b = ++p->gv_balance;
+			if (b == 1)
+				return;			/* was balanced */
+			if (b >= 2) {
+				bool same = p->gv_left->gv_balance == 0;
+
+				p = sq_gavl__fix_left_heavy(q, p);
+				if (same)
+					return;
+			}
+		}
+		up = p->gv_parent;
+		if (up)
+			left = up->gv_left == p;
+		p = up;
+	}
+}
+
+/* Leftmost node of the non-empty subtree @n. */
+SQ__INLINE struct sq_gavl_node *sq_gavl__leftmost(struct sq_gavl_node *n)
+{
+	while (n->gv_left)
+		n = n->gv_left;
+	return n;
+}
+
+/*
+ * sq_gavl__cut_first - unlink the first node without rotating
+ *
+ * The first node f has no left child; its right subtree R (if any) takes
+ * its place, so the subtree under f's parent lost exactly one level.  Walk
+ * up the spine only while a node was left-heavy (its height dropped too),
+ * making it balanced; the first node that was balanced or right-heavy just
+ * becomes one step more right-heavy, which invariant (4) allows, and the
+ * walk ends.  No rotation, no key compare.  The new first node is the
+ * leftmost of R, or f's parent when R is empty.
+ */
+SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
+{
+	struct sq_gavl_node *p = f->gv_parent, *r = f->gv_right;
+
+	if (r) {
+		r->gv_parent = p;
+		q->gv_first = sq_gavl__leftmost(r);
+	} else {
+		q->gv_first = p;
+	}
+	if (p) {
+		p->gv_left = r;
+		while (p->gv_balance-- == 1) {
+			p = p->gv_parent;
+			if (!p)
+				break;
+		}
+	} else {
+		q->gv_root = r;
+	}
+}
+
+/*
+ * sq_gavl__erase - unlink @n, which is not the first node, and rebalance
+ *
+ * A node with at most one child is replaced by that child.  A node with two
+ * children is replaced by its successor s (the leftmost of its right
+ * subtree, never on the spine), which first leaves its own place to its
+ * right child; s takes @n's links and balance.  Then retrace as an AVL
+ * tree from the place that lost a level.
+ */
+static inline void sq_gavl__erase(struct sq_gavl *q, struct sq_gavl_node *n)
+{
+	struct sq_gavl_node *p = n->gv_parent;
+	struct sq_gavl_node *l = n->gv_left, *r = n->gv_right;
+	bool left = p && p->gv_left == n;
+
+	if (!l || !r) {
+		struct sq_gavl_node *c = l ? l : r;
+
+		if (c)
+			c->gv_parent = p;
+		sq_gavl__replace_child(q, p, n, c);
+		sq_gavl__erase_fixup(q, p, left);
+		return;
+	}
+
+	if (!r->gv_left) {
+		/* the successor is the right child: it moves up one level */
+		r->gv_left = l;
+		l->gv_parent = r;
+		r->gv_parent = p;
+		r->gv_balance = n->gv_balance;
+		sq_gavl__replace_child(q, p, n, r);
+		sq_gavl__erase_fixup(q, r, false);
+	} else {
+		struct sq_gavl_node *s = sq_gavl__leftmost(r);
+		struct sq_gavl_node *sp = s->gv_parent, *sr = s->gv_right;
+
+		sp->gv_left = sr;
+		if (sr)
+			sr->gv_parent = sp;
+		s->gv_left = l;
+		l->gv_parent = s;
+		s->gv_right = r;
+		r->gv_parent = s;
+		s->gv_parent = p;
+		s->gv_balance = n->gv_balance;
+		sq_gavl__replace_child(q, p, n, s);
+		sq_gavl__erase_fixup(q, sp, true);
+	}
+}
+
+/* Mark @n not queued; under SQ_DEBUG poison its dead links. */
+SQ__INLINE void sq_gavl__unlink(struct sq_gavl_node *n)
+{
+	n->gv_balance = SQ_GAVL__UNQUEUED;
+#ifdef SQ_DEBUG
+	n->gv_parent = (struct sq_gavl_node *)SQ__POISON(1);
+	n->gv_left = (struct sq_gavl_node *)SQ__POISON(2);
+	n->gv_right = (struct sq_gavl_node *)SQ__POISON(3);
+#endif
+}
+
+/* ---- the public API ----------------------------------------------------- */
+
+/**
+ * sq_gavl_init - make an empty queue
+ * @q: the queue
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_gavl_init(struct sq_gavl *q)
+{
+	q->gv_root = NULL;
+	q->gv_first = NULL;
+	q->gv_count = 0;
+}
+
+/**
+ * sq_gavl_node_init - mark a node as not queued
+ * @n: the node
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_gavl_node_init(struct sq_gavl_node *n)
+{
+	n->key = 0;
+	n->gv_parent = NULL;
+	n->gv_left = NULL;
+	n->gv_right = NULL;
+	n->gv_balance = SQ_GAVL__UNQUEUED;
+}
+
+/**
+ * sq_gavl_queued - is a node on a queue now
+ * @n: the node (initialised with sq_gavl_node_init() at least once)
+ * Return: true between its enqueue and its dequeue or pop.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_gavl_queued(const struct sq_gavl_node *n)
+{
+	return n->gv_balance != SQ_GAVL__UNQUEUED;
+}
+
+/**
+ * sq_gavl_empty - is the queue empty
+ * @q: the queue
+ * Return: true if no node is queued.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_gavl_empty(const struct sq_gavl *q)
+{
+	return q->gv_root == NULL;
+}
+
+/**
+ * sq_gavl_count - number of queued nodes
+ * @q: the queue
+ * Return: the number of queued nodes.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline size_t sq_gavl_count(const struct sq_gavl *q)
+{
+	return q->gv_count;
+}
+
+/**
+ * sq_gavl_first - the node that pop would return
+ * @q: the queue
+ * Return: the first node (earliest queued among equal keys), NULL if empty.
+ * Complexity: O(1), the cached first node.
+ * Context: the caller serialises.
+ */
+static inline struct sq_gavl_node *sq_gavl_first(const struct sq_gavl *q)
+{
+	return q->gv_first;
+}
+
+/**
+ * sq_gavl_next - the node after @n in queue order
+ * @n: a queued node
+ * Return: the next node, NULL if @n is the last.
+ * Complexity: O(log n); amortised O(1) over a walk of the whole queue.
+ * Context: the caller serialises.
+ */
+static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
+{
+	struct sq_gavl_node *p;
+
+	if (n->gv_right)
+		return sq_gavl__leftmost(n->gv_right);
+	while ((p = n->gv_parent) && p->gv_right == n)
+		n = p;
+	return p;
+}
+
+/**
+ * sq_gavl_prev - the node before @n in queue order
+ * @n: a queued node
+ * Return: the previous node, NULL if @n is the first.
+ * Complexity: O(log n); amortised O(1) over a walk of the whole queue.
+ * Context: the caller serialises.
+ */
+static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
+{
+	struct sq_gavl_node *p;
+
+	if (n->gv_left) {
+		p = n->gv_left;
+		while (p->gv_right)
+			p = p->gv_right;
+		return p;
+	}
+	while ((p = n->gv_parent) && p->gv_left == n)
+		n = p;
+	return p;
+}
+
+/* The compare: descend, link @n as a leaf, retrace.  No misuse check. */
+SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
+			     uint64_t key)
+{
+	struct sq_gavl_node **link = &q->gv_root, *parent = NULL;
+	bool leftmost = true;
+
+	while (*link) {
+		parent = *link;
+		if (key < parent->key) {
+			link = &parent->gv_left;
+		} else {
+			link = &parent->gv_right;
+			leftmost = false;
+		}
+	}
+	n->key = key;
+	n->gv_parent = parent;
+	n->gv_left = NULL;
+	n->gv_right = NULL;
+	n->gv_balance = 0;
+	*link = n;
+	q->gv_count++;
+	if (leftmost)
+		q->gv_first = n;
+	sq_gavl__insert_fixup(q, n);
+	return leftmost;
+}
+
+/* Remove @n: cut it when it is first, else erase with rebalancing. */
+SQ__INLINE void sq_gavl__del(struct sq_gavl *q, struct sq_gavl_node *n)
+{
+	if (n == q->gv_first)
+		sq_gavl__cut_first(q, n);
+	else
+		sq_gavl__erase(q, n);
+	q->gv_count--;
+	sq_gavl__unlink(n);
+}
+
+/**
+ * sq_gavl_enqueue - insert a node
+ * @q:   the queue
+ * @n:   a node that is not queued
+ * @key: its key; @n goes after every node already queued with this key
+ * Return: true if @n is now the first node.
+ * Complexity: O(log n): one descent, at most one single or double rotation.
+ * Context: the caller serialises.
+ */
+static inline bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
+				   uint64_t key)
+{
+	SQ__MISUSE(sq_gavl_queued(n), "sq_gavl_enqueue",
+		   "node is already queued");
+	return sq_gavl__add(q, n, key);
+}
+
+/**
+ * sq_gavl_dequeue - remove a queued node
+ * @q: the queue
+ * @n: a node queued on @q
+ * Return: nothing; @n is not queued afterwards.
+ * Complexity: O(log n).  The first node is cut without rotations, like
+ * sq_gavl_pop(); any other node is erased with AVL rotations.
+ * Context: the caller serialises.
+ */
+static inline void sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
+{
+	SQ__MISUSE(!sq_gavl_queued(n), "sq_gavl_dequeue", "node is not queued");
+	sq_gavl__del(q, n);
+}
+
+/**
+ * sq_gavl_pop - remove and return the first node
+ * @q: the queue
+ * Return: the node that was first, not queued any more; NULL if empty.
+ * Complexity: O(log n) worst case, no rotation: the cut walks up the spine
+ * only while nodes were left-heavy, and finding the new first descends only
+ * the cut node's right subtree.
+ * Context: the caller serialises.
+ */
+static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
+{
+	struct sq_gavl_node *f = q->gv_first;
+
+	if (!f)
+		return NULL;
+	sq_gavl__cut_first(q, f);
+	q->gv_count--;
+	sq_gavl__unlink(f);
+	return f;
+}
+
+/**
+ * sq_gavl_requeue - give a queued node a new key
+ * @q:   the queue
+ * @n:   a node queued on @q
+ * @key: the new key; @n goes after every other node queued with this key
+ * Return: true if the first node, or the first node's key, changed.
+ * Complexity: O(log n); in place, without rebalancing, when @n's previous
+ * node has a key <= @key and its next node (if any) a key > @key.
+ * Context: the caller serialises.
+ */
+static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
+				   uint64_t key)
+{
+	struct sq_gavl_node *prev, *next, *first;
+	uint64_t first_key;
+
+	SQ__MISUSE(!sq_gavl_queued(n), "sq_gavl_requeue", "node is not queued");
+	prev = sq_gavl_prev(n);
+	next = sq_gavl_next(n);
+	if ((!prev || prev->key <= key) && (!next || next->key > key)) {
+		bool changed = !prev && n->key != key;
+
+		n->key = key;
+		return changed;
+	}
+	first = q->gv_first;
+	first_key = first->key;
+	sq_gavl__del(q, n);
+	sq_gavl__add(q, n, key);
+	return q->gv_first != first || q->gv_first->key != first_key;
+}
+
+/* H(n): the largest height of an AVL tree with @n nodes. */
+static inline unsigned sq_gavl__avl_max_height(size_t n)
+{
+	size_t lo = 0, hi = 1;	/* N(h), N(h+1) */
+	unsigned h = 0;
+
+	while (hi <= n) {
+		size_t nx;
+
+		h++;
+		if (hi > SIZE_MAX - lo - 1)
+			break;		/* N(h+1) > SIZE_MAX >= n */
+		nx = lo + hi + 1;
+		lo = hi;
+		hi = nx;
+	}
+	return h;
+}
+
+/* One invariant of sq_gavl_check(): return -1 from it when @cond fails. */
+#define SQ_GAVL__CHECK(cond, node, what) \
+	SQ__CHECK(cond, "sq_gavl_check", node, what)
+
+/**
+ * sq_gavl_check - verify every invariant of the queue
+ * @q: the queue
+ *
+ * A post-order walk over parent links (no recursion) checks that every
+ * child points back at its parent, computes subtree heights in two arrays
+ * indexed by depth, and checks invariants (2)-(4) at each node and the
+ * count; then the height bound height <= H(n) + 1 (see the top of this
+ * file); then an in-order walk checks (1) and that gv_first is the
+ * smallest node.
+ * Return: 0 if sound; -1 (after a message under SQ_DEBUG) otherwise.
+ * Complexity: O(n), O(1) extra memory (two fixed arrays).
+ * Context: the caller serialises.
+ */
+static inline int sq_gavl_check(const struct sq_gavl *q)
+{
+	unsigned lh[SQ_GAVL__MAX_DEPTH], rh[SQ_GAVL__MAX_DEPTH];
+	const struct sq_gavl_node *n = q->gv_root, *prev;
+	unsigned depth = 0, rights = 0, height = 0;
+	size_t seen = 0;
+
+	SQ_GAVL__CHECK((n == NULL) == (q->gv_count == 0), n,
+		       "root is NULL exactly when count is 0");
+	SQ_GAVL__CHECK((n == NULL) == (q->gv_first == NULL), q->gv_first,
+		       "first is NULL exactly when the tree is empty");
+	if (!n)
+		return 0;
+	SQ_GAVL__CHECK(n->gv_parent == NULL, n, "root has no parent");
+
+	for (;;) {
+		/* first visit of n: go down as far as possible */
+		SQ_GAVL__CHECK(++seen <= q->gv_count, n,
+			       "no more nodes in the tree than count");
+		SQ_GAVL__CHECK(depth + 1 < SQ_GAVL__MAX_DEPTH, n,
+			       "no deeper than any sound GAVL tree");
+		if (n->gv_left) {
+			SQ_GAVL__CHECK(n->gv_left->gv_parent == n, n->gv_left,
+				       "left child points back at its parent");
+			n = n->gv_left;
+			depth++;
+			continue;
+		}
+		if (n->gv_right) {
+			SQ_GAVL__CHECK(n->gv_right->gv_parent == n, n->gv_right,
+				       "right child points back at its parent");
+			n = n->gv_right;
+			depth++;
+			rights++;
+			continue;
+		}
+		/* n is a leaf: finish it, then each ancestor it completes */
+		for (;;) {
+			const struct sq_gavl_node *p;
+			unsigned hl = n->gv_left ? lh[depth] : 0;
+			unsigned hr = n->gv_right ? rh[depth] : 0;
+			unsigned h = 1 + (hl > hr ? hl : hr);
+			int b = n->gv_balance;
+
+			SQ_GAVL__CHECK(b == (int)hl - (int)hr, n,
+				       "(2) balance is h(left) - h(right)");
+			SQ_GAVL__CHECK(b <= 1, n,
+				       "(4) no node is left-heavy by two");
+			SQ_GAVL__CHECK(rights == 0 || b >= -1, n,
+				       "(3) off the spine the tree is AVL");
+			if (h > height)
+				height = h;
+			p = n->gv_parent;
+			if (!p)
+				goto walked;
+			depth--;
+			if (p->gv_left == n) {
+				lh[depth] = h;
+				if (p->gv_right) {
+					n = p->gv_right;
+					SQ_GAVL__CHECK(n->gv_parent == p, n,
+						       "right child points back at its parent");
+					depth++;
+					rights++;
+					break;	/* first visit of n */
+				}
+			} else {
+				rh[depth] = h;
+				rights--;
+			}
+			n = p;
+		}
+	}
+walked:
+	SQ_GAVL__CHECK(seen == q->gv_count, q->gv_root,
+		       "(5) count is the number of nodes in the tree");
+	SQ_GAVL__CHECK(height <= sq_gavl__avl_max_height(seen) + 1, q->gv_root,
+		       "height <= largest AVL height for count, + 1");
+
+	n = q->gv_root;
+	while (n->gv_left)
+		n = n->gv_left;
+	SQ_GAVL__CHECK(n == q->gv_first, q->gv_first,
+		       "(5) first is the leftmost node");
+	for (prev = n, n = sq_gavl_next(n); n; prev = n, n = sq_gavl_next(n))
+		SQ_GAVL__CHECK(prev->key <= n->key, n,
+			       "(1) keys do not decrease in order");
+	return 0;
+}
+#undef SQ_GAVL__CHECK
+
+#endif /* SMARTQ_GAVL_H */
