@@ -1,0 +1,724 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * smartq/tring.h - time ring priority queue, exact to its granularity
+ *                  (KIND = tring)
+ *
+ * Davide Libenzi's time ring (LKML, April 2007): Ns slots of FIFO lists,
+ * one per tick of Tg key units, and an occupancy bitmap so the first
+ * non-empty slot is found with find-first-set instead of a slot scan.
+ * The seed folded every key past the horizon into the last slot (it came
+ * out early) and let a key below the base wrap around; this ring keeps the
+ * seed's speed and fixes both with two side places:
+ *
+ *               cur = the ring's current tick (time = cur * Tg)
+ *                |
+ *   late list    v   the window: Ns slots, ticks [cur, cur + Ns)   overflow
+ *   tick < cur  [ ][#][ ][#][#][ ] ... [ ][#]                     tick >= cur + Ns
+ *   FIFO         slot = tick mod Ns, each a FIFO list              sq_rb tree by key
+ *                bitmap  0  1  0  1  1  0 ...  0  1               (FIFO on ties)
+ *                summary: bit w set iff bitmap word w is not 0
+ *
+ * A key's tick is key >> gran_shift (Tg = 1 << gran_shift).  Where a node
+ * goes is decided by its tick against cur when it is (re)queued: below cur
+ * it is "late" (an expired timer: it fires at once), inside the window it
+ * joins its slot, past the horizon it waits in the overflow tree.  Time
+ * moves only in pop(), only forward, to the tick of the node popped; the
+ * overflow nodes the window then reaches move into their slots, each node
+ * at most once.  Every compare is written as (tick - cur < Ns) with
+ * tick >= cur, so nothing overflows near UINT64_MAX.
+ *
+ * Invariants, kept by every operation and verified by sq_tring_check():
+ *
+ *   (1) every late node has tick < cur; the late list is in (re)queue order;
+ *   (2) every slot node has cur <= tick < cur + Ns and sits in slot
+ *       tick mod Ns, so a slot holds one tick and the slots, read in wrap
+ *       order from slot cur mod Ns, are in tick order; each slot list is in
+ *       (re)queue order;
+ *   (3) every overflow node has tick >= cur + Ns; the overflow is ordered
+ *       by key, equal keys in (re)queue order;
+ *   (4) bitmap bit s is set iff slot s is not empty; summary bit w is set
+ *       iff bitmap word w is not 0;
+ *   (5) the cached first is the late list's head if there is one, else the
+ *       head of the first non-empty slot in wrap order from cur mod Ns,
+ *       else the overflow's first, else NULL;
+ *   (6) the count is the number of queued nodes, and each node's tr_where
+ *       says list (1, 2) or overflow (3) as its tick says.
+ *
+ * Guarantee.  first()/pop() answer the earliest (re)queued late node if
+ * there is one, else a node whose key is below the smallest queued key
+ * plus Tg.  With Tg = 1 and no late keys the ring is exact and stable: it
+ * returns nodes in the same order as the trees.
+ *
+ *   operation   cost
+ *   enqueue     O(1) late or inside the window; O(log m) past the horizon
+ *   first       O(1): the cached first, nothing else is read
+ *   pop         O(1) + O(log m) per overflow node the window reaches
+ *   dequeue     O(1) on a list; O(log m) in the overflow
+ *   requeue     O(1) in place (same slot and already its tail), else
+ *               dequeue + enqueue
+ *   check       O(Ns + n)
+ *
+ * (m = nodes in the overflow.)  Finding the next first after the first
+ * node leaves reads at most three bitmap words: the current one, the
+ * summary and the word the summary points at.
+ *
+ * Configuration: SQ_TRING_SLOTS, the slot count Ns, is a power of two from
+ * 64 to 4096, default 1024; define it before the first include of smartq.h
+ * or smartq/tring.h, and identically in every translation unit that shares
+ * a struct sq_tring.  The slots live inside struct sq_tring (8 KiB of slot
+ * heads plus Ns / 8 bytes of bitmap at the default on LP64); nothing here
+ * allocates.
+ */
+#ifndef SMARTQ_TRING_H
+#define SMARTQ_TRING_H
+
+#include "common.h"
+#include "rbtree.h"
+
+#ifndef SQ_TRING_SLOTS
+#define SQ_TRING_SLOTS 1024
+#endif
+#if (SQ_TRING_SLOTS) < 64 || (SQ_TRING_SLOTS) > 4096 || \
+	((SQ_TRING_SLOTS) & ((SQ_TRING_SLOTS) - 1)) != 0
+#error "smartq/tring.h: SQ_TRING_SLOTS must be a power of two from 64 to 4096"
+#endif
+
+#define SQ_TRING__NS    ((uint64_t)(SQ_TRING_SLOTS))
+#define SQ_TRING__MASK  (SQ_TRING__NS - 1)
+#define SQ_TRING__WORDS ((SQ_TRING_SLOTS) / 64)
+#define SQ_TRING__NONE  ((unsigned)(SQ_TRING_SLOTS))	/* no slot */
+
+/* tr_where: which kind of place holds a node (late and slot are lists) */
+#define SQ_TRING__UNQUEUED 0
+#define SQ_TRING__LIST     1
+#define SQ_TRING__OVER     2
+
+struct sq_tring_node;
+
+/* links of a circular doubly linked list: the head's tr_prev is the tail */
+struct sq_tring__list {
+	struct sq_tring_node *tr_next, *tr_prev;
+};
+
+/**
+ * struct sq_tring_node - the link a user embeds in its own struct
+ * @key:      the key the node is queued with; read it freely, change it
+ *            only through sq_tring_requeue()
+ * @tr_u:     list links (late list or a slot) or the overflow tree's link
+ * @tr_where: SQ_TRING__UNQUEUED, SQ_TRING__LIST or SQ_TRING__OVER
+ */
+struct sq_tring_node {
+	uint64_t key;
+	union {
+		struct sq_tring__list tr_list;
+		struct sq_rb_node tr_over;
+	} tr_u;
+	unsigned char tr_where;
+};
+
+/**
+ * struct sq_tring - the queue
+ * @tr_first:   the first node, NULL when empty (invariant 5)
+ * @tr_cur:     the current tick; the ring's time is tr_cur << tr_shift
+ * @tr_shift:   log2 of the granularity Tg
+ * @tr_count:   number of queued nodes
+ * @tr_late:    head of the late list, NULL when empty
+ * @tr_summary: bit w set iff tr_map[w] is not 0
+ * @tr_over:    the overflow: nodes past the horizon, by key
+ * @tr_map:     bit s set iff tr_slot[s] is not empty
+ * @tr_slot:    slot list heads, NULL when empty
+ */
+struct sq_tring {
+	struct sq_tring_node *tr_first;
+	uint64_t tr_cur;
+	unsigned tr_shift;
+	size_t tr_count;
+	struct sq_tring_node *tr_late;
+	uint64_t tr_summary;
+	struct sq_rb tr_over;
+	uint64_t tr_map[SQ_TRING__WORDS];
+	struct sq_tring_node *tr_slot[SQ_TRING_SLOTS];
+};
+
+/* ---- small helpers (no key compares) ------------------------------------ */
+
+/* The ring node that holds overflow link @r (the union is at offset of
+ * tr_u, and tr_over starts it).  Non-const, like strchr. */
+SQ__INLINE struct sq_tring_node *sq_tring__of_over(const struct sq_rb_node *r)
+{
+	return sq_entry(r, struct sq_tring_node, tr_u);
+}
+
+SQ__INLINE unsigned sq_tring__slot_of(uint64_t tick)
+{
+	return (unsigned)(tick & SQ_TRING__MASK);
+}
+
+/* Append @n at the tail of the list at @head; true if it was empty. */
+SQ__INLINE bool sq_tring__append(struct sq_tring_node **head,
+				 struct sq_tring_node *n)
+{
+	struct sq_tring_node *h = *head, *t;
+
+	if (!h) {
+		n->tr_u.tr_list.tr_next = n;
+		n->tr_u.tr_list.tr_prev = n;
+		*head = n;
+		return true;
+	}
+	t = h->tr_u.tr_list.tr_prev;
+	n->tr_u.tr_list.tr_next = h;
+	n->tr_u.tr_list.tr_prev = t;
+	t->tr_u.tr_list.tr_next = n;
+	h->tr_u.tr_list.tr_prev = n;
+	return false;
+}
+
+/* Take @n out of the list at @head; true if the list is now empty. */
+SQ__INLINE bool sq_tring__unlink(struct sq_tring_node **head,
+				 struct sq_tring_node *n)
+{
+	struct sq_tring_node *nx = n->tr_u.tr_list.tr_next, *pv;
+
+	if (nx == n) {
+		*head = NULL;
+		return true;
+	}
+	pv = n->tr_u.tr_list.tr_prev;
+	pv->tr_u.tr_list.tr_next = nx;
+	nx->tr_u.tr_list.tr_prev = pv;
+	if (*head == n)
+		*head = nx;
+	return false;
+}
+
+SQ__INLINE void sq_tring__mark(struct sq_tring *q, unsigned s)
+{
+	q->tr_map[s >> 6] |= (uint64_t)1 << (s & 63);
+	q->tr_summary |= (uint64_t)1 << (s >> 6);
+}
+
+SQ__INLINE void sq_tring__unmark(struct sq_tring *q, unsigned s)
+{
+	unsigned w = s >> 6;
+
+	q->tr_map[w] &= ~((uint64_t)1 << (s & 63));
+	if (!q->tr_map[w])
+		q->tr_summary &= ~((uint64_t)1 << w);
+}
+
+/*
+ * The first non-empty slot at or after slot @s in wrap order, or
+ * SQ_TRING__NONE: the rest of @s's word, then the summary's next word,
+ * then (wrapping) the summary's lowest word, whose lowest bit is the
+ * answer because the bits from @s on in @s's own word are known empty.
+ */
+SQ__INLINE unsigned sq_tring__scan(const struct sq_tring *q, unsigned s)
+{
+	unsigned w = s >> 6;
+	uint64_t m = q->tr_map[w] & (~(uint64_t)0 << (s & 63));
+
+	if (m)
+		return (w << 6) | sq__ctz64(m);
+	m = q->tr_summary & ((~(uint64_t)0 << w) << 1);
+	if (!m) {
+		m = q->tr_summary;
+		if (!m)
+			return SQ_TRING__NONE;
+	}
+	w = sq__ctz64(m);
+	return (w << 6) | sq__ctz64(q->tr_map[w]);
+}
+
+/* The first node when the late list is empty: the first slot at or after
+ * @s in wrap order (@s must be cur's slot or a slot no earlier in tick
+ * order than the first non-empty one), else the overflow's first. */
+SQ__INLINE struct sq_tring_node *sq_tring__first_from(const struct sq_tring *q,
+						      unsigned s)
+{
+	const struct sq_rb_node *r;
+
+	s = sq_tring__scan(q, s);
+	if (SQ__LIKELY(s != SQ_TRING__NONE))
+		return q->tr_slot[s];
+	r = sq_rb_first(&q->tr_over);
+	return r ? sq_tring__of_over(r) : NULL;
+}
+
+/* Move the overflow nodes the window now reaches into their slots, in key
+ * order (FIFO on ties); the slots they go to are empty (invariant 2). */
+static inline void sq_tring__migrate(struct sq_tring *q)
+{
+	struct sq_rb_node *r;
+
+	while ((r = sq_rb_first(&q->tr_over)) != NULL) {
+		struct sq_tring_node *n = sq_tring__of_over(r);
+		uint64_t t = n->key >> q->tr_shift;
+		unsigned s;
+
+		if (t - q->tr_cur >= SQ_TRING__NS)	/* t >= cur: (3) */
+			break;
+		sq_rb_pop(&q->tr_over);
+		n->tr_where = SQ_TRING__LIST;
+		s = sq_tring__slot_of(t);
+		if (sq_tring__append(&q->tr_slot[s], n))
+			sq_tring__mark(q, s);
+	}
+}
+
+/* Under SQ_DEBUG, poison the list links of a node that left a list. */
+SQ__INLINE void sq_tring__poison(struct sq_tring_node *n)
+{
+#ifdef SQ_DEBUG
+	n->tr_u.tr_list.tr_next = (struct sq_tring_node *)SQ__POISON(3);
+	n->tr_u.tr_list.tr_prev = (struct sq_tring_node *)SQ__POISON(4);
+#else
+	(void)n;
+#endif
+}
+
+/* enqueue without the misuse check */
+SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
+				 uint64_t key)
+{
+	struct sq_tring_node *f = q->tr_first;
+	uint64_t t = key >> q->tr_shift;
+
+	n->key = key;
+	q->tr_count++;
+	if (SQ__LIKELY(t >= q->tr_cur && t - q->tr_cur < SQ_TRING__NS)) {
+		unsigned s = sq_tring__slot_of(t);
+
+		n->tr_where = SQ_TRING__LIST;
+		if (sq_tring__append(&q->tr_slot[s], n))
+			sq_tring__mark(q, s);
+		/* A late first has a smaller tick, an overflow first a larger
+		 * one, a slot first the smallest slot tick: one compare. */
+		if (!f || t < (f->key >> q->tr_shift)) {
+			q->tr_first = n;
+			return true;
+		}
+		return false;
+	}
+	if (t < q->tr_cur) {
+		n->tr_where = SQ_TRING__LIST;
+		if (sq_tring__append(&q->tr_late, n)) {
+			q->tr_first = n;
+			return true;
+		}
+		return false;
+	}
+	n->tr_where = SQ_TRING__OVER;
+	sq_rb_node_init(&n->tr_u.tr_over);	/* the list links shared its words */
+	if (sq_rb_enqueue(&q->tr_over, &n->tr_u.tr_over, key) &&
+	    (!f || f->tr_where == SQ_TRING__OVER)) {
+		q->tr_first = n;
+		return true;
+	}
+	return false;
+}
+
+/* dequeue without the misuse check; time does not move */
+SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
+{
+	uint64_t t = n->key >> q->tr_shift;
+
+	q->tr_count--;
+	if (n->tr_where == SQ_TRING__OVER) {
+		sq_rb_dequeue(&q->tr_over, &n->tr_u.tr_over);
+		if (q->tr_first == n)	/* then nothing else is queued */
+			q->tr_first = sq_tring__first_from(q,
+						sq_tring__slot_of(q->tr_cur));
+	} else if (t < q->tr_cur) {
+		sq_tring__unlink(&q->tr_late, n);
+		if (q->tr_first == n)
+			q->tr_first = q->tr_late ? q->tr_late :
+				sq_tring__first_from(q,
+					sq_tring__slot_of(q->tr_cur));
+		sq_tring__poison(n);
+	} else {
+		unsigned s = sq_tring__slot_of(t);
+
+		if (sq_tring__unlink(&q->tr_slot[s], n))
+			sq_tring__unmark(q, s);
+		if (q->tr_first == n)
+			q->tr_first = q->tr_slot[s] ? q->tr_slot[s] :
+				sq_tring__first_from(q, s);
+		sq_tring__poison(n);
+	}
+	n->tr_where = SQ_TRING__UNQUEUED;
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+/**
+ * sq_tring_init_geom - make an empty ring with a granularity and start time
+ * @q:          the queue
+ * @gran_shift: log2 of the granularity Tg, 0..63 (SQ_DEBUG stops on more)
+ * @base_time:  the ring's time; it starts at @base_time rounded down to a
+ *              multiple of Tg, and keys below that are late
+ * Return: nothing.
+ * Complexity: O(Ns): the slot heads are cleared.
+ * Context: the caller serialises.
+ */
+static inline void sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
+				      uint64_t base_time)
+{
+	unsigned i;
+
+	SQ__MISUSE(gran_shift > 63, "sq_tring_init_geom",
+		   "gran_shift is above 63");
+	q->tr_first = NULL;
+	q->tr_shift = gran_shift & 63;
+	q->tr_cur = base_time >> q->tr_shift;
+	q->tr_count = 0;
+	q->tr_late = NULL;
+	q->tr_summary = 0;
+	sq_rb_init(&q->tr_over);
+	for (i = 0; i < SQ_TRING__WORDS; i++)
+		q->tr_map[i] = 0;
+	for (i = 0; i < SQ_TRING_SLOTS; i++)
+		q->tr_slot[i] = NULL;
+}
+
+/**
+ * sq_tring_init - make an empty ring: granularity 1, time 0
+ * @q: the queue
+ * Return: nothing.
+ * Complexity: O(Ns).
+ * Context: the caller serialises.
+ */
+static inline void sq_tring_init(struct sq_tring *q)
+{
+	sq_tring_init_geom(q, 0, 0);
+}
+
+/**
+ * sq_tring_node_init - mark a node as not queued
+ * @n: the node
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_tring_node_init(struct sq_tring_node *n)
+{
+	n->key = 0;
+	n->tr_u.tr_list.tr_next = NULL;
+	n->tr_u.tr_list.tr_prev = NULL;
+	n->tr_where = SQ_TRING__UNQUEUED;
+}
+
+/**
+ * sq_tring_queued - is a node on a queue now
+ * @n: a node that went through sq_tring_node_init() at least once
+ * Return: true between enqueue and dequeue/pop, false otherwise.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_tring_queued(const struct sq_tring_node *n)
+{
+	return n->tr_where != SQ_TRING__UNQUEUED;
+}
+
+/**
+ * sq_tring_empty - is the queue empty
+ * @q: the queue
+ * Return: true if no node is queued.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_tring_empty(const struct sq_tring *q)
+{
+	return q->tr_first == NULL;
+}
+
+/**
+ * sq_tring_count - number of queued nodes
+ * @q: the queue
+ * Return: the count.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline size_t sq_tring_count(const struct sq_tring *q)
+{
+	return q->tr_count;
+}
+
+/**
+ * sq_tring_time - the ring's time
+ * @q: the queue
+ * Return: the current tick times Tg: keys below it are late.  It starts at
+ *         the base time rounded down to a multiple of Tg and moves only in
+ *         sq_tring_pop(), only forward.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline uint64_t sq_tring_time(const struct sq_tring *q)
+{
+	return q->tr_cur << q->tr_shift;
+}
+
+/**
+ * sq_tring_gran_shift - log2 of the granularity
+ * @q: the queue
+ * Return: the shift given to sq_tring_init_geom() (Tg = 1 << it).
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline unsigned sq_tring_gran_shift(const struct sq_tring *q)
+{
+	return q->tr_shift;
+}
+
+/**
+ * sq_tring_first - the first node
+ * @q: the queue
+ * Return: the earliest queued late node if there is one, else a node whose
+ *         key is below the smallest queued key plus Tg (the earliest
+ *         queued of its tick); NULL if empty.
+ * Complexity: O(1): a cached pointer, kept by every operation.
+ * Context: the caller serialises.
+ */
+static inline struct sq_tring_node *sq_tring_first(const struct sq_tring *q)
+{
+	return q->tr_first;
+}
+
+/**
+ * sq_tring_enqueue - insert a node with a key
+ * @q:   the queue
+ * @n:   a node that is not queued
+ * @key: its key; @n goes after every node already queued in its place
+ *       (its tick's slot, the late list, or after equal keys past the
+ *       horizon)
+ * Return: true if @n is now the first node (a timer re-arms its deadline).
+ * Complexity: O(1) for a key below the horizon; O(log m) past it.
+ *             The ring's time does not move.
+ * Context: the caller serialises.
+ */
+static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
+				    uint64_t key)
+{
+	SQ__MISUSE(sq_tring_queued(n), "sq_tring_enqueue",
+		   "node is already queued");
+	return sq_tring__insert(q, n, key);
+}
+
+/**
+ * sq_tring_dequeue - remove a queued node
+ * @q: the queue
+ * @n: a node queued on @q
+ * Return: nothing; @n is not queued afterwards.
+ * Complexity: O(1) on a list (finding the next first reads at most three
+ *             bitmap words); O(log m) in the overflow.  The ring's time
+ *             does not move: cancelling a timer is not the passing of time.
+ * Context: the caller serialises.
+ */
+static inline void sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
+{
+	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_dequeue", "node is not queued");
+	sq_tring__remove(q, n);
+}
+
+/**
+ * sq_tring_pop - remove and return the first node
+ * @q: the queue
+ * Return: the node sq_tring_first() named, not queued any more; NULL if
+ *         empty.  The ring's time moves forward to that node's tick (never
+ *         back: a late node leaves it alone), and the overflow nodes the
+ *         window then reaches move into their slots.
+ * Complexity: O(1), plus O(log m) for each node that leaves the overflow
+ *             (once per node in its life on the queue).
+ * Context: the caller serialises.
+ */
+static inline struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
+{
+	struct sq_tring_node *x = q->tr_first;
+	uint64_t t;
+	unsigned s;
+
+	if (SQ__UNLIKELY(!x))
+		return NULL;
+	q->tr_count--;
+	t = x->key >> q->tr_shift;
+	if (SQ__LIKELY(x->tr_where == SQ_TRING__LIST)) {
+		if (SQ__LIKELY(t >= q->tr_cur)) {
+			/* a slot's head, so nothing is late */
+			s = sq_tring__slot_of(t);
+			q->tr_cur = t;
+			if (sq_tring__unlink(&q->tr_slot[s], x)) {
+				sq_tring__unmark(q, s);
+				if (sq_rb_first(&q->tr_over))
+					sq_tring__migrate(q);
+				q->tr_first = sq_tring__first_from(q, s);
+			} else {
+				/* migrants land past every slot tick */
+				if (SQ__UNLIKELY(sq_rb_first(&q->tr_over) != NULL))
+					sq_tring__migrate(q);
+				q->tr_first = q->tr_slot[s];
+			}
+		} else {
+			/* the late head: time stays */
+			sq_tring__unlink(&q->tr_late, x);
+			q->tr_first = q->tr_late ? q->tr_late :
+				sq_tring__first_from(q,
+					sq_tring__slot_of(q->tr_cur));
+		}
+		sq_tring__poison(x);
+	} else {
+		/* the overflow's first: nothing else is queued */
+		sq_rb_pop(&q->tr_over);
+		q->tr_cur = t;
+		sq_tring__migrate(q);
+		q->tr_first = sq_tring__first_from(q, sq_tring__slot_of(t));
+	}
+	x->tr_where = SQ_TRING__UNQUEUED;
+	return x;
+}
+
+/**
+ * sq_tring_requeue - give a queued node a new key
+ * @q:   the queue
+ * @n:   a node queued on @q
+ * @key: the new key; @n ends after every other node in its new place
+ * Return: true if the first node or the first key changed.
+ * Complexity: O(1) in place, when @n stays in its list and is already its
+ *             tail (same slot, or late before and after); otherwise as
+ *             dequeue + enqueue.  The ring's time does not move.
+ * Context: the caller serialises.
+ */
+static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
+				    uint64_t key)
+{
+	struct sq_tring_node *f = q->tr_first;
+	uint64_t fkey;
+
+	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_requeue", "node is not queued");
+	fkey = f->key;
+	if (n->tr_where == SQ_TRING__LIST) {
+		uint64_t t0 = n->key >> q->tr_shift, t1 = key >> q->tr_shift;
+		const struct sq_tring_node *head = NULL;
+
+		if (t0 >= q->tr_cur) {
+			if (t1 == t0)
+				head = q->tr_slot[sq_tring__slot_of(t0)];
+		} else if (t1 < q->tr_cur) {
+			head = q->tr_late;
+		}
+		if (head && n->tr_u.tr_list.tr_next == head) {	/* the tail */
+			n->key = key;
+			return f == n && fkey != key;
+		}
+	}
+	sq_tring__remove(q, n);
+	sq_tring__insert(q, n, key);
+	return q->tr_first != f || f->key != fkey;
+}
+
+/**
+ * sq_tring_check - verify every invariant of the queue
+ * @q: the queue
+ * Return: 0 if invariants (1)-(6) hold and the overflow tree is sound, -1
+ *         otherwise (under SQ_DEBUG the broken invariant and the node are
+ *         printed first).
+ * Complexity: O(Ns + n), iterative, O(1) extra space.
+ * Context: the caller serialises.
+ */
+#define SQ_TRING__CHK "sq_tring_check"
+static inline int sq_tring_check(const struct sq_tring *q)
+{
+	const uint64_t cur = q->tr_cur;
+	const struct sq_tring_node *n, *h, *expect;
+	const struct sq_rb_node *r;
+	size_t seen = 0;
+	unsigned s, w, i;
+	uint64_t t;
+
+	SQ__CHECK(q->tr_shift <= 63, SQ_TRING__CHK, q, "granularity shift above 63");
+	SQ__CHECK(cur <= UINT64_MAX >> q->tr_shift, SQ_TRING__CHK, q,
+		  "current tick out of range");
+
+	/* the late list, then each slot: the same walk over one list */
+	for (i = 0; i <= SQ_TRING_SLOTS; i++) {
+		h = i == 0 ? q->tr_late : q->tr_slot[i - 1];
+		if (!h)
+			continue;
+		n = h;
+		do {
+			const struct sq_tring_node *nx = n->tr_u.tr_list.tr_next;
+
+			SQ__CHECK(++seen <= q->tr_count, SQ_TRING__CHK, n,
+				  "more nodes than the count");
+			SQ__CHECK(n->tr_where == SQ_TRING__LIST, SQ_TRING__CHK, n,
+				  "list node not marked as on a list");
+			SQ__CHECK(nx && n->tr_u.tr_list.tr_prev, SQ_TRING__CHK, n,
+				  "NULL list link");
+			SQ__CHECK(nx->tr_u.tr_list.tr_prev == n, SQ_TRING__CHK, n,
+				  "list links disagree");
+			t = n->key >> q->tr_shift;
+			if (i == 0) {
+				SQ__CHECK(t < cur, SQ_TRING__CHK, n,
+					  "late node at or after the ring's time");
+			} else {
+				SQ__CHECK(t >= cur && t - cur < SQ_TRING__NS,
+					  SQ_TRING__CHK, n,
+					  "slot node outside the window");
+				SQ__CHECK(sq_tring__slot_of(t) == i - 1,
+					  SQ_TRING__CHK, n,
+					  "slot node in the wrong slot");
+			}
+			n = nx;
+		} while (n != h);
+	}
+
+	/* bitmap and summary against the slots */
+	for (w = 0; w < SQ_TRING__WORDS; w++) {
+		uint64_t bits = 0;
+
+		for (i = 0; i < 64; i++)
+			if (q->tr_slot[(w << 6) | i])
+				bits |= (uint64_t)1 << i;
+		SQ__CHECK(q->tr_map[w] == bits, SQ_TRING__CHK,
+			  q->tr_slot[(w << 6) | sq__ctz64(q->tr_map[w] ^ bits)],
+			  "bitmap bit disagrees with its slot");
+		SQ__CHECK(((q->tr_summary >> w) & 1) == (bits != 0),
+			  SQ_TRING__CHK, q, "summary bit disagrees with its word");
+	}
+	SQ__CHECK(((q->tr_summary >> (SQ_TRING__WORDS - 1)) >> 1) == 0,
+		  SQ_TRING__CHK, q, "summary bit past the last word");
+
+	/* the overflow: a sound tree, every node past the horizon */
+	SQ__CHECK(sq_rb_check(&q->tr_over) == 0, SQ_TRING__CHK, q,
+		  "overflow tree is unsound");
+	for (r = sq_rb_first(&q->tr_over); r; r = sq_rb_next(r)) {
+		n = sq_tring__of_over(r);
+		SQ__CHECK(++seen <= q->tr_count, SQ_TRING__CHK, n,
+			  "more nodes than the count");
+		SQ__CHECK(n->tr_where == SQ_TRING__OVER, SQ_TRING__CHK, n,
+			  "overflow node not marked as in the overflow");
+		SQ__CHECK(r->key == n->key, SQ_TRING__CHK, n,
+			  "overflow link key differs from the node key");
+		t = n->key >> q->tr_shift;
+		SQ__CHECK(t >= cur && t - cur >= SQ_TRING__NS, SQ_TRING__CHK, n,
+			  "overflow node inside the window");
+	}
+	SQ__CHECK(seen == q->tr_count, SQ_TRING__CHK, q,
+		  "fewer nodes than the count");
+
+	/* the cached first, found the slow way */
+	expect = q->tr_late;
+	for (i = 0; !expect && i < SQ_TRING_SLOTS; i++) {
+		s = (sq_tring__slot_of(cur) + i) & (unsigned)SQ_TRING__MASK;
+		expect = q->tr_slot[s];
+	}
+	if (!expect) {
+		r = sq_rb_first(&q->tr_over);
+		expect = r ? sq_tring__of_over(r) : NULL;
+	}
+	SQ__CHECK(q->tr_first == expect, SQ_TRING__CHK, q->tr_first,
+		  "cached first is not the first node");
+	return 0;
+}
+#undef SQ_TRING__CHK
+
+#endif /* SMARTQ_TRING_H */
