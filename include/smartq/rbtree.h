@@ -14,7 +14,7 @@
  *                          its right child or its parent, found in O(1);
  *                          rebalancing is amortised O(1)
  *   dequeue     O(log n)   at most 3 rotations
- *   requeue     O(log n)   in place (no rotation) when the order holds
+ *   requeue     O(log n)   in place (no relinking) when the order holds
  *   next/prev   O(log n)   amortised O(1) over a whole walk
  *
  * Layout.  A node is four words: the parent pointer with the colour packed
@@ -435,15 +435,19 @@ static inline void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p)
  *    right child c moves into y's old place.  If c exists it is a red leaf
  *    and is painted black; otherwise a black y leaves its old parent short.
  *
- *        N              Y             N               Y
- *       / \            / \           / \             / \
- *      A   y    -->   A   c         A   B    -->    A   B
- *           \                          /               /
- *            c                        ...             ...
- *                                     /               /
- *                                    y               c
- *                                     \
- *                                      c
+ * Colours left out (y takes n's; c, if any, is a red leaf turned black):
+ *
+ *   y is n's right child            y further down n's right subtree
+ *
+ *        n             y                 n               y
+ *       / \           / \               / \             / \
+ *      a   y   -->   a   c             a   r    -->    a   r
+ *           \                             /               /
+ *            c                          ...             ...
+ *                                       /               /
+ *                                      y               c
+ *                                       \
+ *                                        c
  */
 static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb_node *n)
 {
@@ -484,14 +488,13 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb_node *n)
 	if (c) {
 		sq_rb__set_parent_color(c, short_parent, SQ_RB__BLACK);
 		y->rb_parent_color = pc;
-		return;
-	}
-	if (sq_rb__is_black(y)) {
+	} else {
+		bool y_was_black = sq_rb__is_black(y);
+
 		y->rb_parent_color = pc;
-		sq_rb__erase_fixup(q, short_parent);
-		return;
+		if (y_was_black)
+			sq_rb__erase_fixup(q, short_parent);
 	}
-	y->rb_parent_color = pc;
 }
 
 /* The node after the cached leftmost @n, in O(1): n has no left child, so
@@ -743,8 +746,9 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
  * @n:   a node queued on @q
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
- * Complexity: O(1) amortised when the order already holds (in place, no
- *             rotation), else O(log n) as dequeue + enqueue.
+ * Complexity: O(log n): finding both neighbours (usually a step or two);
+ *             when the order still holds the key is just rewritten, else
+ *             it costs a dequeue + enqueue.
  * Context: the caller serialises.
  */
 static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
