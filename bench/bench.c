@@ -1,0 +1,931 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/bench.c - the smart-queue harness: cycles per loop for every
+ * smartq backend and its peers, in the layout of the 2007 LKML tables
+ *
+ * For each N: a correctness pass over every queue (a broken queue stops
+ * the run before it can publish a number), then each queue timed twice in
+ * mirrored order (A B C ... C B A, to expose warm-up bias).  A timing is:
+ * build the queue with N nodes, warm up, then --reps repetitions of
+ * --loops steps of the workload between two serialised time stamps; the
+ * minimum and median of the repetitions are reported, in cycles and ns.
+ *
+ * The per-queue loops live in queue.h, included once per queue; the peers
+ * in peers.h.  Run with --help for the options.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "smartq.h"
+#include "peers.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define BQ_HAVE_TSC 1
+#else
+#define BQ_HAVE_TSC 0
+#endif
+
+#ifndef BQ_BUILD_CC
+#define BQ_BUILD_CC "cc"
+#endif
+#ifndef BQ_BUILD_CFLAGS
+#define BQ_BUILD_CFLAGS "?"
+#endif
+
+#define BQ_CAT3(a, b, c)  a##b##c
+#define BQ_XCAT3(a, b, c) BQ_CAT3(a, b, c)
+
+/* The pre-generated tables: 4096 entries, 16 KiB each. */
+#define BQ_TAB      4096u
+#define BQ_TAB_MASK (BQ_TAB - 1u)
+
+enum bq_workload { BQ_HOLD, BQ_SCHED, BQ_TIMER };
+enum bq_dist { BQ_UNIFORM, BQ_EXP, BQ_TIES };
+
+static const char *const bq_workload_names[] = { "hold", "sched", "timer" };
+static const char *const bq_dist_names[] = { "uniform", "exp", "ties" };
+
+/* What one timing run of one queue reads; reset before every setup. */
+struct bq_state {
+	size_t n;		/* nodes in the queue */
+	uint64_t *keys;		/* their initial keys, bq.n of them */
+	uint32_t inc[BQ_TAB];	/* key increments (slices, timeouts) */
+	uint32_t rnd[BQ_TAB];	/* random words: the workloads' choices */
+	uint64_t tick;		/* position in the tables */
+	uint64_t now;		/* timer: deadline of the last expiry */
+	uint32_t *sleep;	/* sched: FIFO of sleeping node indices */
+	uint64_t sleep_head, sleep_tail, sleep_mask;
+};
+static struct bq_state bq;
+
+/* A random index in [0, n) from a 32-bit random word. */
+static inline size_t bq_pick(uint32_t r, size_t n)
+{
+	return (size_t)(((uint64_t)r * n) >> 32);
+}
+
+struct bq_queue {
+	const char *name;
+	int peer;
+	void (*setup)(void);
+	uint64_t (*run)(enum bq_workload w, size_t loops);
+	void (*teardown)(void);
+	const char *(*verify)(enum bq_workload w, size_t steps, int fault);
+};
+
+/* tring's granularity, chosen at run time so the keys fit its window. */
+static unsigned bq_tring_shift;
+
+/* ---- the queues: one include of queue.h each ---------------------- */
+
+#define BQ_K rb
+#define BQ_NAME "rb"
+#define BQ_PEER 0
+#define BQ_GRAN 1
+#include "queue.h"
+
+#define BQ_K gavl
+#define BQ_NAME "gavl"
+#define BQ_PEER 0
+#define BQ_GRAN 1
+#include "queue.h"
+
+#define BQ_K binom
+#define BQ_NAME "binom"
+#define BQ_PEER 0
+#define BQ_GRAN 1
+#include "queue.h"
+
+#define BQ_K tring
+#define BQ_NAME "tring"
+#define BQ_PEER 0
+#define BQ_GRAN ((uint64_t)1 << bq_tring_shift)
+#define BQ_INIT(q) sq_tring_init_geom(q, bq_tring_shift, 0)
+#include "queue.h"
+
+#define BQ_K peer_tsearch
+#define BQ_NAME "tsearch"
+#define BQ_PEER 1
+#define BQ_GRAN 1
+#define BQ_FINI(q) sq_peer_tsearch_destroy(q)
+#include "queue.h"
+
+#ifdef BQ_HAVE_BSD_TREE
+#define BQ_K peer_bsd_rb
+#define BQ_NAME "bsd_rb"
+#define BQ_PEER 1
+#define BQ_GRAN 1
+#include "queue.h"
+#endif
+
+#define BQ_K peer_tr_seed
+#define BQ_NAME "tr_seed"
+#define BQ_PEER 1
+#define BQ_GRAN BQ_TR_GRAN
+#include "queue.h"
+
+#define BQ_K peer_heap
+#define BQ_NAME "heap"
+#define BQ_PEER 1
+#define BQ_GRAN 1
+#define BQ_FINI(q) sq_peer_heap_destroy(q)
+#include "queue.h"
+
+/* In the default run's order: the backends, then the peers. */
+static const struct bq_queue *const bq_all[] = {
+	&bq_rb_ops, &bq_gavl_ops, &bq_binom_ops, &bq_tring_ops,
+	&bq_peer_tsearch_ops,
+#ifdef BQ_HAVE_BSD_TREE
+	&bq_peer_bsd_rb_ops,
+#endif
+	&bq_peer_tr_seed_ops, &bq_peer_heap_ops,
+};
+#define BQ_NQUEUES (sizeof(bq_all) / sizeof(bq_all[0]))
+
+/* ---- the clock ----------------------------------------------------- */
+
+#if BQ_HAVE_TSC
+static int bq_have_rdtscp;
+
+/* lfence;rdtsc;lfence: nothing before finishes late, nothing after starts early. */
+static inline uint64_t bq_clock_begin(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence"
+			     : "=a"(lo), "=d"(hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* rdtscp;lfence (lfence;rdtsc;lfence on a CPU without rdtscp). */
+static inline uint64_t bq_clock_end(void)
+{
+	uint32_t lo, hi, aux;
+
+	if (bq_have_rdtscp)
+		__asm__ __volatile__("rdtscp\n\tlfence"
+				     : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+	else
+		__asm__ __volatile__("lfence\n\trdtsc\n\tlfence"
+				     : "=a"(lo), "=d"(hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static void bq_clock_probe(void)
+{
+	unsigned a, b, c, d;
+
+	bq_have_rdtscp = __get_cpuid(0x80000001u, &a, &b, &c, &d) &&
+			 (d & (1u << 27));
+}
+#else
+static uint64_t bq_mono_ns(void);
+static inline uint64_t bq_clock_begin(void) { return bq_mono_ns(); }
+static inline uint64_t bq_clock_end(void) { return bq_mono_ns(); }
+static void bq_clock_probe(void) { }
+#endif
+
+static uint64_t bq_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Clock ticks per second, measured against CLOCK_MONOTONIC over ~100 ms. */
+static double bq_clock_hz(void)
+{
+#if BQ_HAVE_TSC
+	struct timespec nap = { 0, 100000000 };
+	uint64_t t0, t1, c0, c1;
+
+	t0 = bq_mono_ns();
+	c0 = bq_clock_begin();
+	nanosleep(&nap, NULL);
+	t1 = bq_mono_ns();
+	c1 = bq_clock_end();
+	return (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
+#else
+	return 1e9;
+#endif
+}
+
+/* ---- random numbers (only ever outside the timed loops) ------------ */
+
+static uint64_t bq_rng;
+
+static uint64_t bq_random(void)	/* splitmix64 */
+{
+	uint64_t z = (bq_rng += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* ---- options -------------------------------------------------------- */
+
+struct bq_options {
+	size_t *ns;
+	size_t nn;
+	const struct bq_queue *queues[BQ_NQUEUES];
+	size_t nq;
+	enum bq_workload workload;
+	enum bq_dist dist;
+	uint32_t inc_max;
+	size_t loops, reps, warmup;
+	uint64_t seed;
+	int cpu;
+	int tring_shift;
+	const char *csv, *json;
+	const char *fault;
+};
+
+static void bq_usage(FILE *f)
+{
+	fprintf(f,
+"usage: sq-bench [options]\n"
+"\n"
+"The smart-queue harness: cycles per loop of every smartq backend (rb, gavl,\n"
+"binom, tring) and of peers measured in the same run (tsearch, bsd_rb when\n"
+"libbsd was found at build time, tr_seed, heap).  For each N every queue\n"
+"first passes a correctness check (else: an error and exit status 1), then\n"
+"is timed twice, in mirrored order.\n"
+"\n"
+"  -n, --n LIST          queue sizes: comma-separated numbers or ranges A..B\n"
+"                        (A, 2A, 4A, ... up to B); k and M suffixes multiply\n"
+"                        by 1024 and 1048576.  Default 1..2048; e.g. 1..1M,\n"
+"                        or 10,100,1000\n"
+"  -q, --queues LIST     comma-separated queue names, or 'all' (default),\n"
+"                        'backends', 'peers'\n"
+"  -w, --workload W      hold (default): pop the first, advance its key,\n"
+"                          enqueue it (the seeds' loop)\n"
+"                        sched: hold steps, plus 1/16 a random task blocks\n"
+"                          (dequeue) and 1/16 a sleeper wakes near the minimum\n"
+"                        timer: 7/8 a random timer is cancelled (dequeue) and\n"
+"                          re-armed at now+timeout, 1/8 the first one fires\n"
+"  -d, --dist D          key increments: uniform (default, 1..MAX),\n"
+"                        exp (exponential, mean MAX/8, capped at MAX),\n"
+"                        ties (0, MAX/4, MAX/2 or 3MAX/4: many equal keys)\n"
+"  -m, --inc-max MAX     largest increment (default 1048576)\n"
+"  -l, --loops L         loops per repetition (default 100000)\n"
+"  -r, --reps R          timed repetitions per pass (default 5)\n"
+"      --warmup W        untimed loops before each pass (default: L)\n"
+"  -s, --seed S          random seed (default 1)\n"
+"  -c, --cpu C           pin to CPU C (sched_setaffinity); default not pinned\n"
+"      --tring-shift G   tring granularity 2^G (default: the smallest that\n"
+"                        makes its window Ns*2^G at least 2*MAX)\n"
+"      --csv FILE        also write the results as CSV\n"
+"      --json FILE       also write the results as JSON\n"
+"      --fault QUEUE     corrupt QUEUE before its correctness pass (to test\n"
+"                        that the pass catches it: the run must fail)\n"
+"  -h, --help            this text\n"
+"\n"
+"Clock: serialised rdtsc on x86 (lfence;rdtsc;lfence to start, rdtscp;lfence\n"
+"to stop), CLOCK_MONOTONIC in ns elsewhere (then 'cycles' are ns).\n");
+}
+
+static void bq_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "sq-bench: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
+static uint64_t bq_parse_num(const char *s, const char **end, const char *what)
+{
+	char *e;
+	unsigned long long v;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*s))
+		bq_die("%s: not a number: '%s'", what, s);
+	v = strtoull(s, &e, 0);
+	if (errno)
+		bq_die("%s: out of range: '%s'", what, s);
+	if (*e == 'k' || *e == 'K') {
+		v *= 1024u;
+		e++;
+	} else if (*e == 'M') {
+		v *= 1048576u;
+		e++;
+	}
+	if (end)
+		*end = e;
+	else if (*e)
+		bq_die("%s: not a number: '%s'", what, s);
+	return v;
+}
+
+static void bq_add_n(struct bq_options *o, uint64_t n)
+{
+	if (n < 1 || n > ((uint64_t)1 << 30))
+		bq_die("-n: N must be between 1 and 2^30, not %llu",
+		       (unsigned long long)n);
+	o->ns = (size_t *)bq_xrealloc(o->ns, (o->nn + 1) * sizeof(*o->ns));
+	o->ns[o->nn++] = (size_t)n;
+}
+
+static void bq_parse_ns(struct bq_options *o, const char *s)
+{
+	const char *p = s;
+
+	o->nn = 0;
+	while (*p) {
+		uint64_t a = bq_parse_num(p, &p, "-n"), b;
+
+		if (p[0] == '.' && p[1] == '.') {
+			p += 2;
+			b = bq_parse_num(p, &p, "-n");
+			if (a < 1 || b < a)
+				bq_die("-n: bad range in '%s'", s);
+			for (; a <= b; a *= 2)
+				bq_add_n(o, a);
+		} else {
+			bq_add_n(o, a);
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			bq_die("-n: cannot parse '%s'", s);
+	}
+	if (!o->nn)
+		bq_die("-n: empty list");
+}
+
+static const struct bq_queue *bq_find(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < BQ_NQUEUES; i++)
+		if (strlen(bq_all[i]->name) == len &&
+		    !strncmp(bq_all[i]->name, name, len))
+			return bq_all[i];
+	return NULL;
+}
+
+static void bq_add_queue(struct bq_options *o, const struct bq_queue *qu,
+			 bool explicit)
+{
+	size_t i;
+
+	for (i = 0; i < o->nq; i++)
+		if (o->queues[i] == qu) {
+			if (explicit)
+				bq_die("-q: '%s' named twice", qu->name);
+			return;
+		}
+	o->queues[o->nq++] = qu;
+}
+
+static void bq_parse_queues(struct bq_options *o, const char *s)
+{
+	const char *p = s;
+	size_t i;
+
+	o->nq = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const struct bq_queue *qu = bq_find(p, len);
+		int group = -1;		/* 0 backends, 1 peers, 2 all */
+
+		if (len == 3 && !strncmp(p, "all", 3))
+			group = 2;
+		else if (len == 8 && !strncmp(p, "backends", 8))
+			group = 0;
+		else if (len == 5 && !strncmp(p, "peers", 5))
+			group = 1;
+		if (group >= 0) {
+			for (i = 0; i < BQ_NQUEUES; i++)
+				if (group == 2 || bq_all[i]->peer == group)
+					bq_add_queue(o, bq_all[i], false);
+		} else if (qu) {
+			bq_add_queue(o, qu, true);
+		} else if (len == 6 && !strncmp(p, "bsd_rb", 6)) {
+			bq_die("-q: bsd_rb was not built: libbsd's "
+			       "<bsd/sys/tree.h> was not found at build time "
+			       "(apt-get install libbsd-dev, then rebuild)");
+		} else {
+			bq_die("-q: no queue '%.*s' (have rb gavl binom tring "
+			       "tsearch%s tr_seed heap, or all, backends, peers)",
+			       (int)len, p, bq_find("bsd_rb", 6) ? " bsd_rb" : "");
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!o->nq)
+		bq_die("-q: no queues");
+}
+
+static int bq_lookup(const char *const *names, size_t count, const char *s,
+		     const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	bq_die("%s: unknown '%s'", what, s);
+	return -1;
+}
+
+static void bq_parse_options(struct bq_options *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "n", required_argument, NULL, 'n' },
+		{ "queues", required_argument, NULL, 'q' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "dist", required_argument, NULL, 'd' },
+		{ "inc-max", required_argument, NULL, 'm' },
+		{ "loops", required_argument, NULL, 'l' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'W' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "tring-shift", required_argument, NULL, 'G' },
+		{ "csv", required_argument, NULL, 'C' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "fault", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	uint64_t v;
+	bool warmup_set = false;
+
+	memset(o, 0, sizeof(*o));
+	bq_parse_ns(o, "1..2048");
+	bq_parse_queues(o, "all");
+	o->workload = BQ_HOLD;
+	o->dist = BQ_UNIFORM;
+	o->inc_max = 1u << 20;
+	o->loops = 100000;
+	o->reps = 5;
+	o->seed = 1;
+	o->cpu = -1;
+	o->tring_shift = -1;
+
+	while ((c = getopt_long(argc, argv, "n:q:w:d:m:l:r:s:c:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			bq_parse_ns(o, optarg);
+			break;
+		case 'q':
+			bq_parse_queues(o, optarg);
+			break;
+		case 'w':
+			o->workload = (enum bq_workload)bq_lookup(
+				bq_workload_names, 3, optarg, "--workload");
+			break;
+		case 'd':
+			o->dist = (enum bq_dist)bq_lookup(bq_dist_names, 3,
+							  optarg, "--dist");
+			break;
+		case 'm':
+			v = bq_parse_num(optarg, NULL, "--inc-max");
+			if (v < 4 || v > UINT32_MAX)
+				bq_die("--inc-max: between 4 and 2^32-1");
+			o->inc_max = (uint32_t)v;
+			break;
+		case 'l':
+			o->loops = (size_t)bq_parse_num(optarg, NULL, "--loops");
+			if (!o->loops)
+				bq_die("--loops: at least 1");
+			break;
+		case 'r':
+			o->reps = (size_t)bq_parse_num(optarg, NULL, "--reps");
+			if (!o->reps || o->reps > 1000)
+				bq_die("--reps: between 1 and 1000");
+			break;
+		case 'W':
+			o->warmup = (size_t)bq_parse_num(optarg, NULL, "--warmup");
+			warmup_set = true;
+			break;
+		case 's':
+			o->seed = bq_parse_num(optarg, NULL, "--seed");
+			break;
+		case 'c':
+			o->cpu = (int)bq_parse_num(optarg, NULL, "--cpu");
+			break;
+		case 'G':
+			v = bq_parse_num(optarg, NULL, "--tring-shift");
+			if (v > 40)
+				bq_die("--tring-shift: at most 40");
+			o->tring_shift = (int)v;
+			break;
+		case 'C':
+			o->csv = optarg;
+			break;
+		case 'J':
+			o->json = optarg;
+			break;
+		case 'F':
+			o->fault = optarg;
+			if (!bq_find(optarg, strlen(optarg)))
+				bq_die("--fault: no queue '%s'", optarg);
+			break;
+		case 'h':
+			bq_usage(stdout);
+			exit(0);
+		default:
+			bq_usage(stderr);
+			exit(2);
+		}
+	}
+	if (optind < argc)
+		bq_die("unexpected argument '%s' (see --help)", argv[optind]);
+	if (!warmup_set)
+		o->warmup = o->loops;
+}
+
+/* ---- the tables ----------------------------------------------------- */
+
+static uint32_t bq_increment(const struct bq_options *o)
+{
+	uint64_t r = bq_random();
+	double u, x;
+
+	switch (o->dist) {
+	case BQ_EXP:
+		u = ((double)(r >> 11) + 0.5) / 9007199254740992.0;
+		x = -log(u) * (double)o->inc_max / 8.0;
+		if (x < 1.0)
+			return 1;
+		return x >= (double)o->inc_max ? o->inc_max : (uint32_t)x;
+	case BQ_TIES:
+		return (uint32_t)(r % 4u) * (o->inc_max / 4u);
+	case BQ_UNIFORM:
+		break;
+	}
+	return 1u + (uint32_t)(r % o->inc_max);
+}
+
+/* Initial keys for N nodes, and the step tables: the same for every queue. */
+static void bq_make_tables(const struct bq_options *o, size_t n)
+{
+	size_t i, cap = 1;
+
+	bq_rng = o->seed * 0x2545f4914f6cdd1du + n;
+	bq.n = n;
+	bq.keys = (uint64_t *)bq_xrealloc(bq.keys, n * sizeof(*bq.keys));
+	for (i = 0; i < n; i++)
+		bq.keys[i] = o->dist == BQ_TIES
+			? (bq_random() % 4u) * (o->inc_max / 4u)
+			: bq_random() % o->inc_max;
+	for (i = 0; i < BQ_TAB; i++) {
+		bq.inc[i] = bq_increment(o);
+		bq.rnd[i] = (uint32_t)(bq_random() >> 32);
+	}
+	while (cap < n)
+		cap *= 2;
+	bq.sleep = (uint32_t *)bq_xrealloc(bq.sleep, cap * sizeof(*bq.sleep));
+	bq.sleep_mask = cap - 1;
+}
+
+/* Every queue starts from the same state: same keys, same table position. */
+static void bq_reset(void)
+{
+	bq.tick = 0;
+	bq.now = 0;
+	bq.sleep_head = bq.sleep_tail = 0;
+}
+
+/* ---- measuring ------------------------------------------------------ */
+
+static volatile uint64_t bq_sink;
+
+static int bq_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double bq_median(const double *v, size_t n)
+{
+	double *s = (double *)bq_xrealloc(NULL, n * sizeof(*s)), m;
+
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), bq_cmp_double);
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+	free(s);
+	return m;
+}
+
+static double bq_min(const double *v, size_t n)
+{
+	double m = v[0];
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
+}
+
+/* One pass of one queue: @reps samples of cycles per loop into @out. */
+static void bq_measure(const struct bq_options *o, const struct bq_queue *qu,
+		       double *out)
+{
+	size_t r;
+
+	bq_reset();
+	qu->setup();
+	if (o->warmup)
+		bq_sink += qu->run(o->workload, o->warmup);
+	for (r = 0; r < o->reps; r++) {
+		uint64_t c0, c1, s;
+
+		c0 = bq_clock_begin();
+		s = qu->run(o->workload, o->loops);
+		c1 = bq_clock_end();
+		bq_sink += s;
+		out[r] = (double)(c1 - c0) / (double)o->loops;
+	}
+	qu->teardown();
+}
+
+/* ---- the machine ---------------------------------------------------- */
+
+static void bq_cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+static void bq_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* ---- main ----------------------------------------------------------- */
+
+struct bq_result {
+	double *samples;	/* 2 * reps: both passes */
+	double min, median;
+};
+
+int main(int argc, char **argv)
+{
+	struct bq_options o;
+	struct bq_result *res;
+	char cpu[256], clock_desc[160];
+	double hz, *pass;
+	size_t i, j, k, nq;
+	uint64_t window;
+	FILE *f;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	bq_parse_options(&o, argc, argv);
+	nq = o.nq;
+
+	if (o.cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET((size_t)o.cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			bq_die("--cpu %d: sched_setaffinity: %s", o.cpu,
+			       strerror(errno));
+	}
+
+	/* tring: the smallest granularity whose window holds 2 * MAX. */
+	if (o.tring_shift >= 0) {
+		bq_tring_shift = (unsigned)o.tring_shift;
+	} else {
+		bq_tring_shift = 0;
+		while (((uint64_t)SQ_TRING_SLOTS << bq_tring_shift) <
+		       2 * (uint64_t)o.inc_max)
+			bq_tring_shift++;
+	}
+	window = (uint64_t)SQ_TRING_SLOTS << bq_tring_shift;
+
+	bq_clock_probe();
+	hz = bq_clock_hz();
+	bq_cpu_model(cpu, sizeof(cpu));
+#if BQ_HAVE_TSC
+	snprintf(clock_desc, sizeof(clock_desc),
+		 "rdtsc: lfence;rdtsc;lfence ... %s, TSC %.1f MHz "
+		 "measured against CLOCK_MONOTONIC",
+		 bq_have_rdtscp ? "rdtscp;lfence"
+				: "lfence;rdtsc;lfence (no rdtscp on this CPU)",
+		 hz / 1e6);
+#else
+	snprintf(clock_desc, sizeof(clock_desc),
+		 "CLOCK_MONOTONIC (no cycle counter used on this "
+		 "architecture): 'cycles' below are nanoseconds");
+#endif
+
+	printf("smartq %s bench: workload %s, increments %s (max %lu), "
+	       "%zu loops x %zu reps per pass (warm-up %zu), seed %llu\n",
+	       SQ_VERSION_STRING, bq_workload_names[o.workload],
+	       bq_dist_names[o.dist], (unsigned long)o.inc_max, o.loops,
+	       o.reps, o.warmup, (unsigned long long)o.seed);
+	printf("cpu: %s%s\n", cpu, o.cpu >= 0 ? "" : " (not pinned)");
+	if (o.cpu >= 0)
+		printf("pinned to CPU %d\n", o.cpu);
+	printf("clock: %s\n", clock_desc);
+	printf("compiler: %s %s, flags %s\n", BQ_BUILD_CC, __VERSION__,
+	       BQ_BUILD_CFLAGS);
+	printf("tring: Ns = SQ_TRING_SLOTS = %u slots, Tg = 2^%u = %llu, "
+	       "window %llu %s 2 x max increment\n", (unsigned)SQ_TRING_SLOTS,
+	       bq_tring_shift, (unsigned long long)1 << bq_tring_shift,
+	       (unsigned long long)window,
+	       window >= 2 * (uint64_t)o.inc_max ? ">=" : "< (keys overflow)");
+	printf("peers (for comparison, marked [peer]): tsearch = libc tsearch "
+	       "RB tree, malloc per node; %s; tr_seed = the 2007 seed's ring "
+	       "(Ns 1024, Tg 2048, bitmap scan); heap = array binary heap\n",
+#ifdef BQ_HAVE_BSD_TREE
+	       "bsd_rb = libbsd <sys/tree.h> RB, cached minimum"
+#else
+	       "bsd_rb not built (no libbsd <bsd/sys/tree.h>)"
+#endif
+	       );
+
+	res = (struct bq_result *)bq_xrealloc(NULL,
+					      o.nn * nq * sizeof(*res));
+	for (i = 0; i < o.nn * nq; i++)
+		res[i].samples = (double *)bq_xrealloc(NULL,
+					2 * o.reps * sizeof(double));
+
+	for (i = 0; i < o.nn; i++) {
+		size_t n = o.ns[i];
+
+		bq_make_tables(&o, n);
+		printf("\nTesting N=%zu\n", n);
+		for (k = 0; k < nq; k++) {
+			const struct bq_queue *qu = o.queues[k];
+			int fault = o.fault && !strcmp(o.fault, qu->name);
+			size_t steps = o.loops < 20000 ? o.loops : 20000;
+			const char *err;
+
+			bq_reset();
+			err = qu->verify(o.workload, steps, fault);
+			if (err) {
+				fprintf(stderr, "sq-bench: error: %s failed "
+					"its correctness pass at N=%zu "
+					"(workload %s): %s\n", qu->name, n,
+					bq_workload_names[o.workload], err);
+				return 1;
+			}
+		}
+		for (j = 0; j < 2 * nq; j++) {
+			size_t idx = j < nq ? j : 2 * nq - 1 - j;
+			const struct bq_queue *qu = o.queues[idx];
+			struct bq_result *r = &res[i * nq + idx];
+
+			pass = r->samples + (j < nq ? 0 : o.reps);
+			bq_measure(&o, qu, pass);
+			printf("%s = %.2f cycles/loop   (min %.2f)%s\n",
+			       qu->name, bq_median(pass, o.reps),
+			       bq_min(pass, o.reps), qu->peer ? "  [peer]" : "");
+		}
+		for (k = 0; k < nq; k++) {
+			struct bq_result *r = &res[i * nq + k];
+
+			r->min = bq_min(r->samples, 2 * o.reps);
+			r->median = bq_median(r->samples, 2 * o.reps);
+		}
+	}
+
+	printf("\nSummary: median cycles/loop over both passes "
+	       "(%s workload; * = peer)\n%9s", bq_workload_names[o.workload],
+	       "N");
+	for (k = 0; k < nq; k++)
+		printf(" %9s%s", o.queues[k]->name, o.queues[k]->peer ? "*" : " ");
+	printf("\n");
+	for (i = 0; i < o.nn; i++) {
+		printf("%9zu", o.ns[i]);
+		for (k = 0; k < nq; k++)
+			printf(" %9.1f ", res[i * nq + k].median);
+		printf("\n");
+	}
+	printf("\nSummary: median ns/loop (TSC %.1f MHz)\n%9s", hz / 1e6, "N");
+	for (k = 0; k < nq; k++)
+		printf(" %9s%s", o.queues[k]->name, o.queues[k]->peer ? "*" : " ");
+	printf("\n");
+	for (i = 0; i < o.nn; i++) {
+		printf("%9zu", o.ns[i]);
+		for (k = 0; k < nq; k++)
+			printf(" %9.1f ", res[i * nq + k].median * 1e9 / hz);
+		printf("\n");
+	}
+
+	if (o.csv) {
+		f = fopen(o.csv, "w");
+		if (!f)
+			bq_die("--csv %s: %s", o.csv, strerror(errno));
+		fprintf(f, "workload,dist,n,queue,peer,loops,reps,"
+			"min_cycles,median_cycles,min_ns,median_ns\n");
+		for (i = 0; i < o.nn; i++)
+			for (k = 0; k < nq; k++) {
+				struct bq_result *r = &res[i * nq + k];
+
+				fprintf(f, "%s,%s,%zu,%s,%d,%zu,%zu,%.2f,%.2f,"
+					"%.2f,%.2f\n",
+					bq_workload_names[o.workload],
+					bq_dist_names[o.dist], o.ns[i],
+					o.queues[k]->name, o.queues[k]->peer,
+					o.loops, 2 * o.reps, r->min, r->median,
+					r->min * 1e9 / hz, r->median * 1e9 / hz);
+			}
+		if (fclose(f))
+			bq_die("--csv %s: write failed", o.csv);
+	}
+
+	if (o.json) {
+		f = fopen(o.json, "w");
+		if (!f)
+			bq_die("--json %s: %s", o.json, strerror(errno));
+		fprintf(f, "{\n  \"version\": \"%s\",\n  \"cpu\": ",
+			SQ_VERSION_STRING);
+		bq_json_str(f, cpu);
+		fprintf(f, ",\n  \"clock\": ");
+		bq_json_str(f, clock_desc);
+		fprintf(f, ",\n  \"clock_hz\": %.0f,\n  \"compiler\": ", hz);
+		bq_json_str(f, BQ_BUILD_CC " " __VERSION__);
+		fprintf(f, ",\n  \"cflags\": ");
+		bq_json_str(f, BQ_BUILD_CFLAGS);
+		fprintf(f, ",\n  \"workload\": \"%s\",\n  \"dist\": \"%s\",\n"
+			"  \"inc_max\": %lu,\n  \"loops\": %zu,\n"
+			"  \"reps_per_pass\": %zu,\n  \"warmup\": %zu,\n"
+			"  \"seed\": %llu,\n  \"cpu_pinned\": %d,\n"
+			"  \"tring_slots\": %u,\n  \"tring_gran_shift\": %u,\n"
+			"  \"results\": [",
+			bq_workload_names[o.workload], bq_dist_names[o.dist],
+			(unsigned long)o.inc_max, o.loops, o.reps, o.warmup,
+			(unsigned long long)o.seed, o.cpu,
+			(unsigned)SQ_TRING_SLOTS, bq_tring_shift);
+		for (i = 0; i < o.nn; i++)
+			for (k = 0; k < nq; k++) {
+				struct bq_result *r = &res[i * nq + k];
+
+				fprintf(f, "%s\n    {\"n\": %zu, \"queue\": \"%s\", "
+					"\"peer\": %s, \"min_cycles\": %.2f, "
+					"\"median_cycles\": %.2f, "
+					"\"min_ns\": %.2f, \"median_ns\": %.2f}",
+					i + k ? "," : "", o.ns[i],
+					o.queues[k]->name,
+					o.queues[k]->peer ? "true" : "false",
+					r->min, r->median, r->min * 1e9 / hz,
+					r->median * 1e9 / hz);
+			}
+		fprintf(f, "\n  ]\n}\n");
+		if (fclose(f))
+			bq_die("--json %s: write failed", o.json);
+	}
+
+	for (i = 0; i < o.nn * nq; i++)
+		free(res[i].samples);
+	free(res);
+	free(o.ns);
+	free(bq.keys);
+	free(bq.sleep);
+	return 0;
+}

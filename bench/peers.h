@@ -1,0 +1,686 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/peers.h - the queues smartq is measured against
+ *
+ * Each peer wears the smartq contract's names, sq_peer_NAME_init(),
+ * _enqueue(), _pop() and so on, so that the harness drives it through the
+ * very same macro API (SQ_POP(peer_heap, q) pastes to sq_peer_heap_pop(q))
+ * and the same timing loop as the four backends.  They live here, in the
+ * benchmark, and never in include/: some of them allocate.
+ *
+ *   peer_tsearch  glibc/POSIX tsearch(3)/tdelete(3): a red-black tree that
+ *                 mallocs a node per insert and frees it per delete; what a
+ *                 libc-only user would reach for.  tsearch is a set, so the
+ *                 comparator breaks key ties by an insertion sequence number
+ *                 (a fair, stable multiset).  It has no "minimum" call: the
+ *                 first node is cached, and found again after it leaves by
+ *                 one leftward descent through tfind() whose comparator
+ *                 always answers "smaller" and remembers the last node it
+ *                 was shown -- the leftmost.
+ *   peer_bsd_rb   BSD <sys/tree.h> RB_* macros (libbsd's <bsd/sys/tree.h>),
+ *                 intrusive, with a cached minimum kept by RB_NEXT; ties by
+ *                 sequence number as above.  Only when BQ_HAVE_BSD_TREE.
+ *   peer_tr_seed  the time ring as the 2007 LKML mail describes it: Ns = 1024
+ *                 FIFO slots, granularity Tg = 2048, a key T goes to slot
+ *                 S = Ib + min((T - Tb) / Tg, Ns - 1), and the first slot is
+ *                 found by scanning the occupancy bitmap from Ib.  Exact only
+ *                 to Tg; keys past the horizon pile into the last slot and
+ *                 keys below Tb wrap (the seed's flaws, kept on purpose: the
+ *                 workloads never produce such keys).
+ *   peer_heap     a plain array binary heap with index back-pointers (for
+ *                 arbitrary delete), ordered by (key, sequence number); its
+ *                 array grows by realloc, so allocation is amortised away.
+ *
+ * Every peer also has a _check() that walks it, so the harness's
+ * correctness pass holds the peers to the same standard as the backends.
+ */
+#ifndef SQ_BENCH_PEERS_H
+#define SQ_BENCH_PEERS_H
+
+#include <search.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void *bq_xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p) {
+		fprintf(stderr, "bench: out of memory (%zu bytes)\n", size);
+		exit(2);
+	}
+	return p;
+}
+
+/* ---------------------------------------------------------------------
+ * peer_tsearch: libc tsearch/tdelete, a node malloc'ed per insert
+ */
+struct sq_peer_tsearch_node {
+	uint64_t key;
+	uint64_t ts_seq;	/* tie-break: a multiset, stable */
+	bool ts_queued;
+};
+
+struct sq_peer_tsearch {
+	void *ts_root;
+	struct sq_peer_tsearch_node *ts_first;
+	size_t ts_count;
+	uint64_t ts_seq;
+};
+
+static int bq_ts_cmp(const void *a, const void *b)
+{
+	const struct sq_peer_tsearch_node *x =
+		(const struct sq_peer_tsearch_node *)a;
+	const struct sq_peer_tsearch_node *y =
+		(const struct sq_peer_tsearch_node *)b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->ts_seq != y->ts_seq)
+		return x->ts_seq < y->ts_seq ? -1 : 1;
+	return 0;
+}
+
+/* The leftward probe: every node compares greater than the probe. */
+static const struct sq_peer_tsearch_node *bq_ts_seen;
+static const char bq_ts_probe;
+
+static int bq_ts_leftmost_cmp(const void *a, const void *b)
+{
+	if (a == (const void *)&bq_ts_probe) {
+		bq_ts_seen = (const struct sq_peer_tsearch_node *)b;
+		return -1;
+	}
+	bq_ts_seen = (const struct sq_peer_tsearch_node *)a;
+	return 1;
+}
+
+static struct sq_peer_tsearch_node *
+bq_ts_leftmost(const struct sq_peer_tsearch *q)
+{
+	bq_ts_seen = NULL;
+	if (q->ts_root)
+		(void)tfind(&bq_ts_probe, &q->ts_root, bq_ts_leftmost_cmp);
+	return (struct sq_peer_tsearch_node *)(uintptr_t)bq_ts_seen;
+}
+
+static inline void sq_peer_tsearch_init(struct sq_peer_tsearch *q)
+{
+	q->ts_root = NULL;
+	q->ts_first = NULL;
+	q->ts_count = 0;
+	q->ts_seq = 0;
+}
+
+static inline void sq_peer_tsearch_node_init(struct sq_peer_tsearch_node *n)
+{
+	n->ts_queued = false;
+}
+
+static inline bool sq_peer_tsearch_enqueue(struct sq_peer_tsearch *q,
+					   struct sq_peer_tsearch_node *n,
+					   uint64_t key)
+{
+	n->key = key;
+	n->ts_seq = q->ts_seq++;
+	if (!tsearch(n, &q->ts_root, bq_ts_cmp)) {
+		fprintf(stderr, "bench: tsearch: out of memory\n");
+		exit(2);
+	}
+	n->ts_queued = true;
+	q->ts_count++;
+	if (!q->ts_first || bq_ts_cmp(n, q->ts_first) < 0) {
+		q->ts_first = n;
+		return true;
+	}
+	return false;
+}
+
+static inline struct sq_peer_tsearch_node *
+sq_peer_tsearch_first(const struct sq_peer_tsearch *q)
+{
+	return q->ts_first;
+}
+
+static inline void sq_peer_tsearch_dequeue(struct sq_peer_tsearch *q,
+					   struct sq_peer_tsearch_node *n)
+{
+	(void)tdelete(n, &q->ts_root, bq_ts_cmp);
+	n->ts_queued = false;
+	q->ts_count--;
+	if (n == q->ts_first)
+		q->ts_first = bq_ts_leftmost(q);
+}
+
+static inline struct sq_peer_tsearch_node *
+sq_peer_tsearch_pop(struct sq_peer_tsearch *q)
+{
+	struct sq_peer_tsearch_node *n = q->ts_first;
+
+	if (n)
+		sq_peer_tsearch_dequeue(q, n);
+	return n;
+}
+
+static inline bool sq_peer_tsearch_empty(const struct sq_peer_tsearch *q)
+{
+	return q->ts_count == 0;
+}
+
+static inline size_t sq_peer_tsearch_count(const struct sq_peer_tsearch *q)
+{
+	return q->ts_count;
+}
+
+static inline bool
+sq_peer_tsearch_queued(const struct sq_peer_tsearch_node *n)
+{
+	return n->ts_queued;
+}
+
+/* twalk() has no context argument: the walk reports through these. */
+static size_t bq_ts_walk_count;
+static const struct sq_peer_tsearch_node *bq_ts_walk_prev;
+static int bq_ts_walk_bad;
+
+static void bq_ts_walk(const void *nodep, VISIT which, int depth)
+{
+	const struct sq_peer_tsearch_node *n =
+		*(const struct sq_peer_tsearch_node *const *)nodep;
+
+	(void)depth;
+	if (which != postorder && which != leaf)
+		return;		/* in order: each node once, at postorder */
+	if (bq_ts_walk_prev && bq_ts_cmp(bq_ts_walk_prev, n) >= 0)
+		bq_ts_walk_bad = 1;
+	if (!n->ts_queued)
+		bq_ts_walk_bad = 1;
+	bq_ts_walk_prev = n;
+	bq_ts_walk_count++;
+}
+
+static inline int sq_peer_tsearch_check(const struct sq_peer_tsearch *q)
+{
+	bq_ts_walk_count = 0;
+	bq_ts_walk_prev = NULL;
+	bq_ts_walk_bad = 0;
+	if (q->ts_root)
+		twalk(q->ts_root, bq_ts_walk);
+	if (bq_ts_walk_bad || bq_ts_walk_count != q->ts_count)
+		return -1;
+	if (q->ts_first != bq_ts_leftmost(q))
+		return -1;
+	return 0;
+}
+
+/* Frees the tree's own nodes (the queue's nodes belong to the caller). */
+static inline void sq_peer_tsearch_destroy(struct sq_peer_tsearch *q)
+{
+	while (q->ts_first)
+		(void)sq_peer_tsearch_pop(q);
+}
+
+/* ---------------------------------------------------------------------
+ * peer_bsd_rb: BSD <sys/tree.h> red-black tree, cached minimum
+ */
+#ifdef BQ_HAVE_BSD_TREE
+#include <bsd/sys/tree.h>
+
+struct sq_peer_bsd_rb_node {
+	RB_ENTRY(sq_peer_bsd_rb_node) br_link;
+	uint64_t key;
+	uint64_t br_seq;
+	bool br_queued;
+};
+
+RB_HEAD(bq_bsd_tree, sq_peer_bsd_rb_node);
+
+struct sq_peer_bsd_rb {
+	struct bq_bsd_tree br_root;
+	struct sq_peer_bsd_rb_node *br_min;
+	size_t br_count;
+	uint64_t br_seq;
+};
+
+static int bq_bsd_cmp(struct sq_peer_bsd_rb_node *x,
+		      struct sq_peer_bsd_rb_node *y)
+{
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->br_seq != y->br_seq)
+		return x->br_seq < y->br_seq ? -1 : 1;
+	return 0;
+}
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wcast-align"
+#endif
+RB_GENERATE_STATIC(bq_bsd_tree, sq_peer_bsd_rb_node, br_link, bq_bsd_cmp)
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+static inline void sq_peer_bsd_rb_init(struct sq_peer_bsd_rb *q)
+{
+	RB_INIT(&q->br_root);
+	q->br_min = NULL;
+	q->br_count = 0;
+	q->br_seq = 0;
+}
+
+static inline void sq_peer_bsd_rb_node_init(struct sq_peer_bsd_rb_node *n)
+{
+	n->br_queued = false;
+}
+
+static inline bool sq_peer_bsd_rb_enqueue(struct sq_peer_bsd_rb *q,
+					  struct sq_peer_bsd_rb_node *n,
+					  uint64_t key)
+{
+	n->key = key;
+	n->br_seq = q->br_seq++;
+	RB_INSERT(bq_bsd_tree, &q->br_root, n);
+	n->br_queued = true;
+	q->br_count++;
+	if (!q->br_min || bq_bsd_cmp(n, q->br_min) < 0) {
+		q->br_min = n;
+		return true;
+	}
+	return false;
+}
+
+static inline struct sq_peer_bsd_rb_node *
+sq_peer_bsd_rb_first(const struct sq_peer_bsd_rb *q)
+{
+	return q->br_min;
+}
+
+static inline void sq_peer_bsd_rb_dequeue(struct sq_peer_bsd_rb *q,
+					  struct sq_peer_bsd_rb_node *n)
+{
+	if (n == q->br_min)
+		q->br_min = RB_NEXT(bq_bsd_tree, &q->br_root, n);
+	RB_REMOVE(bq_bsd_tree, &q->br_root, n);
+	n->br_queued = false;
+	q->br_count--;
+}
+
+static inline struct sq_peer_bsd_rb_node *
+sq_peer_bsd_rb_pop(struct sq_peer_bsd_rb *q)
+{
+	struct sq_peer_bsd_rb_node *n = q->br_min;
+
+	if (n)
+		sq_peer_bsd_rb_dequeue(q, n);
+	return n;
+}
+
+static inline bool sq_peer_bsd_rb_empty(const struct sq_peer_bsd_rb *q)
+{
+	return q->br_count == 0;
+}
+
+static inline size_t sq_peer_bsd_rb_count(const struct sq_peer_bsd_rb *q)
+{
+	return q->br_count;
+}
+
+static inline bool
+sq_peer_bsd_rb_queued(const struct sq_peer_bsd_rb_node *n)
+{
+	return n->br_queued;
+}
+
+static inline int sq_peer_bsd_rb_check(const struct sq_peer_bsd_rb *q)
+{
+	struct bq_bsd_tree *root = (struct bq_bsd_tree *)(uintptr_t)&q->br_root;
+	struct sq_peer_bsd_rb_node *n, *prev = NULL;
+	size_t count = 0;
+
+	RB_FOREACH(n, bq_bsd_tree, root) {
+		if (prev && bq_bsd_cmp(prev, n) >= 0)
+			return -1;
+		if (!n->br_queued)
+			return -1;
+		prev = n;
+		count++;
+	}
+	if (count != q->br_count || q->br_min != RB_MIN(bq_bsd_tree, root))
+		return -1;
+	return 0;
+}
+
+static inline void sq_peer_bsd_rb_destroy(struct sq_peer_bsd_rb *q)
+{
+	(void)q;	/* intrusive: nothing of its own to free */
+}
+#endif /* BQ_HAVE_BSD_TREE */
+
+/* ---------------------------------------------------------------------
+ * peer_tr_seed: the seed's time ring, as described in the 2007 mail
+ */
+#define BQ_TR_SLOTS	1024u			/* Ns */
+#define BQ_TR_GRAN	2048u			/* Tg */
+#define BQ_TR_WORDS	(BQ_TR_SLOTS / 64u)
+#define BQ_TR_NONE	UINT32_MAX
+
+struct sq_peer_tr_seed_node {
+	uint64_t key;
+	struct sq_peer_tr_seed_node *tr_next, *tr_prev;
+	uint32_t tr_slot;		/* BQ_TR_NONE when not queued */
+};
+
+struct sq_peer_tr_seed {
+	struct sq_peer_tr_seed_node *tr_head[BQ_TR_SLOTS];
+	struct sq_peer_tr_seed_node *tr_tail[BQ_TR_SLOTS];
+	uint64_t tr_bitmap[BQ_TR_WORDS];
+	uint32_t tr_ib;			/* base index Ib */
+	uint64_t tr_tb;			/* base time Tb, the time of slot Ib */
+	size_t tr_count;
+};
+
+static inline void sq_peer_tr_seed_init(struct sq_peer_tr_seed *q)
+{
+	unsigned i;
+
+	for (i = 0; i < BQ_TR_SLOTS; i++)
+		q->tr_head[i] = q->tr_tail[i] = NULL;
+	for (i = 0; i < BQ_TR_WORDS; i++)
+		q->tr_bitmap[i] = 0;
+	q->tr_ib = 0;
+	q->tr_tb = 0;
+	q->tr_count = 0;
+}
+
+static inline void sq_peer_tr_seed_node_init(struct sq_peer_tr_seed_node *n)
+{
+	n->tr_slot = BQ_TR_NONE;
+}
+
+/* The first occupied slot at or after Ib, circularly: a bitmap scan. */
+static inline uint32_t bq_tr_scan(const struct sq_peer_tr_seed *q)
+{
+	uint32_t w0 = q->tr_ib / 64u, w;
+	uint64_t m = q->tr_bitmap[w0] & (~(uint64_t)0 << (q->tr_ib % 64u));
+	unsigned i;
+
+	if (m)
+		return w0 * 64u + sq__ctz64(m);
+	for (i = 1; i <= BQ_TR_WORDS; i++) {
+		w = (w0 + i) % BQ_TR_WORDS;
+		if (q->tr_bitmap[w])
+			return w * 64u + sq__ctz64(q->tr_bitmap[w]);
+	}
+	return BQ_TR_NONE;
+}
+
+static inline bool sq_peer_tr_seed_enqueue(struct sq_peer_tr_seed *q,
+					   struct sq_peer_tr_seed_node *n,
+					   uint64_t key)
+{
+	uint64_t d = (key - q->tr_tb) / BQ_TR_GRAN;	/* wraps below Tb */
+	uint32_t s;
+
+	if (d > BQ_TR_SLOTS - 1)
+		d = BQ_TR_SLOTS - 1;
+	s = (q->tr_ib + (uint32_t)d) & (BQ_TR_SLOTS - 1);
+	n->key = key;
+	n->tr_slot = s;
+	n->tr_next = NULL;
+	n->tr_prev = q->tr_tail[s];
+	if (n->tr_prev)
+		n->tr_prev->tr_next = n;
+	else
+		q->tr_head[s] = n;
+	q->tr_tail[s] = n;
+	q->tr_bitmap[s / 64u] |= (uint64_t)1 << (s % 64u);
+	/* O(1) like the seed: "now first" is known only for an empty ring. */
+	return ++q->tr_count == 1;
+}
+
+static inline struct sq_peer_tr_seed_node *
+sq_peer_tr_seed_first(const struct sq_peer_tr_seed *q)
+{
+	uint32_t s = bq_tr_scan(q);
+
+	return s == BQ_TR_NONE ? NULL : q->tr_head[s];
+}
+
+static inline void sq_peer_tr_seed_dequeue(struct sq_peer_tr_seed *q,
+					   struct sq_peer_tr_seed_node *n)
+{
+	uint32_t s = n->tr_slot;
+
+	if (n->tr_prev)
+		n->tr_prev->tr_next = n->tr_next;
+	else
+		q->tr_head[s] = n->tr_next;
+	if (n->tr_next)
+		n->tr_next->tr_prev = n->tr_prev;
+	else
+		q->tr_tail[s] = n->tr_prev;
+	if (!q->tr_head[s])
+		q->tr_bitmap[s / 64u] &= ~((uint64_t)1 << (s % 64u));
+	n->tr_slot = BQ_TR_NONE;
+	q->tr_count--;
+}
+
+/* Pop the first slot's head; the ring's base moves to that slot. */
+static inline struct sq_peer_tr_seed_node *
+sq_peer_tr_seed_pop(struct sq_peer_tr_seed *q)
+{
+	uint32_t s = bq_tr_scan(q);
+	struct sq_peer_tr_seed_node *n;
+
+	if (s == BQ_TR_NONE)
+		return NULL;
+	n = q->tr_head[s];
+	sq_peer_tr_seed_dequeue(q, n);
+	q->tr_tb += (uint64_t)((s - q->tr_ib) & (BQ_TR_SLOTS - 1)) * BQ_TR_GRAN;
+	q->tr_ib = s;
+	return n;
+}
+
+static inline bool sq_peer_tr_seed_empty(const struct sq_peer_tr_seed *q)
+{
+	return q->tr_count == 0;
+}
+
+static inline size_t sq_peer_tr_seed_count(const struct sq_peer_tr_seed *q)
+{
+	return q->tr_count;
+}
+
+static inline bool
+sq_peer_tr_seed_queued(const struct sq_peer_tr_seed_node *n)
+{
+	return n->tr_slot != BQ_TR_NONE;
+}
+
+/* Bitmap against slot contents, list links, slot membership, count. */
+static inline int sq_peer_tr_seed_check(const struct sq_peer_tr_seed *q)
+{
+	const struct sq_peer_tr_seed_node *n, *prev;
+	size_t count = 0;
+	uint32_t s;
+
+	for (s = 0; s < BQ_TR_SLOTS; s++) {
+		bool bit = (q->tr_bitmap[s / 64u] >> (s % 64u)) & 1u;
+
+		if (bit != (q->tr_head[s] != NULL))
+			return -1;
+		prev = NULL;
+		for (n = q->tr_head[s]; n; n = n->tr_next) {
+			if (n->tr_slot != s || n->tr_prev != prev)
+				return -1;
+			prev = n;
+			count++;
+		}
+		if (q->tr_tail[s] != prev)
+			return -1;
+	}
+	return count == q->tr_count ? 0 : -1;
+}
+
+static inline void sq_peer_tr_seed_destroy(struct sq_peer_tr_seed *q)
+{
+	(void)q;	/* intrusive: nothing of its own to free */
+}
+
+/* ---------------------------------------------------------------------
+ * peer_heap: a plain array binary heap, ordered by (key, sequence)
+ */
+struct sq_peer_heap_node {
+	uint64_t key;
+	uint64_t hp_seq;
+	size_t hp_index;	/* SIZE_MAX when not queued */
+};
+
+struct sq_peer_heap {
+	struct sq_peer_heap_node **hp_a;
+	size_t hp_count, hp_cap;
+	uint64_t hp_seq;
+};
+
+static inline bool bq_heap_less(const struct sq_peer_heap_node *a,
+				const struct sq_peer_heap_node *b)
+{
+	return a->key < b->key || (a->key == b->key && a->hp_seq < b->hp_seq);
+}
+
+static inline void bq_heap_put(struct sq_peer_heap *q, size_t i,
+			       struct sq_peer_heap_node *n)
+{
+	q->hp_a[i] = n;
+	n->hp_index = i;
+}
+
+static inline void bq_heap_up(struct sq_peer_heap *q, size_t i,
+			      struct sq_peer_heap_node *n)
+{
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!bq_heap_less(n, q->hp_a[p]))
+			break;
+		bq_heap_put(q, i, q->hp_a[p]);
+		i = p;
+	}
+	bq_heap_put(q, i, n);
+}
+
+static inline void bq_heap_down(struct sq_peer_heap *q, size_t i,
+				struct sq_peer_heap_node *n)
+{
+	size_t c;
+
+	while ((c = 2 * i + 1) < q->hp_count) {
+		if (c + 1 < q->hp_count && bq_heap_less(q->hp_a[c + 1], q->hp_a[c]))
+			c++;
+		if (!bq_heap_less(q->hp_a[c], n))
+			break;
+		bq_heap_put(q, i, q->hp_a[c]);
+		i = c;
+	}
+	bq_heap_put(q, i, n);
+}
+
+static inline void sq_peer_heap_init(struct sq_peer_heap *q)
+{
+	q->hp_a = NULL;
+	q->hp_count = q->hp_cap = 0;
+	q->hp_seq = 0;
+}
+
+static inline void sq_peer_heap_node_init(struct sq_peer_heap_node *n)
+{
+	n->hp_index = SIZE_MAX;
+}
+
+static inline bool sq_peer_heap_enqueue(struct sq_peer_heap *q,
+					struct sq_peer_heap_node *n,
+					uint64_t key)
+{
+	if (q->hp_count == q->hp_cap) {
+		q->hp_cap = q->hp_cap ? 2 * q->hp_cap : 64;
+		q->hp_a = (struct sq_peer_heap_node **)bq_xrealloc(
+			q->hp_a, q->hp_cap * sizeof(*q->hp_a));
+	}
+	n->key = key;
+	n->hp_seq = q->hp_seq++;
+	bq_heap_up(q, q->hp_count++, n);
+	return n->hp_index == 0;
+}
+
+static inline struct sq_peer_heap_node *
+sq_peer_heap_first(const struct sq_peer_heap *q)
+{
+	return q->hp_count ? q->hp_a[0] : NULL;
+}
+
+static inline void sq_peer_heap_dequeue(struct sq_peer_heap *q,
+					struct sq_peer_heap_node *n)
+{
+	size_t i = n->hp_index;
+	struct sq_peer_heap_node *last = q->hp_a[--q->hp_count];
+
+	n->hp_index = SIZE_MAX;
+	if (last == n)
+		return;
+	if (i > 0 && bq_heap_less(last, q->hp_a[(i - 1) / 2]))
+		bq_heap_up(q, i, last);
+	else
+		bq_heap_down(q, i, last);
+}
+
+static inline struct sq_peer_heap_node *sq_peer_heap_pop(struct sq_peer_heap *q)
+{
+	struct sq_peer_heap_node *n = sq_peer_heap_first(q);
+
+	if (n)
+		sq_peer_heap_dequeue(q, n);
+	return n;
+}
+
+static inline bool sq_peer_heap_empty(const struct sq_peer_heap *q)
+{
+	return q->hp_count == 0;
+}
+
+static inline size_t sq_peer_heap_count(const struct sq_peer_heap *q)
+{
+	return q->hp_count;
+}
+
+static inline bool sq_peer_heap_queued(const struct sq_peer_heap_node *n)
+{
+	return n->hp_index != SIZE_MAX;
+}
+
+static inline int sq_peer_heap_check(const struct sq_peer_heap *q)
+{
+	size_t i;
+
+	for (i = 0; i < q->hp_count; i++) {
+		if (q->hp_a[i]->hp_index != i)
+			return -1;
+		if (i > 0 && bq_heap_less(q->hp_a[i], q->hp_a[(i - 1) / 2]))
+			return -1;
+	}
+	return 0;
+}
+
+static inline void sq_peer_heap_destroy(struct sq_peer_heap *q)
+{
+	free(q->hp_a);
+	sq_peer_heap_init(q);
+}
+
+#endif /* SQ_BENCH_PEERS_H */

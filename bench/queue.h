@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/queue.h - the harness's per-queue code, written once
+ *
+ * Not a normal header: bench.c includes it once per queue, each time with
+ *
+ *	BQ_K        the backend token (rb, gavl, ..., peer_heap)
+ *	BQ_NAME     its printed name ("rb")
+ *	BQ_PEER     1 for a peer (measured for comparison), else 0
+ *	BQ_GRAN     the order the correctness pass demands: each popped key
+ *	            is less than the next popped key + BQ_GRAN (1: exact)
+ *	BQ_INIT(q)  optional, how to initialise the queue (default SQ_INIT)
+ *	BQ_FINI(q)  optional, how to release what the queue allocated itself
+ *
+ * and it defines static functions bq_<K>_hold(), _sched(), _timer(),
+ * _setup(), _teardown(), _verify() and the table entry bq_<K>_ops, every
+ * one written against the common macro API (SQ_POP(K, q) and friends), so
+ * the timing loop has one shape for every queue and the algorithms stay in
+ * their headers.  Each include ends by undefining its parameters.
+ *
+ * The loops read only pre-generated tables (bq.inc, bq.rnd), so no random
+ * number generator is timed, and return the sum of the keys they popped,
+ * which the caller stores into a volatile sink: nothing can be hoisted.
+ */
+
+#ifndef BQ_INIT
+#define BQ_INIT(q) SQ_INIT(BQ_K, q)
+#endif
+#ifndef BQ_FINI
+#define BQ_FINI(q) ((void)(q))
+#endif
+
+#define BQ_FN(name) BQ_XCAT3(bq_, BQ_K, _##name)
+
+static SQ_QUEUE(BQ_K) BQ_FN(q);
+static SQ_NODE(BQ_K) *BQ_FN(nodes);
+
+/*
+ * hold: the seeds' smart-queue loop.  Pick the first node, pop it, move its
+ * key on by an increment (a task's vruntime after a slice), enqueue it.
+ */
+static uint64_t BQ_FN(hold)(size_t loops)
+{
+	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
+	const uint32_t *inc = bq.inc;
+	uint64_t t = bq.tick, sink = 0;
+	size_t i;
+
+	for (i = 0; i < loops; i++) {
+		SQ_NODE(BQ_K) *n = SQ_POP(BQ_K, q);
+		uint64_t key = n->key;
+
+		sink += key;
+		SQ_ENQUEUE(BQ_K, q, n, key + inc[(t + i) & BQ_TAB_MASK]);
+	}
+	bq.tick = t + loops;
+	return sink;
+}
+
+/*
+ * sched: a CFS-like run queue.  Mostly the hold step (the leftmost task
+ * runs a slice and goes back); 1 in 16 steps a random queued task blocks
+ * (an arbitrary dequeue) and 1 in 16 the longest sleeper wakes, placed
+ * near the current minimum (min + increment/16), as CFS places a woken
+ * task near min_vruntime.
+ */
+static uint64_t BQ_FN(sched)(size_t loops)
+{
+	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
+	SQ_NODE(BQ_K) *nodes = BQ_FN(nodes);
+	const uint32_t *inc = bq.inc, *rnd = bq.rnd;
+	uint64_t t = bq.tick, sink = 0;
+	size_t i;
+
+	for (i = 0; i < loops; i++) {
+		uint32_t r = rnd[(t + i) & BQ_TAB_MASK];
+		uint32_t d = inc[(t + i) & BQ_TAB_MASK];
+		SQ_NODE(BQ_K) *n;
+		uint64_t key;
+
+		if ((r & 15u) == 0 && SQ_COUNT(BQ_K, q) > 1) {
+			n = &nodes[bq_pick(r, bq.n)];
+			if (SQ_QUEUED(BQ_K, n)) {
+				SQ_DEQUEUE(BQ_K, q, n);
+				bq.sleep[bq.sleep_tail++ & bq.sleep_mask] =
+					(uint32_t)(n - nodes);
+				continue;
+			}
+		} else if ((r & 15u) == 1 && bq.sleep_head != bq.sleep_tail) {
+			n = &nodes[bq.sleep[bq.sleep_head++ & bq.sleep_mask]];
+			key = SQ_FIRST(BQ_K, q)->key + (d >> 4);
+			SQ_ENQUEUE(BQ_K, q, n, key);
+			continue;
+		}
+		n = SQ_POP(BQ_K, q);
+		key = n->key;
+		sink += key;
+		SQ_ENQUEUE(BQ_K, q, n, key + d);
+	}
+	bq.tick = t + loops;
+	return sink;
+}
+
+/*
+ * timer: N armed timers.  7 in 8 steps a random timer is cancelled before
+ * it expires (an arbitrary dequeue) and re-armed at now + timeout, as a
+ * retransmit timer is on every acknowledgement; 1 in 8 the first timer
+ * fires (pop), "now" becomes its deadline, and it is re-armed.
+ */
+static uint64_t BQ_FN(timer)(size_t loops)
+{
+	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
+	SQ_NODE(BQ_K) *nodes = BQ_FN(nodes);
+	const uint32_t *inc = bq.inc, *rnd = bq.rnd;
+	uint64_t t = bq.tick, now = bq.now, sink = 0;
+	size_t i;
+
+	for (i = 0; i < loops; i++) {
+		uint32_t r = rnd[(t + i) & BQ_TAB_MASK];
+		uint32_t d = inc[(t + i) & BQ_TAB_MASK];
+		SQ_NODE(BQ_K) *n;
+
+		if (r & 7u) {
+			n = &nodes[bq_pick(r, bq.n)];
+			SQ_DEQUEUE(BQ_K, q, n);
+		} else {
+			n = SQ_POP(BQ_K, q);
+			now = n->key;
+			sink += now;
+		}
+		SQ_ENQUEUE(BQ_K, q, n, now + d);
+	}
+	bq.tick = t + loops;
+	bq.now = now;
+	return sink;
+}
+
+static uint64_t BQ_FN(run)(enum bq_workload w, size_t loops)
+{
+	switch (w) {
+	case BQ_SCHED:
+		return BQ_FN(sched)(loops);
+	case BQ_TIMER:
+		return BQ_FN(timer)(loops);
+	case BQ_HOLD:
+		break;
+	}
+	return BQ_FN(hold)(loops);
+}
+
+/* N nodes with the run's initial keys, in index order. */
+static void BQ_FN(setup)(void)
+{
+	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
+	size_t i;
+
+	BQ_FN(nodes) = (SQ_NODE(BQ_K) *)bq_xrealloc(NULL,
+					bq.n * sizeof(*BQ_FN(nodes)));
+	BQ_INIT(q);
+	for (i = 0; i < bq.n; i++) {
+		SQ_NODE_INIT(BQ_K, &BQ_FN(nodes)[i]);
+		SQ_ENQUEUE(BQ_K, q, &BQ_FN(nodes)[i], bq.keys[i]);
+	}
+}
+
+static void BQ_FN(teardown)(void)
+{
+	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
+
+	while (SQ_POP(BQ_K, q))
+		;
+	BQ_FINI(q);
+	free(BQ_FN(nodes));
+	BQ_FN(nodes) = NULL;
+}
+
+/*
+ * The correctness pass: build, check, run the workload @steps times,
+ * check, then drain with pop and require every key to come out in order
+ * (to BQ_GRAN), each node once, and the queue empty at the end.  With
+ * @fault the first node's key is overwritten behind the queue's back
+ * first, to prove that the pass catches a broken queue.  Returns NULL when
+ * sound, else what went wrong (the queue is then left as it is).
+ */
+static const char *BQ_FN(verify)(enum bq_workload w, size_t steps, int fault)
+{
+	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
+	SQ_NODE(BQ_K) *n;
+	size_t popped = 0, asleep;
+	uint64_t prev = 0;
+
+	BQ_FN(setup)();
+	if (SQ_COUNT(BQ_K, q) != bq.n)
+		return "count() after the enqueues is wrong";
+	if (SQ_CHECK(BQ_K, q) != 0)
+		return "check() failed after the enqueues";
+	(void)BQ_FN(run)(w, steps);
+	asleep = (size_t)(bq.sleep_tail - bq.sleep_head);
+	if (SQ_COUNT(BQ_K, q) + asleep != bq.n)
+		return "count() after the workload is wrong";
+	if (fault && SQ_FIRST(BQ_K, q))
+		SQ_FIRST(BQ_K, q)->key = UINT64_MAX / 2;	/* the fault */
+	if (SQ_CHECK(BQ_K, q) != 0)
+		return "check() failed after the workload";
+	while ((n = SQ_POP(BQ_K, q)) != NULL) {
+		if (SQ_QUEUED(BQ_K, n))
+			return "a popped node still says it is queued";
+		if (popped > 0 && n->key + (uint64_t)(BQ_GRAN) <= prev)
+			return "pop returned keys out of order";
+		prev = n->key;
+		if (++popped > bq.n)
+			return "pop returned more nodes than were queued";
+	}
+	if (popped + asleep != bq.n)
+		return "pop returned fewer nodes than were queued";
+	if (!SQ_EMPTY(BQ_K, q) || SQ_COUNT(BQ_K, q) != 0 || SQ_FIRST(BQ_K, q))
+		return "the drained queue does not say it is empty";
+	if (SQ_CHECK(BQ_K, q) != 0)
+		return "check() failed on the drained queue";
+	BQ_FINI(q);
+	free(BQ_FN(nodes));
+	BQ_FN(nodes) = NULL;
+	return NULL;
+}
+
+static const struct bq_queue BQ_FN(ops) = {
+	BQ_NAME, BQ_PEER, BQ_FN(setup), BQ_FN(run), BQ_FN(teardown),
+	BQ_FN(verify),
+};
+
+#undef BQ_FN
+#undef BQ_K
+#undef BQ_NAME
+#undef BQ_PEER
+#undef BQ_GRAN
+#undef BQ_INIT
+#undef BQ_FINI

@@ -1,0 +1,166 @@
+#!/bin/sh
+# bench/test-bench.sh - the harness runs on tiny sizes and its output has
+# the promised shape: "Testing N=" lines, one line per queue per pass in
+# mirrored order, a summary, well-formed CSV and JSON, a failed correctness
+# pass exits non-zero.  Never its speed: no number is judged here.
+set -u
+BIN=${BENCH_BIN:-build/bench/sq-bench}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+checks=0
+
+fail() {
+	echo "test-bench: FAIL: $*"
+	exit 1
+}
+ok() {
+	checks=$((checks + 1))
+}
+
+[ -x "$BIN" ] || fail "$BIN not built"
+
+# --help documents every option.
+"$BIN" --help >"$tmp/help" || fail "--help exited non-zero"
+for opt in --n --queues --workload --dist --loops --reps --seed --cpu \
+	--csv --json; do
+	grep -q -- "$opt" "$tmp/help" || fail "--help does not mention $opt"
+done
+ok
+
+# check_run FILE QUEUES NS: the seed layout for those queues and sizes.
+check_run() {
+	awk -v queues="$2" -v ns="$3" '
+	BEGIN {
+		nq = split(queues, q, " "); nn = split(ns, want, " ")
+		for (i = 1; i <= nq; i++) order[i] = q[i]
+		for (i = 1; i <= nq; i++) order[2 * nq + 1 - i] = q[i]
+	}
+	/^(cpu|clock|compiler|tring): / { head[$1] = 1 }
+	/^Testing N=/ {
+		if (t > 0 && seen != 2 * nq) { print "N=" cur ": " seen " lines"; bad = 1 }
+		t++; cur = substr($0, 11); seen = 0
+		if (cur != want[t]) { print "Testing N=" cur ", expected N=" want[t]; bad = 1 }
+		next
+	}
+	/^Summary: median cycles/ { sum = 1 }
+	/^Summary: median ns/ { sumns = 1 }
+	t > 0 && !sum && / cycles\/loop/ {
+		seen++
+		if ($0 !~ /^[a-z_]+ = [0-9]+\.[0-9][0-9] cycles\/loop/) {
+			print "bad line: " $0; bad = 1
+		}
+		if ($1 != order[seen]) {
+			print "N=" cur " line " seen ": " $1 ", expected " order[seen]; bad = 1
+		}
+		if (($0 ~ /\[peer\]/) != ($1 == "tsearch" || $1 == "bsd_rb" || $1 == "tr_seed" || $1 == "heap")) {
+			print "peer mark wrong: " $0; bad = 1
+		}
+	}
+	END {
+		if (t > 0 && seen != 2 * nq) { print "N=" cur ": " seen " lines"; bad = 1 }
+		if (t != nn) { print t " Testing lines, expected " nn; bad = 1 }
+		if (!head["cpu:"] || !head["clock:"] || !head["compiler:"] || !head["tring:"]) {
+			print "missing cpu/clock/compiler/tring header"; bad = 1
+		}
+		if (!sum || !sumns) { print "missing summary tables"; bad = 1 }
+		exit bad
+	}' "$1"
+}
+
+# check_csv FILE ROWS
+check_csv() {
+	awk -F, -v rows="$2" '
+	NR == 1 {
+		if ($0 != "workload,dist,n,queue,peer,loops,reps,min_cycles,median_cycles,min_ns,median_ns") {
+			print "bad CSV header: " $0; bad = 1
+		}
+		next
+	}
+	{
+		if (NF != 11) { print "CSV line " NR ": " NF " fields"; bad = 1 }
+		for (i = 8; i <= 11; i++)
+			if ($i !~ /^[0-9]+\.[0-9]+$/) { print "CSV line " NR ": field " i " = " $i; bad = 1 }
+		if ($3 !~ /^[0-9]+$/ || ($5 != 0 && $5 != 1)) { print "CSV line " NR ": " $0; bad = 1 }
+		n++
+	}
+	END {
+		if (n != rows) { print n " CSV rows, expected " rows; bad = 1 }
+		exit bad
+	}' "$1"
+}
+
+# check_json FILE ROWS
+check_json() {
+	if command -v python3 >/dev/null 2>&1; then
+		python3 - "$1" "$2" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["results"]
+assert len(rows) == int(sys.argv[2]), "%d JSON rows" % len(rows)
+for k in ("cpu", "clock", "clock_hz", "compiler", "cflags", "workload"):
+    assert k in d, "JSON lacks " + k
+for r in rows:
+    assert set(r) >= {"n", "queue", "peer", "min_cycles", "median_cycles",
+                      "min_ns", "median_ns"}, r
+PY
+	else
+		head -c 1 "$1" | grep -q '{' && tail -n 1 "$1" | grep -q '}' &&
+			[ "$(grep -c '"queue"' "$1")" -eq "$2" ]
+	fi
+}
+
+queues="rb gavl binom tring tsearch"
+"$BIN" --help >/dev/null
+"$BIN" -n 1 -l 1 -r 1 -q all --warmup 0 >"$tmp/probe" ||
+	fail "the smallest run failed: $(cat "$tmp/probe")"
+grep -q 'bsd_rb not built' "$tmp/probe" || queues="$queues bsd_rb"
+queues="$queues tr_seed heap"
+nq=$(echo $queues | wc -w)
+
+for w in hold sched timer; do
+	"$BIN" -n 1,2,4 -l 200 -r 2 --warmup 50 -w "$w" \
+		--csv "$tmp/$w.csv" --json "$tmp/$w.json" >"$tmp/$w.out" 2>&1 ||
+		fail "workload $w exited non-zero: $(tail -n 3 "$tmp/$w.out")"
+	check_run "$tmp/$w.out" "$queues" "1 2 4" || fail "workload $w: layout"
+	check_csv "$tmp/$w.csv" $((3 * nq)) || fail "workload $w: CSV"
+	check_json "$tmp/$w.json" $((3 * nq)) || fail "workload $w: JSON"
+	ok
+done
+
+for d in exp ties; do
+	for w in hold sched timer; do
+		"$BIN" -n 1..8 -l 100 -r 1 --warmup 10 -d "$d" -w "$w" \
+			>"$tmp/$d.out" 2>&1 ||
+			fail "--dist $d -w $w exited non-zero: $(tail -n 3 "$tmp/$d.out")"
+		check_run "$tmp/$d.out" "$queues" "1 2 4 8" || fail "--dist $d -w $w: layout"
+	done
+	ok
+done
+
+# A subset, in the order given; ranges and k suffixes.
+"$BIN" -q heap,rb -n 1..2,3 -l 100 -r 1 >"$tmp/sub.out" 2>&1 ||
+	fail "-q heap,rb exited non-zero"
+check_run "$tmp/sub.out" "heap rb" "1 2 3" || fail "-q heap,rb: layout"
+ok
+
+# A broken queue never publishes a number: error, exit status 1.
+"$BIN" -n 4 -l 100 -r 1 -q tring,rb --fault rb >"$tmp/fault.out" 2>"$tmp/fault.err"
+rc=$?
+[ "$rc" -eq 1 ] || fail "--fault rb: exit status $rc, expected 1"
+grep -q 'error: rb failed its correctness pass' "$tmp/fault.err" ||
+	fail "--fault rb: no error message"
+if grep -q '^rb = ' "$tmp/fault.out"; then
+	fail "--fault rb: a number was published"
+fi
+ok
+
+# Usage errors exit 2 with a message.
+for args in "--no-such-option" "-q nosuchqueue" "-n 0" "-w nosuch" "-d nosuch"; do
+	"$BIN" $args >/dev/null 2>"$tmp/usage.err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "'$args': exit status $rc, expected 2"
+	[ -s "$tmp/usage.err" ] || fail "'$args': no message"
+done
+ok
+
+echo "test-bench: $checks checks passed ($nq queues: $queues)"
