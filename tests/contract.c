@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * contract.c - the API contract, written once against the macro API
+ *
+ * Compiled once per backend with -DSQ_K=rb (gavl, binom, tring), so every
+ * backend answers the same questions: empty-queue calls, enqueue's return
+ * value, first() consistency, FIFO among equal keys, keys 0 and UINT64_MAX,
+ * dequeue of the first, a middle and the last node, requeue (same key,
+ * up, down) and its return value, node state, sq_entry round trips, and
+ * check() == 0 after every step.
+ *
+ * The time ring runs at its default geometry (granularity 1, base 0), where
+ * it is exact for keys inside its window [time, time + SQ_TRING_SLOTS);
+ * the tests keep their keys there (KEYSPAN) except where a key outside it
+ * cannot change the answer (distinct extreme keys).  The ring's inexact
+ * cases are tests/diff.c's job.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "smartq.h"
+#include "sq_test.h"
+
+#ifndef SQ_K
+#error "compile with -DSQ_K=rb (or gavl, binom, tring)"
+#endif
+
+#define K SQ_K
+
+#ifdef SQ_K_TRING
+#define KEYSPAN ((uint64_t)SQ_TRING_SLOTS)	/* in-window keys: [time, +KEYSPAN) */
+#else
+#define KEYSPAN ((uint64_t)1 << 20)
+#endif
+
+struct item {
+	char pad[3];			/* so the link is not at offset 0 */
+	unsigned id;
+	SQ_NODE(K) link;
+	uint64_t tag;
+};
+
+#define NITEMS 512
+static struct item items[NITEMS];
+static SQ_QUEUE(K) q;
+
+#define CHECKQ() SQ_ASSERT_EQ(SQ_CHECK(K, &q), 0)
+#define ITEM(n) sq_entry((n), struct item, link)
+
+static void setup(void)
+{
+	unsigned i;
+
+	memset(items, 0, sizeof(items));
+	for (i = 0; i < NITEMS; i++) {
+		items[i].id = i;
+		items[i].tag = 0xfeed0000u + i;
+		SQ_NODE_INIT(K, &items[i].link);
+	}
+	SQ_INIT(K, &q);
+}
+
+static bool enq(unsigned i, uint64_t key)
+{
+	return SQ_ENQUEUE(K, &q, &items[i].link, key);
+}
+
+/* pop one node and return its item id; fails the test if empty */
+static unsigned pop_id(void)
+{
+	SQ_NODE(K) *f = SQ_FIRST(K, &q);
+	SQ_NODE(K) *n = SQ_POP(K, &q);
+
+	SQ_ASSERT(n != NULL);
+	SQ_ASSERT(n == f);		/* pop takes exactly what first showed */
+	SQ_ASSERT(!SQ_QUEUED(K, n));
+	return ITEM(n)->id;
+}
+
+static unsigned first_id(void)
+{
+	SQ_NODE(K) *f = SQ_FIRST(K, &q);
+
+	SQ_ASSERT(f != NULL);
+	return ITEM(f)->id;
+}
+
+/* tiny xorshift so the tests are reproducible */
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+SQ_TEST(empty_queue)
+{
+	setup();
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 0);
+	SQ_ASSERT(SQ_FIRST(K, &q) == NULL);
+	SQ_ASSERT(SQ_POP(K, &q) == NULL);
+	SQ_ASSERT(SQ_POP(K, &q) == NULL);
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 0);
+	CHECKQ();
+
+	/* emptied again after use: the same answers */
+	SQ_ASSERT(enq(0, 7));
+	CHECKQ();
+	SQ_ASSERT(!SQ_EMPTY(K, &q));
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 1);
+	SQ_ASSERT_EQ(pop_id(), 0);
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 0);
+	SQ_ASSERT(SQ_FIRST(K, &q) == NULL);
+	SQ_ASSERT(SQ_POP(K, &q) == NULL);
+	CHECKQ();
+
+	SQ_ASSERT(enq(1, 9));
+	SQ_DEQUEUE(K, &q, &items[1].link);
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+	SQ_ASSERT(SQ_FIRST(K, &q) == NULL);
+	CHECKQ();
+}
+
+SQ_TEST(enqueue_return_value)
+{
+	setup();
+	SQ_ASSERT(enq(0, 10));		/* first of an empty queue */
+	CHECKQ();
+	SQ_ASSERT(!enq(1, 20));		/* behind */
+	CHECKQ();
+	SQ_ASSERT(!enq(2, 10));		/* equal key goes behind the equal */
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 0);
+	SQ_ASSERT(enq(3, 5));		/* new smallest */
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 3);
+	SQ_ASSERT(!enq(4, 5));
+	SQ_ASSERT(enq(5, 0));
+	SQ_ASSERT(!enq(6, 0));
+	CHECKQ();
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 7);
+
+	SQ_ASSERT_EQ(pop_id(), 5);
+	SQ_ASSERT_EQ(pop_id(), 6);
+	SQ_ASSERT_EQ(pop_id(), 3);
+	SQ_ASSERT_EQ(pop_id(), 4);
+	SQ_ASSERT_EQ(pop_id(), 0);
+	SQ_ASSERT_EQ(pop_id(), 2);
+	SQ_ASSERT_EQ(pop_id(), 1);
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+	CHECKQ();
+}
+
+/*
+ * first() always shows the smallest key, earliest among equals, the key
+ * member reads back, and calling first() changes nothing.
+ */
+SQ_TEST(first_is_consistent)
+{
+	unsigned i, best = 0;
+	uint64_t best_key = UINT64_MAX, k;
+	SQ_NODE(K) *f;
+	bool now_first;
+
+	setup();
+	for (i = 0; i < 300; i++) {
+		k = rnd() % 64;
+		now_first = enq(i, k);
+		SQ_ASSERT_EQ(items[i].link.key, k);
+		if (i == 0 || k < best_key) {
+			SQ_ASSERT(now_first);
+			best = i;
+			best_key = k;
+		} else {
+			SQ_ASSERT(!now_first);
+		}
+		f = SQ_FIRST(K, &q);
+		SQ_ASSERT(f == &items[best].link);
+		SQ_ASSERT(SQ_FIRST(K, &q) == f);
+		SQ_ASSERT_EQ(f->key, best_key);
+		SQ_ASSERT_EQ(SQ_COUNT(K, &q), i + 1);
+		CHECKQ();
+	}
+}
+
+SQ_TEST(fifo_among_equal_keys)
+{
+	unsigned i;
+
+	setup();
+	/* all equal */
+	for (i = 0; i < 100; i++) {
+		SQ_ASSERT_EQ(enq(i, 42), i == 0);
+		CHECKQ();
+	}
+	for (i = 0; i < 100; i++) {
+		SQ_ASSERT_EQ(pop_id(), i);
+		CHECKQ();
+	}
+
+	/* three keys interleaved: each key's nodes come out in enqueue order */
+	for (i = 0; i < 300; i++) {
+		enq(i, 100 + (i % 3));
+		CHECKQ();
+	}
+	for (i = 0; i < 300; i++) {
+		SQ_ASSERT_EQ(pop_id(), (i % 100) * 3 + i / 100);
+		CHECKQ();
+	}
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+}
+
+SQ_TEST(extreme_keys)
+{
+	static const uint64_t keys[] = {
+		UINT64_MAX, 0, UINT64_MAX - 1, 1, (uint64_t)1 << 63,
+		((uint64_t)1 << 63) - 1, 2, UINT64_MAX - 2,
+	};
+	static const unsigned order[] = { 1, 3, 6, 5, 4, 7, 2, 0 };
+	unsigned i;
+
+	setup();
+	for (i = 0; i < SQ_NELEM(keys); i++) {
+		enq(i, keys[i]);
+		SQ_ASSERT_EQ(items[i].link.key, keys[i]);
+		CHECKQ();
+	}
+	for (i = 0; i < SQ_NELEM(order); i++) {
+		SQ_ASSERT_EQ(first_id(), order[i]);
+		SQ_ASSERT_EQ(pop_id(), order[i]);
+		CHECKQ();
+	}
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+
+	/* key 0 repeated: FIFO, and first throughout */
+	for (i = 0; i < 10; i++) {
+		SQ_ASSERT_EQ(enq(i, 0), i == 0);
+		CHECKQ();
+	}
+	for (i = 0; i < 10; i++)
+		SQ_ASSERT_EQ(pop_id(), i);
+	CHECKQ();
+
+#ifndef SQ_K_TRING
+	/* UINT64_MAX repeated, mixed with 0 (the ring: see diff.c) */
+	for (i = 0; i < 20; i++) {
+		enq(i, (i & 1) ? 0 : UINT64_MAX);
+		CHECKQ();
+	}
+	for (i = 0; i < 10; i++)
+		SQ_ASSERT_EQ(pop_id(), 2 * i + 1);
+	for (i = 0; i < 10; i++) {
+		SQ_ASSERT_EQ(pop_id(), 2 * i);
+		CHECKQ();
+	}
+#endif
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+}
+
+/* enqueue 0..n-1 with key 10 * i, so item i is i-th */
+static void fill_sorted(unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		enq(i, 10 * (uint64_t)i);
+		CHECKQ();
+	}
+}
+
+/* pop everything, expecting @ids in order */
+static void expect_order(const unsigned *ids, unsigned n)
+{
+	unsigned i;
+
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), n);
+	for (i = 0; i < n; i++) {
+		SQ_ASSERT_EQ(pop_id(), ids[i]);
+		CHECKQ();
+	}
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+}
+
+SQ_TEST(dequeue_first_middle_last)
+{
+	static const unsigned rest[] = { 1, 2, 3, 5, 6, 7 };
+
+	setup();
+	fill_sorted(9);
+	SQ_DEQUEUE(K, &q, &items[0].link);		/* first */
+	SQ_ASSERT(!SQ_QUEUED(K, &items[0].link));
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 1);
+	SQ_DEQUEUE(K, &q, &items[4].link);		/* middle */
+	SQ_ASSERT(!SQ_QUEUED(K, &items[4].link));
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 1);
+	SQ_DEQUEUE(K, &q, &items[8].link);		/* last */
+	SQ_ASSERT(!SQ_QUEUED(K, &items[8].link));
+	CHECKQ();
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 6);
+	expect_order(rest, 6);
+}
+
+/* dequeue of each possible position among equal keys, and of the last node */
+SQ_TEST(dequeue_among_equal_keys)
+{
+	unsigned victim, i, want;
+
+	for (victim = 0; victim < 8; victim++) {
+		setup();
+		for (i = 0; i < 8; i++)
+			enq(i, 5);
+		SQ_DEQUEUE(K, &q, &items[victim].link);
+		CHECKQ();
+		for (i = 0; i < 8; i++) {
+			if (i == victim)
+				continue;
+			want = i;
+			SQ_ASSERT_EQ(pop_id(), want);
+		}
+		SQ_ASSERT(SQ_EMPTY(K, &q));
+	}
+
+	/* dequeue down to empty in a scattered order */
+	setup();
+	fill_sorted(64);
+	for (i = 0; i < 64; i++) {
+		SQ_DEQUEUE(K, &q, &items[(i * 37) % 64].link);
+		CHECKQ();
+		SQ_ASSERT_EQ(SQ_COUNT(K, &q), 63 - i);
+	}
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+	SQ_ASSERT(SQ_FIRST(K, &q) == NULL);
+}
+
+SQ_TEST(requeue_same_key)
+{
+	static const unsigned o1[] = { 1, 0, 2 };
+
+	setup();
+	/* alone: nothing changes */
+	enq(0, 5);
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[0].link, 5));
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 0);
+
+	/* first among equals moves behind them: first changes */
+	enq(1, 5);
+	enq(2, 5);
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[0].link, 5));	/* 1 2 0 */
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 1);
+	SQ_ASSERT_EQ(items[0].link.key, 5);
+
+	/* middle one moves behind: first unchanged */
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[2].link, 5));	/* 1 0 2 */
+	CHECKQ();
+	/* last one: stays last */
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[2].link, 5));	/* 1 0 2 */
+	CHECKQ();
+	SQ_ASSERT(SQ_QUEUED(K, &items[0].link));
+	expect_order(o1, 3);
+
+	/* same key with a larger key behind: the requeued first stays first */
+	setup();
+	enq(0, 5);
+	enq(1, 6);
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[0].link, 5));
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 0);
+}
+
+SQ_TEST(requeue_up_and_down)
+{
+	static const unsigned o1[] = { 3, 2, 4, 1, 0 };
+
+	setup();
+	enq(0, 10);
+	enq(1, 20);
+	enq(2, 30);
+	/* first moves behind the second: first changes */
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[0].link, 25));	/* 1:20 0:25 2:30 */
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 1);
+	SQ_ASSERT_EQ(items[0].link.key, 25);
+	/* last moves to the front */
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[2].link, 5));	/* 2:5 1:20 0:25 */
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 2);
+	/* a non-first moves within the tail: no change at the front */
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[1].link, 27));	/* 2:5 0:25 1:27 */
+	CHECKQ();
+	/* the first gets a smaller key: same node, new key: true */
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[2].link, 1));	/* 2:1 0:25 1:27 */
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 2);
+	SQ_ASSERT_EQ(SQ_FIRST(K, &q)->key, 1);
+	/* the first gets a larger key but stays first: true */
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[2].link, 3));	/* 2:3 0:25 1:27 */
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 2);
+	SQ_ASSERT_EQ(SQ_FIRST(K, &q)->key, 3);
+	/* a non-first to the first's key: goes behind it, false */
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[1].link, 3));	/* 2:3 1:3 0:25 */
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 2);
+	/* a non-first below the first: true */
+	enq(3, 40);
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[3].link, 2));	/* 3:2 2:3 1:3 0:25 */
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 3);
+	/* a non-first moves up but not past the first */
+	enq(4, 50);
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[4].link, 4));	/* 3 2 1 4 0 */
+	CHECKQ();
+	/* and down again behind its equal */
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[1].link, 4));	/* 3 2 4 1 0 */
+	CHECKQ();
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 5);
+	expect_order(o1, 5);
+}
+
+SQ_TEST(node_state)
+{
+	SQ_NODE(K) *n;
+
+	setup();
+	SQ_ASSERT(!SQ_QUEUED(K, &items[0].link));
+	enq(0, 1);
+	SQ_ASSERT(SQ_QUEUED(K, &items[0].link));
+	SQ_DEQUEUE(K, &q, &items[0].link);
+	SQ_ASSERT(!SQ_QUEUED(K, &items[0].link));
+	CHECKQ();
+
+	/* re-enqueue after dequeue, without node_init */
+	enq(0, 2);
+	enq(1, 3);
+	SQ_ASSERT(SQ_QUEUED(K, &items[0].link));
+	SQ_ASSERT(SQ_QUEUED(K, &items[1].link));
+	n = SQ_POP(K, &q);
+	SQ_ASSERT(n == &items[0].link);
+	SQ_ASSERT(!SQ_QUEUED(K, n));
+	SQ_ASSERT(SQ_QUEUED(K, &items[1].link));
+	CHECKQ();
+
+	/* re-enqueue after pop, without node_init */
+	enq(0, 4);
+	SQ_ASSERT(SQ_QUEUED(K, &items[0].link));
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[1].link, 5));
+	SQ_ASSERT(SQ_QUEUED(K, &items[1].link));
+	CHECKQ();
+	SQ_ASSERT_EQ(pop_id(), 0);
+	SQ_ASSERT_EQ(pop_id(), 1);
+	SQ_ASSERT(!SQ_QUEUED(K, &items[0].link));
+	SQ_ASSERT(!SQ_QUEUED(K, &items[1].link));
+
+	/* node_init on an unqueued node keeps it unqueued */
+	SQ_NODE_INIT(K, &items[0].link);
+	SQ_ASSERT(!SQ_QUEUED(K, &items[0].link));
+	CHECKQ();
+}
+
+SQ_TEST(entry_round_trip)
+{
+	struct item *it;
+	SQ_NODE(K) *n;
+	unsigned i;
+
+	setup();
+	for (i = 0; i < 16; i++) {
+		it = sq_entry(&items[i].link, struct item, link);
+		SQ_ASSERT(it == &items[i]);
+		enq(i, 100 - i);
+	}
+	for (i = 0; i < 16; i++) {
+		n = SQ_POP(K, &q);
+		SQ_ASSERT(n != NULL);
+		it = sq_entry(n, struct item, link);
+		SQ_ASSERT_EQ(it->id, 15 - i);
+		SQ_ASSERT_EQ(it->tag, 0xfeed0000u + 15 - i);
+	}
+	/* the node is not the first member, so the offset is real */
+	SQ_ASSERT(offsetof(struct item, link) > 0);
+}
+
+/* a stream of random keys comes out sorted, stable among equals */
+SQ_TEST(sorts_and_is_stable)
+{
+	static uint64_t key_of[NITEMS];
+	uint64_t prev_key = 0;
+	unsigned i, id, prev_id = 0;
+
+	setup();
+	for (i = 0; i < NITEMS; i++) {
+		key_of[i] = rnd() % ((i & 1) ? 16 : KEYSPAN);
+		enq(i, key_of[i]);
+		if (i % 32 == 0)
+			CHECKQ();
+	}
+	CHECKQ();
+	for (i = 0; i < NITEMS; i++) {
+		id = pop_id();
+		SQ_ASSERT(i == 0 || key_of[id] >= prev_key);
+		if (i > 0 && key_of[id] == prev_key)
+			SQ_ASSERT(id > prev_id);
+		prev_key = key_of[id];
+		prev_id = id;
+		if (i % 32 == 0)
+			CHECKQ();
+	}
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+	CHECKQ();
+}
+
+/* the hold model of the seeds, with check() after every step */
+SQ_TEST(hold_loop)
+{
+	SQ_NODE(K) *n;
+	uint64_t key, last = 0;
+	unsigned i;
+
+	setup();
+	for (i = 0; i < 100; i++)
+		enq(i, rnd() % 1000);
+	CHECKQ();
+	for (i = 0; i < 20000; i++) {
+		n = SQ_POP(K, &q);
+		SQ_ASSERT(n != NULL);
+		SQ_ASSERT(n->key >= last);
+		last = n->key;
+		/* the increment stays inside the ring's window */
+		key = n->key + rnd() % (KEYSPAN - 1);
+		enq(ITEM(n)->id, key);
+		if (i % 7 == 0) {
+			/* a blocked task leaves and comes back */
+			n = &items[rnd() % 100].link;
+			SQ_DEQUEUE(K, &q, n);
+			SQ_ASSERT(!SQ_QUEUED(K, n));
+			enq(ITEM(n)->id, last + rnd() % (KEYSPAN - 1));
+		}
+		CHECKQ();
+		SQ_ASSERT_EQ(SQ_COUNT(K, &q), 100);
+	}
+}
+
+static const sq_test_entry tests[] = {
+	SQ_T(empty_queue),
+	SQ_T(enqueue_return_value),
+	SQ_T(first_is_consistent),
+	SQ_T(fifo_among_equal_keys),
+	SQ_T(extreme_keys),
+	SQ_T(dequeue_first_middle_last),
+	SQ_T(dequeue_among_equal_keys),
+	SQ_T(requeue_same_key),
+	SQ_T(requeue_up_and_down),
+	SQ_T(node_state),
+	SQ_T(entry_round_trip),
+	SQ_T(sorts_and_is_stable),
+	SQ_T(hold_loop),
+};
+
+#define SQ__STR2(x) #x
+#define SQ__STR(x) SQ__STR2(x)
+SQ_TEST_MAIN("contract_" SQ__STR(SQ_K), tests)

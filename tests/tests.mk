@@ -1,0 +1,163 @@
+# tests/tests.mk - the test suite, included by the top-level Makefile
+#
+# Every test program is built in several variants, each into its own
+# directory under $(BUILD)/tests/:
+#
+#   o2      $(CC) $(CFLAGS) -std=c11                  the default build
+#   o0dbg   $(CC) -O0 -g -std=c99 -DSQ_DEBUG          unoptimised, misuse checks on
+#   clang   clang -O2 -g -std=c11                     when clang is installed
+#   asan    $(CC) -O1 -fsanitize=address,undefined    when it links and runs;
+#           -std=c11 -DSQ_DEBUG                       (diff.c runs a quarter of its ops)
+#
+# The programs of each variant:
+#
+#   contract-KIND   tests/contract.c, the macro-API contract, once per backend
+#   diff            tests/diff.c, randomized differential test vs tests/model.h
+#   misuse          tests/misuse.c, SQ_DEBUG misuse messages, poison, check()
+#   wb_KIND         every tests/wb_*.c, the backends' white-box suites
+#
+# plus, once: diff with a 64-slot and a 4096-slot ring, the C++11 unit
+# tests/cxx.cpp, and tests/headers.sh (each public header compiled alone as
+# C99/C11 with gcc and clang and as C++11, with and without SQ_DEBUG).
+#
+# cmocka is used when it is found (pkg-config, else a compile-and-link probe);
+# force it with SQ_CMOCKA=yes|no, CMOCKA_CFLAGS=..., CMOCKA_LIBS=....
+# Seeds: SQ_SEED=<n> for diff (printed on every failure), SQ_DIFF_SCALE=<n>
+# to run n times as many operations.
+
+SQT_DIR   := $(BUILD)/tests
+SQT_KINDS := rb gavl binom tring
+SQT_HDRS  := $(HEADERS) tests/sq_test.h tests/model.h tests/tests.mk
+
+# ---- what this machine has ---------------------------------------------------
+
+SQT_PROBE_SRC := int main(void) { return 0; }
+
+ifeq ($(origin SQ_CMOCKA),undefined)
+SQ_CMOCKA := $(shell if pkg-config --exists cmocka 2>/dev/null; then echo yes; \
+	else printf '\#include <stdarg.h>\n\#include <stddef.h>\n\#include <stdint.h>\n\#include <setjmp.h>\n\#include <cmocka.h>\nint main(void) { return 0; }\n' | \
+	$(CC) -x c - -lcmocka -o /dev/null >/dev/null 2>&1 && echo yes || echo no; fi)
+endif
+ifeq ($(SQ_CMOCKA),yes)
+CMOCKA_CFLAGS ?= $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   ?= $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
+SQT_CMOCKA_C  := -DSQ_HAVE_CMOCKA $(CMOCKA_CFLAGS)
+SQT_CMOCKA_L  := $(CMOCKA_LIBS)
+endif
+
+CLANG ?= $(shell command -v clang 2>/dev/null)
+
+SQT_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+           -fno-omit-frame-pointer
+ifeq ($(origin SQ_ASAN),undefined)
+SQ_ASAN := $(shell t=$$(mktemp 2>/dev/null) || exit 0; \
+	printf '%s\n' '$(SQT_PROBE_SRC)' | $(CC) $(SQT_SAN) -x c - -o $$t \
+	>/dev/null 2>&1 && $$t >/dev/null 2>&1 && echo yes || echo no; rm -f $$t)
+endif
+
+# gcc's -Wclobbered (from -Wextra) flags the plain runner's counters in
+# tests/sq_test.h at -O2, a false positive (they are not written between
+# setjmp and longjmp); silenced for compilers that know the option.
+SQT_NOCLOB := $(shell printf 'int x;\n' | $(CC) -Werror -Wno-clobbered -x c - -c \
+	-o /dev/null >/dev/null 2>&1 && echo -Wno-clobbered)
+
+# ---- variants ------------------------------------------------------------------
+
+SQT_VARIANTS     := o2 o0dbg
+SQT_CC_o2        := $(CC)
+SQT_FLAGS_o2     := $(CFLAGS) -std=c11
+SQT_CC_o0dbg     := $(CC)
+SQT_FLAGS_o0dbg  := -O0 -g -std=c99 -DSQ_DEBUG -DSQ_DIFF_SCALE_DIV=2
+ifneq ($(CLANG),)
+SQT_VARIANTS     += clang
+SQT_CC_clang     := $(CLANG)
+SQT_FLAGS_clang  := -O2 -g -std=c11
+endif
+ifeq ($(SQ_ASAN),yes)
+SQT_VARIANTS     += asan
+SQT_CC_asan      := $(CC)
+SQT_FLAGS_asan   := -O1 -g -std=c11 -DSQ_DEBUG -DSQ_DIFF_SCALE_DIV=4 $(SQT_SAN)
+endif
+
+ifneq ($(filter test all,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(CLANG),)
+$(info tests: clang not found, skipping the clang variant and clang header checks)
+endif
+ifneq ($(SQ_ASAN),yes)
+$(info tests: $(CC) cannot build and run -fsanitize=address,undefined, skipping the asan variant)
+endif
+ifneq ($(SQ_CMOCKA),yes)
+$(info tests: cmocka not found, using the plain runner of tests/sq_test.h)
+endif
+endif
+
+# ---- programs ------------------------------------------------------------------
+
+# The macro-API suites include smartq.h, which needs all four backends.
+SQT_BACKENDS := include/smartq/rbtree.h include/smartq/gavl.h \
+                include/smartq/binomial.h include/smartq/tring.h
+SQT_ALL_BACKENDS := $(if $(filter 4,$(words $(wildcard $(SQT_BACKENDS)))),yes)
+
+SQT_WB    := $(patsubst tests/%.c,%,$(wildcard tests/wb_*.c))
+SQT_PROGS := $(SQT_WB)
+ifeq ($(SQT_ALL_BACKENDS),yes)
+SQT_PROGS += $(addprefix contract-,$(SQT_KINDS)) \
+             $(patsubst tests/%.c,%,$(wildcard tests/diff.c tests/misuse.c))
+endif
+
+SQT_BUILT := $(foreach v,$(SQT_VARIANTS),$(addprefix $(SQT_DIR)/$(v)/,$(SQT_PROGS)))
+ifeq ($(SQT_ALL_BACKENDS),yes)
+ifneq ($(wildcard tests/diff.c),)
+SQT_BUILT += $(SQT_DIR)/o2/diff-slots64 $(SQT_DIR)/o2/diff-slots4096
+endif
+ifneq ($(wildcard tests/cxx.cpp),)
+SQT_BUILT += $(SQT_DIR)/cxx
+endif
+endif
+
+TEST_PROGS += $(SQT_DIR)/headers $(SQT_BUILT)
+TEST_DEPS  += $(SQT_DIR)/headers $(SQT_BUILT)
+
+.PHONY: test-build
+test-build: $(SQT_DIR)/headers $(SQT_BUILT)
+
+# The flags one variant compiles with: $(call sqt_cc,VARIANT)
+sqt_cc = $(SQT_CC_$(1)) $(SQT_FLAGS_$(1)) $(WARN) $(if $(filter clang,$(1)),,$(SQT_NOCLOB)) \
+         $(CPPFLAGS) $(SQT_CMOCKA_C)
+
+# $(call sqt_rules,VARIANT)
+define sqt_rules
+$(SQT_DIR)/$(1)/contract-%: tests/contract.c $(SQT_HDRS)
+	@mkdir -p $$(@D)
+	$$(call sqt_cc,$(1)) -DSQ_K=$$* $$(if $$(filter tring,$$*),-DSQ_K_TRING) \
+		-o $$@ $$< $$(SQT_CMOCKA_L)
+
+$(SQT_DIR)/$(1)/misuse: tests/misuse.c $(SQT_HDRS)
+	@mkdir -p $$(@D)
+	$$(call sqt_cc,$(1)) $$(if $$(filter -DSQ_DEBUG,$$(SQT_FLAGS_$(1))),,-DSQ_DEBUG) \
+		-o $$@ $$< $$(SQT_CMOCKA_L)
+
+$(SQT_DIR)/$(1)/%: tests/%.c $(SQT_HDRS)
+	@mkdir -p $$(@D)
+	$$(call sqt_cc,$(1)) -o $$@ $$< $$(SQT_CMOCKA_L)
+endef
+$(foreach v,$(SQT_VARIANTS),$(eval $(call sqt_rules,$(v))))
+
+$(SQT_DIR)/o2/diff-slots%: tests/diff.c $(SQT_HDRS)
+	@mkdir -p $(@D)
+	$(call sqt_cc,o2) -DSQ_TRING_SLOTS=$* -o $@ $< $(SQT_CMOCKA_L)
+
+# C++11: every backend through the macro API (plain runner, no cmocka).
+SQT_CXXWARN := $(filter-out -Wstrict-prototypes,$(WARN))
+$(SQT_DIR)/cxx: tests/cxx.cpp $(SQT_HDRS)
+	@mkdir -p $(@D)
+	$(CXX) -O2 -g -std=c++11 $(SQT_CXXWARN) $(CPPFLAGS) -o $@ $<
+
+# The header check runs at test time, with this build's compilers.
+$(SQT_DIR)/headers: tests/headers.sh tests/tests.mk
+	@mkdir -p $(@D)
+	@{ echo '#!/bin/sh'; \
+	   echo "CC='$(CC)' CXX='$(CXX)' CLANG='$(CLANG)' WARN='$(WARN)'"; \
+	   echo 'export CC CXX CLANG WARN'; \
+	   echo 'exec sh tests/headers.sh'; } > $@.tmp
+	@chmod +x $@.tmp && mv $@.tmp $@
