@@ -337,7 +337,7 @@ static void fz_check_node(const struct fz_item *it)
 /* may the ring answer @it as its first node now */
 static void fz_check_ring_first(const struct fz_item *it, const char *what)
 {
-	unsigned id;
+	unsigned id = FZ_NODES;
 
 	FZ_REQUIRE(it != NULL, "tring: %s is NULL with %zu queued", what,
 		   sqm_count(&S.ring));
@@ -355,8 +355,8 @@ static void fz_check_ring_first(const struct fz_item *it, const char *what)
 
 static void fz_check_all(void)
 {
-	unsigned id, i;
-	uint64_t key;
+	unsigned id = FZ_NODES, i;
+	uint64_t key = 0;
 	bool have = sqm_first(&S.exact, &id, &key);
 	size_t b, n = sqm_count(&S.exact);
 	struct fz_item *f;
@@ -446,8 +446,8 @@ static void fz_enqueue(unsigned sel, uint64_t key)
 static void fz_pop_exact(void)
 {
 	struct fz_item *got;
-	uint64_t key;
-	unsigned id;
+	uint64_t key = 0;
+	unsigned id = FZ_NODES;
 	bool have = sqm_pop(&S.exact, &id, &key);
 	size_t b;
 
@@ -711,7 +711,8 @@ static void fz_setup(void)
 		base = fz_add_sat(UINT64_MAX - S.horizon, fz_u16());
 		break;
 	}
-	S.ring_time = base;
+	/* tring.h: the ring's time starts at base rounded down to Tg */
+	S.ring_time = base & ~sqm__gran_mask(S.shift);
 	S.ring_exact = S.shift == 0;
 	S.last_key = base;
 
@@ -845,11 +846,14 @@ int main(int argc, char **argv)
 			"top of the source tree)\n");
 		return 1;
 	}
-	printf("fuzz-regress: %u inputs, all backends agree with the model"
+	printf("fuzz-regress: %u inputs, all backends agree with the model "
+	       "(tring %u slots%s)\n", runs, (unsigned)SQ_TRING_SLOTS,
 #ifdef SQ_DEBUG
-	       " (SQ_DEBUG)"
+	       ", SQ_DEBUG"
+#else
+	       ""
 #endif
-	       "\n", runs);
+	       );
 	return 0;
 }
 #endif /* FZ_STANDALONE */
