@@ -444,6 +444,10 @@ SQ_TEST(rb_check_detects_corruption)
 		sq_rb_enqueue(&q, &node[i], (i * 37u) % N);
 	}
 	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
+#ifdef SQ_DEBUG
+	fprintf(stderr, "wb_rb: the check failures printed below are "
+		"deliberate (trees broken on purpose)\n");
+#endif
 
 	/* root painted red: property (2) */
 	q.rb_root->rb_parent_color &= ~(uintptr_t)1;

@@ -161,36 +161,42 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb_node *old,
 /*
  * sq_rb__insert_fixup - restore (2) and (4) after linking red leaf @n
  *
- * Pictures: upper case black, lower case red, the left-hand mirror only.
- * n is red, its parent p is red, so the grandparent G exists and is black;
- * u is the uncle.
+ * n is red.  While its parent p is red too, the grandparent g exists (the
+ * root is black) and is black; u is p's sibling.  Pictures show p as a left
+ * child (the code mirrors them for a right one); upper case is black,
+ * lower case red, A B C are subtrees that keep their black height.
  *
- *  Case 1, uncle red: recolour; G may now clash with its own parent, so
- *  go on from g.
+ *  Case 1, u red: push g's black down to p and u.  Nothing moves, but g
+ *  is red now and may clash with its own parent: go on from g.
  *
- *          G               g
- *         / \             / \
- *        p   u    -->    P   U
- *       /               /
- *      n               n
+ *            G                      g
+ *           / \                    / \
+ *          p   u       ==>        P   U
+ *          |                      |
+ *          n                      n
  *
- *  Case 2, uncle black, n an inner child: rotate left at p; now p is the
- *  outer child of n, which is case 3 with n and p swapped.
+ *  Case 2, u black, n inside (p's right child): rotate p down to the
+ *  left, so the red pair points outward; then it is case 3 with the
+ *  roles of n and p swapped.
  *
- *          G               G
- *         / \             / \
- *        p   U    -->    n   U
- *         \             /
- *          n           p
+ *            G                      G
+ *           / \                    / \
+ *          p   U       ==>        n   U
+ *         / \                    / \
+ *        A   n                  p   C
+ *           / \                / \
+ *          B   C              A   B
  *
- *  Case 3, uncle black, n an outer child: rotate right at G and swap the
- *  colours of p and G.  Done.
+ *  Case 3, u black, n outside: rotate g down to the right and trade
+ *  colours between p and g.  The top of the subtree is black again, with
+ *  the same black height: finished.  t is the subtree that changes
+ *  parent (the code's variable of that name).
  *
- *          G               P
- *         / \             / \
- *        p   U    -->    n   g
- *       /                     \
- *      n                       U
+ *            G                      P
+ *           / \                    / \
+ *          p   U       ==>        n   g
+ *         / \                        / \
+ *        n   t                      t   U
  */
 static inline void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
 {
@@ -274,49 +280,54 @@ static inline void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
 /*
  * sq_rb__erase_fixup - restore (5) below @p after a black node went away
  *
- * The child x of p on one side (possibly NULL) has one black fewer on every
- * path than its sibling s has; x itself is black (a red x would simply be
- * painted black by the caller).  Pictures for x on the left, upper case
- * black, lower case red, (c) either colour.
+ * One child x of p (NULL at first) is "short": paths through it count one
+ * black fewer than paths through its sibling s, which therefore exists.
+ * x is black or NULL (a red one would just have been painted black).
+ * Pictures show x as the left child; upper case black, lower case red,
+ * (c) either colour; of s's children, "near" (N) is the one on x's side
+ * and "far" (F) the other.
  *
- *  Case 1, s red: rotate left at p and swap colours of p and s; x's new
- *  sibling is Sl, black, so go on with cases 2-4 (which then end at once).
+ *  Case 1, s red: rotate p down towards x and trade colours of p and s.
+ *  x's new sibling is the old near child, black; cases 2-4 follow and,
+ *  p being red now, end at once.
  *
- *          P                 S
- *         / \               / \
- *        X   s      -->    p   Sr
- *           / \           / \
- *          Sl  Sr        X   Sl
+ *            P                      S
+ *           / \                    / \
+ *          X   s       ==>        p   F
+ *             / \                / \
+ *            N   F              X   N
  *
- *  Case 2, s black with two black children: paint s red, which takes a
- *  black off the s side too.  A red p is painted black and we are done;
- *  a black p is now short itself, so go on one level up.
+ *  Case 2, s black, both its children black: paint s red, so the s side
+ *  is short too.  A red p then takes the black back and we are done;
+ *  a black p makes the whole subtree short: go on with x = p.
  *
- *         (p)               (p)
- *         / \               / \
- *        X   S      -->    X   s
- *           / \               / \
- *          Sl  Sr            Sl  Sr
+ *           (p)                    (p)
+ *           / \                    / \
+ *          X   S       ==>        X   s
+ *             / \                    / \
+ *            N   F                  N   F
  *
- *  Case 3, s black, sl red, Sr black: rotate right at s; sl becomes the
- *  sibling with a red outer child s, which is case 4.
+ *  Case 3, s black, near red, far black: rotate s down away from x.  The
+ *  old near child becomes the sibling, the old s its far child, which is
+ *  case 4 (that is where s gets painted black).
  *
- *         (p)               (p)
- *         / \               / \
- *        X   S      -->    X   sl
- *           / \                 \
- *          sl  Sr                s
- *                                 \
- *                                  Sr
+ *           (p)                    (p)
+ *           / \                    / \
+ *          X   S       ==>        X   n
+ *             / \                      \
+ *            n   F                      S
+ *                                        \
+ *                                         F
  *
- *  Case 4, s black, sr red: rotate left at p; s takes p's colour, p and sr
- *  turn black, which adds the missing black on x's side.  Done.
+ *  Case 4, s black, far red: rotate p down towards x; s takes p's colour,
+ *  p and far turn black.  x's side has gained the black it lacked and
+ *  the far side kept its count: finished.
  *
- *         (p)               (s)
- *         / \               / \
- *        X   S      -->    P   Sr
- *           / \           / \
- *         (sl) sr        X  (sl)
+ *           (p)                    (s)
+ *           / \                    / \
+ *          X   S       ==>        P   F
+ *             / \                / \
+ *           (n)  f              X  (n)
  */
 static inline void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p)
 {
