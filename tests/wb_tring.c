@@ -197,7 +197,7 @@ static void run_mix(const struct mix *mx)
 			   "empty() differs");
 		f = sq_tring_first(&ring);
 		if (f) {
-			unsigned mid;
+			unsigned mid = MAXN;
 
 			MIX_ASSERT(sqm_tring_pop_ok(&model, time, mx->shift, id_of(f)),
 				   "first() breaks the ring's guarantee");
@@ -216,7 +216,7 @@ static void run_mix(const struct mix *mx)
 		MIX_ASSERT(sqm_tring_pop_ok(&model, time, mx->shift, id_of(f)),
 			   "drain: first() breaks the ring's guarantee");
 		if (mx->exact) {
-			unsigned mid;
+			unsigned mid = MAXN;
 
 			sqm_first(&model, &mid, NULL);
 			MIX_ASSERT(mid == id_of(f), "drain: order differs from the model");

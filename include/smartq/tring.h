@@ -283,6 +283,7 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 {
 	struct sq_tring_node *f = q->tr_first;
 	uint64_t t = key >> q->tr_shift;
+	bool is_first;
 
 	n->key = key;
 	q->tr_count++;
@@ -293,12 +294,15 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 		if (sq_tring__append(&q->tr_slot[s], n))
 			sq_tring__mark(q, s);
 		/* A late first has a smaller tick, an overflow first a larger
-		 * one, a slot first the smallest slot tick: one compare. */
-		if (!f || t < (f->key >> q->tr_shift)) {
+		 * one, a slot first the smallest slot tick: one compare, and
+		 * a select rather than a branch (it is a coin toss at small N). */
+		if (SQ__UNLIKELY(!f)) {
 			q->tr_first = n;
 			return true;
 		}
-		return false;
+		is_first = t < (f->key >> q->tr_shift);
+		q->tr_first = is_first ? n : f;
+		return is_first;
 	}
 	if (t < q->tr_cur) {
 		n->tr_where = SQ_TRING__LIST;
