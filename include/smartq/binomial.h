@@ -102,7 +102,14 @@ struct sq_binom {
 SQ__INLINE bool sq_binom__less(const struct sq_binom_node *a,
 			       const struct sq_binom_node *b)
 {
+#if defined(__SIZEOF_INT128__)
+	__extension__ typedef unsigned __int128 sq_binom__u128;
+
+	return ((sq_binom__u128)a->key << 64 | a->bh_seq) <
+	       ((sq_binom__u128)b->key << 64 | b->bh_seq);
+#else
 	return a->key < b->key || (a->key == b->key && a->bh_seq < b->bh_seq);
+#endif
 }
 
 /*
@@ -112,13 +119,11 @@ SQ__INLINE bool sq_binom__less(const struct sq_binom_node *a,
 SQ__INLINE struct sq_binom_node *sq_binom__link(struct sq_binom_node *a,
 						struct sq_binom_node *b)
 {
-	struct sq_binom_node *t;
+	uintptr_t x = ((uintptr_t)a ^ (uintptr_t)b) &
+		      ((uintptr_t)0 - (uintptr_t)sq_binom__less(b, a));
 
-	if (sq_binom__less(b, a)) {
-		t = a;
-		a = b;
-		b = t;
-	}
+	a = (struct sq_binom_node *)((uintptr_t)a ^ x);
+	b = (struct sq_binom_node *)((uintptr_t)b ^ x);
 	b->bh_parent = a;
 	b->bh_next = a->bh_child;
 	a->bh_child = b;
@@ -173,6 +178,7 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
 {
 	uint64_t occ = (uint64_t)q->bh_count;
 	struct sq_binom_node *m, *t;
+	uintptr_t x;
 
 	if (!occ)
 		return NULL;
@@ -180,7 +186,9 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
 	occ &= occ - 1;
 	while (occ) {
 		t = q->bh_roots[sq__ctz64(occ)];
-		m = sq_binom__less(t, m) ? t : m;
+		x = ((uintptr_t)t ^ (uintptr_t)m) &
+		    ((uintptr_t)0 - (uintptr_t)sq_binom__less(t, m));
+		m = (struct sq_binom_node *)((uintptr_t)m ^ x);
 		occ &= occ - 1;
 	}
 	return m;
