@@ -17,8 +17,8 @@
  *   requeue     O(log n)   in place (no relinking) when the order holds
  *   next/prev   O(log n)   amortised O(1) over a whole walk
  *
- * Layout.  A node is four words: the parent pointer with the colour packed
- * into its low bit, the two children and the key.  The packing assumes that
+ * Layout.  A node is 32 bytes on LP64: the parent pointer with the colour
+ * packed into its low bit, the two children and the key.  The packing assumes that
  * a struct sq_rb_node is aligned to at least 2 bytes, so bit 0 of its
  * address is always 0; it holds a uintptr_t and two pointers, so every ABI
  * we know aligns it to 4 or 8, and a compile-time check below refuses any
@@ -47,8 +47,8 @@
  * nodes.
  *
  * The balancing code (insert fix-up, erase, erase fix-up) never compares
- * keys and exists once; the only compare is the small descent loop inside
- * sq_rb_enqueue(), which inlines into the caller.
+ * keys and exists once; the only compare is the small descent loop of
+ * sq_rb__add() (behind enqueue and requeue), which inlines into the caller.
  */
 #ifndef SMARTQ_RBTREE_H
 #define SMARTQ_RBTREE_H
@@ -110,8 +110,8 @@ SQ__INLINE bool sq_rb__is_black(const struct sq_rb_node *n)
 	return (n->rb_parent_color & SQ_RB__BLACK) != 0;
 }
 
-/* NULL leaves are black (property 3). */
-SQ__INLINE bool sq_rb__is_red_or_null_black(const struct sq_rb_node *n)
+/* True for a real red node; a NULL leaf counts as black (property 3). */
+SQ__INLINE bool sq_rb__is_red(const struct sq_rb_node *n)
 {
 	return n && !(n->rb_parent_color & SQ_RB__BLACK);
 }
@@ -213,7 +213,7 @@ static inline void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
 		g = sq_rb__red_parent(p);	/* p is red, so g is black */
 		u = g->rb_right;
 		if (p != u) {			/* p is the left child */
-			if (sq_rb__is_red_or_null_black(u)) {
+			if (sq_rb__is_red(u)) {
 				/* Case 1 */
 				sq_rb__set_parent_color(u, g, SQ_RB__BLACK);
 				sq_rb__set_parent_color(p, g, SQ_RB__BLACK);
@@ -243,7 +243,7 @@ static inline void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
 			return;
 		} else {			/* mirror: p is the right child */
 			u = g->rb_left;
-			if (sq_rb__is_red_or_null_black(u)) {
+			if (sq_rb__is_red(u)) {
 				/* Case 1 */
 				sq_rb__set_parent_color(u, g, SQ_RB__BLACK);
 				sq_rb__set_parent_color(p, g, SQ_RB__BLACK);
@@ -346,9 +346,9 @@ static inline void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p)
 				s = near;
 			}
 			far = s->rb_right;
-			if (!sq_rb__is_red_or_null_black(far)) {
+			if (!sq_rb__is_red(far)) {
 				near = s->rb_left;
-				if (!sq_rb__is_red_or_null_black(near)) {
+				if (!sq_rb__is_red(near)) {
 					/* Case 2 */
 					sq_rb__set_parent_color(s, p, 0);
 					if (!sq_rb__is_black(p)) {
@@ -393,9 +393,9 @@ static inline void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p)
 				s = near;
 			}
 			far = s->rb_left;
-			if (!sq_rb__is_red_or_null_black(far)) {
+			if (!sq_rb__is_red(far)) {
 				near = s->rb_right;
-				if (!sq_rb__is_red_or_null_black(near)) {
+				if (!sq_rb__is_red(near)) {
 					/* Case 2 */
 					sq_rb__set_parent_color(s, p, 0);
 					if (!sq_rb__is_black(p)) {
@@ -836,8 +836,8 @@ static inline int sq_rb_check(const struct sq_rb *q)
 				SQ__CHECK(sq_rb__parent(r) == cur, SQ_RB__CHK, r,
 					  "right child's parent link");
 			if (!sq_rb__is_black(cur))
-				SQ__CHECK(!sq_rb__is_red_or_null_black(l) &&
-					  !sq_rb__is_red_or_null_black(r),
+				SQ__CHECK(!sq_rb__is_red(l) &&
+					  !sq_rb__is_red(r),
 					  SQ_RB__CHK, cur, "red node with a red child");
 			if (!l || !r) {
 				if (!have_leaf) {
