@@ -33,7 +33,7 @@
  *   (2) every slot node has cur <= tick < cur + Ns and sits in slot
  *       tick mod Ns, so a slot holds one tick and the slots, read in wrap
  *       order from slot cur mod Ns, are in tick order; each slot list is in
- *       (re)queue order;
+ *       arrival order (a (re)queue appends; migrants arrive in key order);
  *   (3) every overflow node has tick >= cur + Ns; the overflow is ordered
  *       by key, equal keys in (re)queue order;
  *   (4) bitmap bit s is set iff slot s is not empty; summary bit w is set
