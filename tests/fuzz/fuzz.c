@@ -87,6 +87,14 @@ static struct fz_state {
 } S;
 
 static const char *fz_input_name = "(libFuzzer input)";
+static bool fz_trace;		/* regression runner: FZ_TRACE=1 in the env */
+
+/* with FZ_TRACE set, the exact side's operations as C-like lines */
+#define FZ_TRACE(...)					\
+	do {						\
+		if (fz_trace)				\
+			fprintf(stderr, __VA_ARGS__);	\
+	} while (0)
 
 static void fz_fail(const char *fmt, ...)
 {
@@ -417,6 +425,7 @@ static void fz_enqueue(unsigned sel, uint64_t key)
 
 	if (fz_pick(&S.exact, sel, false, &id)) {
 		it = &S.item[id];
+		FZ_TRACE("enqueue(n%u, %" PRIu64 ");\n", id, key);
 		exp = sqm_enqueue(&S.exact, id, key);
 		for (b = 0; b < FZ_NEXACT; b++) {
 			got = fz_exact[b].enqueue(it, key);
@@ -451,6 +460,7 @@ static void fz_pop_exact(void)
 	bool have = sqm_pop(&S.exact, &id, &key);
 	size_t b;
 
+	FZ_TRACE("pop(); /* n%u */\n", have ? id : FZ_NODES);
 	for (b = 0; b < FZ_NEXACT; b++) {
 		got = fz_exact[b].pop();
 		FZ_REQUIRE(fz_id(got) == (have ? id : FZ_NODES),
@@ -497,6 +507,7 @@ static void fz_dequeue_exact(unsigned id)
 {
 	size_t b;
 
+	FZ_TRACE("dequeue(n%u);\n", id);
 	sqm_dequeue(&S.exact, id);
 	for (b = 0; b < FZ_NEXACT; b++)
 		fz_exact[b].dequeue(&S.item[id]);
@@ -537,6 +548,7 @@ static void fz_requeue_exact(unsigned id, uint64_t key)
 	bool exp = sqm_requeue(&S.exact, id, key), got;
 	size_t b;
 
+	FZ_TRACE("requeue(n%u, %" PRIu64 ");\n", id, key);
 	for (b = 0; b < FZ_NEXACT; b++) {
 		got = fz_exact[b].requeue(&S.item[id], key);
 		FZ_REQUIRE(got == exp, "%s: requeue(node %u, %" PRIu64
@@ -831,6 +843,7 @@ int main(int argc, char **argv)
 	int nargs = argc > 1 ? argc - 1 : 2, i, rc;
 	unsigned runs = 0;
 
+	fz_trace = getenv("FZ_TRACE") != NULL;
 	for (i = 0; i < nargs; i++) {
 		rc = fz_run_dir(args[i], &runs);
 		if (rc == 1) {		/* a file, not a directory */
