@@ -86,6 +86,10 @@ static bool hw_armed;
 static uint64_t hw_deadline;
 static unsigned hw_writes;
 
+/* The check: no timer fires before one with an earlier deadline. */
+static uint64_t last_fired;
+static bool in_order = true;
+
 /* Point the hardware at the first timer, or switch it off. */
 static void hw_program(void)
 {
@@ -150,6 +154,8 @@ static void expire(uint64_t now)
 		uint64_t deadline = n->key;
 
 		SQ_POP(SQ_K, &tq);
+		in_order = in_order && deadline >= last_fired;
+		last_fired = deadline;
 		t->fired++;
 		printf("%4" PRIu64 " ms  fire    %s\n", deadline, t->name);
 		if (t->period)
@@ -183,5 +189,6 @@ int main(void)
 		printf("%-10s %5u\n", timers[i].name, timers[i].fired);
 	printf("%zu timers still armed at %u ms; hardware written %u times\n",
 	       SQ_COUNT(SQ_K, &tq), END, hw_writes);
-	return SQ_CHECK(SQ_K, &tq) == 0 ? 0 : 1;
+	printf("fired in deadline order: %s\n", in_order ? "yes" : "NO");
+	return in_order && SQ_CHECK(SQ_K, &tq) == 0 ? 0 : 1;
 }
