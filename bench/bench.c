@@ -44,6 +44,14 @@
 #define BQ_BUILD_CFLAGS "?"
 #endif
 
+#if defined(__clang__)
+#define BQ_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define BQ_COMPILER "gcc " __VERSION__
+#else
+#define BQ_COMPILER "unknown compiler"
+#endif
+
 #define BQ_CAT3(a, b, c)  a##b##c
 #define BQ_XCAT3(a, b, c) BQ_CAT3(a, b, c)
 
@@ -281,8 +289,8 @@ static void bq_usage(FILE *f)
 "                        exp (exponential, mean MAX/8, capped at MAX),\n"
 "                        ties (0, MAX/4, MAX/2 or 3MAX/4: many equal keys)\n"
 "  -m, --inc-max MAX     largest increment (default 1048576)\n"
-"  -l, --loops L         loops per repetition (default 100000)\n"
-"  -r, --reps R          timed repetitions per pass (default 5)\n"
+"  -l, --loops L         loops per repetition (default 200000)\n"
+"  -r, --reps R          timed repetitions per pass (default 9)\n"
 "      --warmup W        untimed loops before each pass (default: L)\n"
 "  -s, --seed S          random seed (default 1)\n"
 "  -c, --cpu C           pin to CPU C (sched_setaffinity); default not pinned\n"
@@ -478,8 +486,8 @@ static void bq_parse_options(struct bq_options *o, int argc, char **argv)
 	o->workload = BQ_HOLD;
 	o->dist = BQ_UNIFORM;
 	o->inc_max = 1u << 20;
-	o->loops = 100000;
-	o->reps = 5;
+	o->loops = 200000;
+	o->reps = 9;
 	o->seed = 1;
 	o->cpu = -1;
 	o->tring_shift = -1;
@@ -771,7 +779,7 @@ int main(int argc, char **argv)
 	if (o.cpu >= 0)
 		printf("pinned to CPU %d\n", o.cpu);
 	printf("clock: %s\n", clock_desc);
-	printf("compiler: %s %s, flags %s\n", BQ_BUILD_CC, __VERSION__,
+	printf("compiler: %s (%s), flags %s\n", BQ_BUILD_CC, BQ_COMPILER,
 	       BQ_BUILD_CFLAGS);
 	printf("tring: Ns = SQ_TRING_SLOTS = %u slots, Tg = 2^%u = %llu, "
 	       "window %llu %s 2 x max increment\n", (unsigned)SQ_TRING_SLOTS,
@@ -889,7 +897,7 @@ int main(int argc, char **argv)
 		fprintf(f, ",\n  \"clock\": ");
 		bq_json_str(f, clock_desc);
 		fprintf(f, ",\n  \"clock_hz\": %.0f,\n  \"compiler\": ", hz);
-		bq_json_str(f, BQ_BUILD_CC " " __VERSION__);
+		bq_json_str(f, BQ_BUILD_CC " (" BQ_COMPILER ")");
 		fprintf(f, ",\n  \"cflags\": ");
 		bq_json_str(f, BQ_BUILD_CFLAGS);
 		fprintf(f, ",\n  \"workload\": \"%s\",\n  \"dist\": \"%s\",\n"

@@ -262,7 +262,9 @@ static int bq_bsd_cmp(struct sq_peer_bsd_rb_node *x,
 #pragma GCC diagnostic ignored "-Wsign-conversion"
 #pragma GCC diagnostic ignored "-Wcast-align"
 #endif
-RB_GENERATE_STATIC(bq_bsd_tree, sq_peer_bsd_rb_node, br_link, bq_bsd_cmp)
+/* RB_GENERATE_STATIC needs a __unused that libbsd leaves undefined. */
+RB_PROTOTYPE(bq_bsd_tree, sq_peer_bsd_rb_node, br_link, bq_bsd_cmp)
+RB_GENERATE(bq_bsd_tree, sq_peer_bsd_rb_node, br_link, bq_bsd_cmp)
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
