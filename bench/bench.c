@@ -358,9 +358,11 @@ static void bq_parse_ns(struct bq_options *o, const char *s)
 
 	o->nn = 0;
 	while (*p) {
-		uint64_t a = bq_parse_num(p, &p, "-n"), b;
+		uint64_t a = bq_parse_num(p, &p, "-n");
 
 		if (p[0] == '.' && p[1] == '.') {
+			uint64_t b;
+
 			p += 2;
 			b = bq_parse_num(p, &p, "-n");
 			if (a < 1 || b < a)
@@ -918,7 +920,7 @@ int main(int argc, char **argv)
 					"\"peer\": %s, \"min_cycles\": %.2f, "
 					"\"median_cycles\": %.2f, "
 					"\"min_ns\": %.2f, \"median_ns\": %.2f}",
-					i + k ? "," : "", o.ns[i],
+					(i + k) ? "," : "", o.ns[i],
 					o.queues[k]->name,
 					o.queues[k]->peer ? "true" : "false",
 					r->min, r->median, r->min * 1e9 / hz,

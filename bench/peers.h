@@ -409,14 +409,15 @@ static inline void sq_peer_tr_seed_node_init(struct sq_peer_tr_seed_node *n)
 /* The first occupied slot at or after Ib, circularly: a bitmap scan. */
 static inline uint32_t bq_tr_scan(const struct sq_peer_tr_seed *q)
 {
-	uint32_t w0 = q->tr_ib / 64u, w;
+	uint32_t w0 = q->tr_ib / 64u;
 	uint64_t m = q->tr_bitmap[w0] & (~(uint64_t)0 << (q->tr_ib % 64u));
 	unsigned i;
 
 	if (m)
 		return w0 * 64u + sq__ctz64(m);
 	for (i = 1; i <= BQ_TR_WORDS; i++) {
-		w = (w0 + i) % BQ_TR_WORDS;
+		uint32_t w = (w0 + i) % BQ_TR_WORDS;
+
 		if (q->tr_bitmap[w])
 			return w * 64u + sq__ctz64(q->tr_bitmap[w]);
 	}
@@ -509,16 +510,15 @@ sq_peer_tr_seed_queued(const struct sq_peer_tr_seed_node *n)
 /* Bitmap against slot contents, list links, slot membership, count. */
 static inline int sq_peer_tr_seed_check(const struct sq_peer_tr_seed *q)
 {
-	const struct sq_peer_tr_seed_node *n, *prev;
 	size_t count = 0;
 	uint32_t s;
 
 	for (s = 0; s < BQ_TR_SLOTS; s++) {
 		bool bit = (q->tr_bitmap[s / 64u] >> (s % 64u)) & 1u;
+		const struct sq_peer_tr_seed_node *n, *prev = NULL;
 
 		if (bit != (q->tr_head[s] != NULL))
 			return -1;
-		prev = NULL;
 		for (n = q->tr_head[s]; n; n = n->tr_next) {
 			if (n->tr_slot != s || n->tr_prev != prev)
 				return -1;
