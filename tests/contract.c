@@ -29,7 +29,7 @@
 
 #define K SQ_K
 
-#ifdef SQ_K_TRING
+#ifdef SQ_K_IS_tring
 #define KEYSPAN ((uint64_t)SQ_TRING_SLOTS)	/* in-window keys: [time, +KEYSPAN) */
 #else
 #define KEYSPAN ((uint64_t)1 << 20)
@@ -248,7 +248,7 @@ SQ_TEST(extreme_keys)
 		SQ_ASSERT_EQ(pop_id(), i);
 	CHECKQ();
 
-#ifndef SQ_K_TRING
+#ifndef SQ_K_IS_tring
 	/* UINT64_MAX repeated, mixed with 0 (the ring: see diff.c) */
 	for (i = 0; i < 20; i++) {
 		enq(i, (i & 1) ? 0 : UINT64_MAX);

@@ -13,7 +13,8 @@
 #
 #   contract-KIND   tests/contract.c, the macro-API contract, once per backend
 #   diff            tests/diff.c, randomized differential test vs tests/model.h
-#   misuse          tests/misuse.c, SQ_DEBUG misuse messages, poison, check()
+#   misuse-KIND     tests/misuse.c, SQ_DEBUG misuse messages, poison, check()
+#                   (always built with -DSQ_DEBUG), once per backend
 #   wb_KIND         every tests/wb_*.c, the backends' white-box suites
 #
 # plus, once: diff with a 64-slot and a 4096-slot ring, the C++11 unit
@@ -60,6 +61,8 @@ endif
 # setjmp and longjmp); silenced for compilers that know the option.
 SQT_NOCLOB := $(shell printf 'int x;\n' | $(CC) -Werror -Wno-clobbered -x c - -c \
 	-o /dev/null >/dev/null 2>&1 && echo -Wno-clobbered)
+SQT_NOCLOB_CXX := $(shell printf 'int x;\n' | $(CXX) -Werror -Wno-clobbered -x c++ - -c \
+	-o /dev/null >/dev/null 2>&1 && echo -Wno-clobbered)
 
 # ---- variants ------------------------------------------------------------------
 
@@ -102,7 +105,8 @@ SQT_WB    := $(patsubst tests/%.c,%,$(wildcard tests/wb_*.c))
 SQT_PROGS := $(SQT_WB)
 ifeq ($(SQT_ALL_BACKENDS),yes)
 SQT_PROGS += $(addprefix contract-,$(SQT_KINDS)) \
-             $(patsubst tests/%.c,%,$(wildcard tests/diff.c tests/misuse.c))
+             $(if $(wildcard tests/misuse.c),$(addprefix misuse-,$(SQT_KINDS))) \
+             $(patsubst tests/%.c,%,$(wildcard tests/diff.c))
 endif
 
 SQT_BUILT := $(foreach v,$(SQT_VARIANTS),$(addprefix $(SQT_DIR)/$(v)/,$(SQT_PROGS)))
@@ -129,13 +133,12 @@ sqt_cc = $(SQT_CC_$(1)) $(SQT_FLAGS_$(1)) $(WARN) $(if $(filter clang,$(1)),,$(S
 define sqt_rules
 $(SQT_DIR)/$(1)/contract-%: tests/contract.c $(SQT_HDRS)
 	@mkdir -p $$(@D)
-	$$(call sqt_cc,$(1)) -DSQ_K=$$* $$(if $$(filter tring,$$*),-DSQ_K_TRING) \
-		-o $$@ $$< $$(SQT_CMOCKA_L)
+	$$(call sqt_cc,$(1)) -DSQ_K=$$* -DSQ_K_IS_$$* -o $$@ $$< $$(SQT_CMOCKA_L)
 
-$(SQT_DIR)/$(1)/misuse: tests/misuse.c $(SQT_HDRS)
+$(SQT_DIR)/$(1)/misuse-%: tests/misuse.c $(SQT_HDRS)
 	@mkdir -p $$(@D)
 	$$(call sqt_cc,$(1)) $$(if $$(filter -DSQ_DEBUG,$$(SQT_FLAGS_$(1))),,-DSQ_DEBUG) \
-		-o $$@ $$< $$(SQT_CMOCKA_L)
+		-DSQ_K=$$* -DSQ_K_IS_$$* -o $$@ $$< $$(SQT_CMOCKA_L)
 
 $(SQT_DIR)/$(1)/%: tests/%.c $(SQT_HDRS)
 	@mkdir -p $$(@D)
@@ -151,7 +154,7 @@ $(SQT_DIR)/o2/diff-slots%: tests/diff.c $(SQT_HDRS)
 SQT_CXXWARN := $(filter-out -Wstrict-prototypes,$(WARN))
 $(SQT_DIR)/cxx: tests/cxx.cpp $(SQT_HDRS)
 	@mkdir -p $(@D)
-	$(CXX) -O2 -g -std=c++11 $(SQT_CXXWARN) $(CPPFLAGS) -o $@ $<
+	$(CXX) -O2 -g -std=c++11 $(SQT_CXXWARN) $(SQT_NOCLOB_CXX) $(CPPFLAGS) -o $@ $<
 
 # The header check runs at test time, with this build's compilers.
 $(SQT_DIR)/headers: tests/headers.sh tests/tests.mk

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+//
+// cxx.cpp - smartq from C++11: every backend through the macro API
+//
+// The headers promise to compile as C++ (g++ -std=c++11, strict warnings);
+// this unit also runs them: a traits struct per backend made of the
+// SQ_* macros, and one template that drives any of them through enqueue,
+// first, requeue, dequeue, pop, FIFO among equal keys, extreme keys,
+// sq_entry and check().  Built with the plain runner of sq_test.h.
+
+#include <stdint.h>
+#include <string.h>
+
+#include "smartq.h"
+#include "sq_test.h"
+
+// The backend is one token, as in C: K becomes a type with static members.
+#define SQX_TRAITS(K)                                                        \
+	struct K##_traits {                                                  \
+		typedef SQ_QUEUE(K) queue;                                   \
+		typedef SQ_NODE(K) node;                                     \
+		static void init(queue *q) { SQ_INIT(K, q); }                \
+		static void node_init(node *n) { SQ_NODE_INIT(K, n); }       \
+		static bool enqueue(queue *q, node *n, uint64_t key)         \
+		{ return SQ_ENQUEUE(K, q, n, key); }                         \
+		static node *first(const queue *q) { return SQ_FIRST(K, q); } \
+		static void dequeue(queue *q, node *n) { SQ_DEQUEUE(K, q, n); } \
+		static node *pop(queue *q) { return SQ_POP(K, q); }          \
+		static bool requeue(queue *q, node *n, uint64_t key)         \
+		{ return SQ_REQUEUE(K, q, n, key); }                         \
+		static bool empty(const queue *q) { return SQ_EMPTY(K, q); } \
+		static size_t count(const queue *q) { return SQ_COUNT(K, q); } \
+		static bool queued(const node *n) { return SQ_QUEUED(K, n); } \
+		static int check(const queue *q) { return SQ_CHECK(K, q); }  \
+	};
+
+SQX_TRAITS(rb)
+SQX_TRAITS(gavl)
+SQX_TRAITS(binom)
+SQX_TRAITS(tring)
+
+template <class T> struct task {
+	int weight;			// so the link is not at offset 0
+	typename T::node link;
+	unsigned id;
+};
+
+template <class T> static unsigned id_of(typename T::node *n)
+{
+	return sq_entry(n, task<T>, link)->id;
+}
+
+template <class T> static void exercise()
+{
+	static typename T::queue q;
+	static task<T> t[64];
+	unsigned i;
+
+	T::init(&q);
+	for (i = 0; i < 64; i++) {
+		t[i].weight = 1;
+		t[i].id = i;
+		T::node_init(&t[i].link);
+		SQ_ASSERT(!T::queued(&t[i].link));
+	}
+	SQ_ASSERT(T::empty(&q));
+	SQ_ASSERT(T::first(&q) == NULL);
+	SQ_ASSERT(T::pop(&q) == NULL);
+	SQ_ASSERT_EQ(T::check(&q), 0);
+
+	// keys inside the ring's default window, so every backend is exact
+	SQ_ASSERT(T::enqueue(&q, &t[0].link, 500));
+	SQ_ASSERT(!T::enqueue(&q, &t[1].link, 700));
+	SQ_ASSERT(!T::enqueue(&q, &t[2].link, 500));	// behind its equal
+	SQ_ASSERT(T::enqueue(&q, &t[3].link, 0));
+	SQ_ASSERT(!T::enqueue(&q, &t[4].link, 1000));
+	SQ_ASSERT_EQ(T::count(&q), 5);
+	SQ_ASSERT_EQ(T::check(&q), 0);
+	SQ_ASSERT_EQ(id_of<T>(T::first(&q)), 3);
+
+	SQ_ASSERT(T::requeue(&q, &t[3].link, 600));	// first moves back
+	SQ_ASSERT_EQ(id_of<T>(T::first(&q)), 0);
+	SQ_ASSERT(!T::requeue(&q, &t[4].link, 650));	// tail stays tail
+	T::dequeue(&q, &t[1].link);
+	SQ_ASSERT(!T::queued(&t[1].link));
+	SQ_ASSERT_EQ(T::check(&q), 0);
+
+	static const unsigned order[] = { 0, 2, 3, 4 };
+	for (i = 0; i < 4; i++) {
+		typename T::node *n = T::pop(&q);
+		SQ_ASSERT(n != NULL);
+		SQ_ASSERT_EQ(id_of<T>(n), order[i]);
+		SQ_ASSERT(!T::queued(n));
+		SQ_ASSERT_EQ(T::check(&q), 0);
+	}
+	SQ_ASSERT(T::empty(&q));
+
+	// FIFO among many equal keys, mixed with others
+	for (i = 0; i < 64; i++)
+		T::enqueue(&q, &t[i].link, 1000 + (i % 2));
+	for (i = 0; i < 64; i++)
+		SQ_ASSERT_EQ(id_of<T>(T::pop(&q)), i < 32 ? 2 * i : 2 * (i - 32) + 1);
+	SQ_ASSERT_EQ(T::check(&q), 0);
+
+	// extreme keys, all distinct
+	T::enqueue(&q, &t[0].link, UINT64_MAX);
+	T::enqueue(&q, &t[1].link, 2000);
+	T::enqueue(&q, &t[2].link, UINT64_MAX - 1);
+	SQ_ASSERT_EQ(T::check(&q), 0);
+	SQ_ASSERT_EQ(id_of<T>(T::pop(&q)), 1);
+	SQ_ASSERT_EQ(id_of<T>(T::pop(&q)), 2);
+	SQ_ASSERT_EQ(id_of<T>(T::pop(&q)), 0);
+	SQ_ASSERT(T::empty(&q));
+	SQ_ASSERT_EQ(T::check(&q), 0);
+}
+
+SQ_TEST(cxx_rb) { exercise<rb_traits>(); }
+SQ_TEST(cxx_gavl) { exercise<gavl_traits>(); }
+SQ_TEST(cxx_binom) { exercise<binom_traits>(); }
+SQ_TEST(cxx_tring) { exercise<tring_traits>(); }
+
+// the ring's geometry call, from C++
+SQ_TEST(cxx_tring_geometry)
+{
+	static SQ_QUEUE(tring) q;
+	static SQ_NODE(tring) n;
+
+	sq_tring_init_geom(&q, 4, 100);
+	SQ_ASSERT_EQ(sq_tring_time(&q), 96);
+	SQ_NODE_INIT(tring, &n);
+	SQ_ASSERT(SQ_ENQUEUE(tring, &q, &n, 1000));
+	SQ_ASSERT(SQ_POP(tring, &q) == &n);
+	SQ_ASSERT_EQ(sq_tring_time(&q), 992);
+	SQ_ASSERT_EQ(SQ_CHECK(tring, &q), 0);
+}
+
+static const sq_test_entry tests[] = {
+	SQ_T(cxx_rb),
+	SQ_T(cxx_gavl),
+	SQ_T(cxx_binom),
+	SQ_T(cxx_tring),
+	SQ_T(cxx_tring_geometry),
+};
+
+SQ_TEST_MAIN("cxx", tests)

@@ -1,0 +1,833 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diff.c - randomized differential tests: every backend against the model
+ *
+ * Random streams of every operation mixed (enqueue, pop, first, dequeue of
+ * a random queued node, requeue) with keys drawn from several classes:
+ * small ranges full of equal keys, 0 and UINT64_MAX and their neighbours,
+ * hold-like keys (the last popped key plus a little), keys equal to a
+ * queued key, and for the ring keys below its time and far past its
+ * horizon.  Each stream runs a small-N phase with check() after every step
+ * and a long phase with larger N and check() every so often.
+ *
+ *   rb, gavl, binom   exact: every answer and return value equals the
+ *                     model's (tests/model.h)
+ *   tring, Tg = 1,    exact too, keys kept inside the window
+ *   keys in window    [time, time + SQ_TRING_SLOTS); pop sets the time
+ *   tring, other      the contract's guarantee: late nodes first, FIFO;
+ *   geometries        else a key below the smallest key + Tg; the time
+ *                     moves only on pop, to the popped key's tick
+ *   cross             rb, gavl, binom (and tring at Tg = 1 in its window)
+ *                     fed one stream must give identical node identities
+ *                     from every first() and pop(), up to N = 20000
+ *
+ * Every run takes its seed from SQ_SEED (default below) mixed with the
+ * run's name; a failure prints the run, the seed and the step, and
+ * SQ_SEED=<seed> repeats it.  SQ_DIFF_SCALE=<n> runs n times as many
+ * operations (a soak); -DSQ_DIFF_SCALE_DIV=<d> runs 1/d of them (the
+ * sanitizer and -O0 builds).  -DSQ_TRING_SLOTS=<Ns> tries other rings.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smartq.h"
+#include "model.h"
+#include "sq_test.h"
+
+#ifndef SQ_DIFF_SCALE_DIV
+#define SQ_DIFF_SCALE_DIV 1
+#endif
+#define SQD_DEFAULT_SEED 20070417u	/* the seed thread's month */
+#define SQD_XMAX 20000u			/* nodes per backend (cross runs) */
+#define SQD_NS ((uint64_t)SQ_TRING_SLOTS)
+
+/* ---- context for failure messages ------------------------------------- */
+
+static struct {
+	const char *run;
+	const char *backend;
+	uint64_t seed;
+	unsigned long step;
+	const char *op;
+	unsigned shift;
+	uint64_t base;
+} ctx;
+
+static void diff_context(void)
+{
+	fprintf(stderr,
+		"diff: run %s, backend %s (tring shift %u base %llu, %u slots), "
+		"SQ_SEED=%llu, step %lu, op %s\n",
+		ctx.run, ctx.backend, ctx.shift, (unsigned long long)ctx.base,
+		(unsigned)SQ_TRING_SLOTS, (unsigned long long)ctx.seed,
+		ctx.step, ctx.op);
+}
+
+#define DASSERT(c, ...)                                         \
+	do {                                                    \
+		if (!(c)) {                                     \
+			diff_context();                         \
+			SQ_ASSERTF(c, __VA_ARGS__);             \
+		}                                               \
+	} while (0)
+
+/* ---- random numbers ---------------------------------------------------- */
+
+static uint64_t rng_state;
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rnd(void)
+{
+	return splitmix(&rng_state);
+}
+
+/* uniform-ish in [0, n); n = 0 stands for 2^64 (a shifted-out range) */
+static uint64_t below(uint64_t n)
+{
+	return n ? rnd() % n : rnd();
+}
+
+static uint64_t base_seed(void)
+{
+	const char *s = getenv("SQ_SEED");
+
+	return s && *s ? strtoull(s, NULL, 0) : SQD_DEFAULT_SEED;
+}
+
+static unsigned long scaled(unsigned long ops)
+{
+	const char *s = getenv("SQ_DIFF_SCALE");
+	unsigned long mul = s && *s ? strtoul(s, NULL, 0) : 1;
+
+	ops = ops * (mul ? mul : 1) / SQ_DIFF_SCALE_DIV;
+	return ops ? ops : 1;
+}
+
+/* the run's seed: the base seed mixed with the run's name */
+static void seed_run(const char *run, const char *backend)
+{
+	uint64_t h = base_seed();
+	const char *p;
+
+	ctx.run = run;
+	ctx.backend = backend;
+	ctx.seed = h;
+	ctx.step = 0;
+	ctx.op = "init";
+	for (p = run; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3u;
+	for (p = backend; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3u;
+	rng_state = h;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* ---- one adapter per backend, so one driver serves all four ------------ */
+
+struct sqd_ops {
+	const char *name;
+	bool is_ring;
+	void (*init)(unsigned gran_shift, uint64_t base);
+	bool (*enqueue)(unsigned id, uint64_t key);
+	void (*dequeue)(unsigned id);
+	bool (*requeue)(unsigned id, uint64_t key);
+	long (*first)(void);			/* id, -1 if empty */
+	long (*pop)(void);			/* id, -1 if empty */
+	size_t (*count)(void);
+	bool (*empty)(void);
+	bool (*queued)(unsigned id);
+	uint64_t (*key)(unsigned id);
+	int (*check)(void);
+	uint64_t (*time)(void);			/* the ring's time; trees: 0 */
+};
+
+/*
+ * SQD_ADAPTER(K) - the backend's queue, SQD_XMAX items embedding its node
+ * (not at offset 0, so sq_entry does real work), and one-line wrappers.
+ */
+#define SQD_ADAPTER(K)                                                        \
+	struct K##_item {                                                     \
+		unsigned id;                                                  \
+		SQ_NODE(K) link;                                              \
+	};                                                                    \
+	static SQ_QUEUE(K) K##_q;                                             \
+	static struct K##_item K##_items[SQD_XMAX];                           \
+	static long K##_id(SQ_NODE(K) *n)                                     \
+	{                                                                     \
+		return n ? (long)sq_entry(n, struct K##_item, link)->id : -1; \
+	}                                                                     \
+	static void K##_nodes_init(void)                                      \
+	{                                                                     \
+		unsigned i;                                                   \
+		for (i = 0; i < SQD_XMAX; i++) {                              \
+			K##_items[i].id = i;                                  \
+			SQ_NODE_INIT(K, &K##_items[i].link);                  \
+		}                                                             \
+	}                                                                     \
+	static bool K##_enqueue(unsigned i, uint64_t key)                     \
+	{                                                                     \
+		return SQ_ENQUEUE(K, &K##_q, &K##_items[i].link, key);        \
+	}                                                                     \
+	static void K##_dequeue(unsigned i)                                   \
+	{                                                                     \
+		SQ_DEQUEUE(K, &K##_q, &K##_items[i].link);                    \
+	}                                                                     \
+	static bool K##_requeue(unsigned i, uint64_t key)                     \
+	{                                                                     \
+		return SQ_REQUEUE(K, &K##_q, &K##_items[i].link, key);        \
+	}                                                                     \
+	static long K##_first(void) { return K##_id(SQ_FIRST(K, &K##_q)); }   \
+	static long K##_pop(void) { return K##_id(SQ_POP(K, &K##_q)); }       \
+	static size_t K##_count(void) { return SQ_COUNT(K, &K##_q); }         \
+	static bool K##_empty(void) { return SQ_EMPTY(K, &K##_q); }           \
+	static bool K##_queued(unsigned i)                                    \
+	{                                                                     \
+		return SQ_QUEUED(K, &K##_items[i].link);                      \
+	}                                                                     \
+	static uint64_t K##_key(unsigned i) { return K##_items[i].link.key; } \
+	static int K##_check(void) { return SQ_CHECK(K, &K##_q); }
+
+SQD_ADAPTER(rb)
+SQD_ADAPTER(gavl)
+SQD_ADAPTER(binom)
+SQD_ADAPTER(tring)
+
+static void rb_init(unsigned s, uint64_t b)
+{
+	(void)s, (void)b;
+	SQ_INIT(rb, &rb_q);
+	rb_nodes_init();
+}
+static void gavl_init(unsigned s, uint64_t b)
+{
+	(void)s, (void)b;
+	SQ_INIT(gavl, &gavl_q);
+	gavl_nodes_init();
+}
+static void binom_init(unsigned s, uint64_t b)
+{
+	(void)s, (void)b;
+	SQ_INIT(binom, &binom_q);
+	binom_nodes_init();
+}
+static void tring_init(unsigned s, uint64_t b)
+{
+	sq_tring_init_geom(&tring_q, s, b);
+	tring_nodes_init();
+}
+static uint64_t no_time(void) { return 0; }
+static uint64_t tring_time(void) { return sq_tring_time(&tring_q); }
+
+#define SQD_OPS(K, ring, timefn)                                        \
+	{ #K, ring, K##_init, K##_enqueue, K##_dequeue, K##_requeue,    \
+	  K##_first, K##_pop, K##_count, K##_empty, K##_queued, K##_key, \
+	  K##_check, timefn }
+
+static const struct sqd_ops be_rb = SQD_OPS(rb, false, no_time);
+static const struct sqd_ops be_gavl = SQD_OPS(gavl, false, no_time);
+static const struct sqd_ops be_binom = SQD_OPS(binom, false, no_time);
+static const struct sqd_ops be_tring = SQD_OPS(tring, true, tring_time);
+
+/* ---- keys -------------------------------------------------------------- */
+
+enum sqd_mode {
+	SQD_EXACT,		/* a tree: any key, exact answers */
+	SQD_RING_EXACT,		/* tring, Tg = 1, keys in the window: exact */
+	SQD_RING,		/* tring, any geometry, any key: the guarantee */
+};
+
+static struct sqm model;
+static uint64_t last_popped;	/* for hold-like keys */
+
+/* a key some queued node has, else 0 */
+static uint64_t queued_key(void)
+{
+	return model.n ? model.e[below(model.n)].key : 0;
+}
+
+static uint64_t key_exact(void)
+{
+	static const uint64_t extremes[] = {
+		0, 1, 2, UINT64_MAX, UINT64_MAX - 1, UINT64_MAX - 2,
+		(uint64_t)1 << 63, ((uint64_t)1 << 63) - 1,
+	};
+
+	switch (below(9)) {
+	case 0:
+		return below(8);			/* many equal keys */
+	case 1:
+		return rnd();
+	case 2:
+		return extremes[below(SQ_NELEM(extremes))];
+	case 3:
+	case 4:
+		return sat_add(last_popped, below(1000));	/* hold */
+	case 5:
+		return queued_key();
+	case 6:
+		return UINT64_MAX - below(8);
+	case 7:
+		return below(100000);
+	default:
+		return rnd() >> below(64);
+	}
+}
+
+/* Tg = 1: keys in [time, time + Ns), clipped at UINT64_MAX */
+static uint64_t key_ring_window(uint64_t t)
+{
+	uint64_t span = t > UINT64_MAX - (SQD_NS - 1) ? UINT64_MAX - t + 1 : SQD_NS;
+
+	switch (below(6)) {
+	case 0:
+		return t;
+	case 1:
+		return t + (span - 1);
+	case 2:
+		return model.n ? queued_key() : t;
+	case 3:
+		return t + below(span < 8 ? span : 8);	/* crowded: equal keys */
+	default:
+		return t + below(span);
+	}
+}
+
+/* the window's width Ns * Tg, saturated */
+static uint64_t ring_width(unsigned shift)
+{
+	return shift + (unsigned)sq__ctz64(SQD_NS) >= 64 ? UINT64_MAX : SQD_NS << shift;
+}
+
+/* any geometry: in the window, past the horizon, late, extremes */
+static uint64_t key_ring(uint64_t t, unsigned shift)
+{
+	uint64_t width = ring_width(shift), tg = (uint64_t)1 << shift;
+
+	switch (below(12)) {
+	case 0:
+	case 1:
+	case 2:
+		return sat_add(t, below(width));			/* window */
+	case 3:
+		return sat_add(t, below(tg << 2));		/* near time */
+	case 4:
+		return sat_add(sat_add(t, width), below(tg << 2)); /* just past */
+	case 5:
+		return sat_add(t, width - 1 - below(tg));	/* horizon edge */
+	case 6:
+		return rnd();					/* far */
+	case 7:
+		return t ? t - 1 - below(t < 1000 ? t : 1000) : 0; /* late */
+	case 8:
+		return below(2) ? 0 : UINT64_MAX;
+	case 9:
+		return queued_key();
+	case 10:
+		return sat_add(last_popped, below(tg << 1));	/* hold */
+	default:
+		return UINT64_MAX - below(width);
+	}
+}
+
+/* ---- the driver against the model ----------------------------------- */
+
+struct sqd_run {
+	const struct sqd_ops *be;
+	enum sqd_mode mode;
+	unsigned shift;
+	uint64_t base;
+};
+
+static uint64_t gen_key(const struct sqd_run *r)
+{
+	switch (r->mode) {
+	case SQD_EXACT:
+		return key_exact();
+	case SQD_RING_EXACT:
+		return key_ring_window(r->be->time());
+	default:
+		return key_ring(r->be->time(), r->shift);
+	}
+}
+
+/* first() agrees with the model (exactly, or by the ring's rule) */
+static void verify_first(const struct sqd_run *r)
+{
+	const struct sqd_ops *be = r->be;
+	long f = be->first();
+	unsigned mid;
+	uint64_t mkey;
+
+	DASSERT(be->count() == sqm_count(&model), "count %zu, model %zu\n",
+		be->count(), sqm_count(&model));
+	DASSERT(be->empty() == (sqm_count(&model) == 0), "empty() wrong\n");
+	if (!sqm_first(&model, &mid, &mkey)) {
+		DASSERT(f == -1, "first() is %ld on an empty queue\n", f);
+		return;
+	}
+	DASSERT(f >= 0, "first() is NULL, model has %zu\n", sqm_count(&model));
+	DASSERT(be->queued((unsigned)f), "first() %ld not queued\n", f);
+	DASSERT(be->key((unsigned)f) == sqm_key(&model, (unsigned)f),
+		"first() %ld has key %llu, model %llu\n", f,
+		(unsigned long long)be->key((unsigned)f),
+		(unsigned long long)sqm_key(&model, (unsigned)f));
+	if (r->mode == SQD_RING) {
+		DASSERT(sqm_tring_pop_ok(&model, be->time(), r->shift, (unsigned)f),
+			"first() %ld (key %llu) breaks the ring's rule at time %llu;"
+			" model first %u key %llu\n", f,
+			(unsigned long long)be->key((unsigned)f),
+			(unsigned long long)be->time(), mid,
+			(unsigned long long)mkey);
+	} else {
+		DASSERT((unsigned)f == mid, "first() %ld, model %u (key %llu)\n",
+			f, mid, (unsigned long long)mkey);
+	}
+}
+
+/* queued() and key of every id agree with the model */
+static void verify_all(const struct sqd_run *r, unsigned nids)
+{
+	unsigned i;
+
+	for (i = 0; i < nids; i++) {
+		DASSERT(r->be->queued(i) == sqm_queued(&model, i),
+			"queued(%u) is %d\n", i, r->be->queued(i));
+		if (sqm_queued(&model, i))
+			DASSERT(r->be->key(i) == sqm_key(&model, i),
+				"key of %u\n", i);
+	}
+}
+
+static void do_enqueue(const struct sqd_run *r, unsigned id, uint64_t key)
+{
+	const struct sqd_ops *be = r->be;
+	uint64_t t0 = be->time();
+	bool got, want;
+
+	ctx.op = "enqueue";
+	got = be->enqueue(id, key);
+	want = sqm_enqueue(&model, id, key);
+	DASSERT(be->queued(id), "enqueued %u not queued\n", id);
+	DASSERT(be->key(id) == key, "key member of %u\n", id);
+	DASSERT(got == (be->first() == (long)id),
+		"enqueue(%u, %llu) returned %d, first() is %ld\n", id,
+		(unsigned long long)key, got, be->first());
+	if (r->mode != SQD_RING)
+		DASSERT(got == want, "enqueue(%u, %llu) returned %d, model %d\n",
+			id, (unsigned long long)key, got, want);
+	DASSERT(be->time() == t0, "enqueue moved the ring's time\n");
+}
+
+static void do_dequeue(const struct sqd_run *r, unsigned id)
+{
+	const struct sqd_ops *be = r->be;
+	uint64_t t0 = be->time();
+
+	ctx.op = "dequeue";
+	be->dequeue(id);
+	sqm_dequeue(&model, id);
+	DASSERT(!be->queued(id), "dequeued %u still queued\n", id);
+	DASSERT(be->time() == t0, "dequeue moved the ring's time\n");
+}
+
+static void do_requeue(const struct sqd_run *r, unsigned id, uint64_t key)
+{
+	const struct sqd_ops *be = r->be;
+	uint64_t t0 = be->time(), k0, k1;
+	long f0, f1;
+	bool got, want;
+
+	ctx.op = "requeue";
+	f0 = be->first();
+	k0 = be->key((unsigned)f0);
+	got = be->requeue(id, key);
+	want = sqm_requeue(&model, id, key);
+	f1 = be->first();
+	k1 = be->key((unsigned)f1);
+	DASSERT(be->queued(id), "requeued %u not queued\n", id);
+	DASSERT(be->key(id) == key, "key member of %u\n", id);
+	DASSERT(got == (f0 != f1 || k0 != k1),
+		"requeue(%u, %llu) returned %d; first was %ld:%llu, is %ld:%llu\n",
+		id, (unsigned long long)key, got, f0, (unsigned long long)k0, f1,
+		(unsigned long long)k1);
+	if (r->mode != SQD_RING)
+		DASSERT(got == want, "requeue(%u, %llu) returned %d, model %d\n",
+			id, (unsigned long long)key, got, want);
+	DASSERT(be->time() == t0, "requeue moved the ring's time\n");
+}
+
+static void do_pop(const struct sqd_run *r)
+{
+	const struct sqd_ops *be = r->be;
+	uint64_t t0 = be->time(), key, mkey, want_t;
+	long f, p;
+	unsigned mid = 0;
+
+	ctx.op = "pop";
+	f = be->first();
+	if (r->mode == SQD_RING && f >= 0)
+		DASSERT(sqm_tring_pop_ok(&model, t0, r->shift, (unsigned)f),
+			"pop: first %ld breaks the ring's rule\n", f);
+	p = be->pop();
+	DASSERT(p == f, "pop() gave %ld, first() showed %ld\n", p, f);
+	if (p < 0) {
+		DASSERT(sqm_count(&model) == 0, "pop() NULL, model has %zu\n",
+			sqm_count(&model));
+		return;
+	}
+	DASSERT(!be->queued((unsigned)p), "popped %ld still queued\n", p);
+	key = be->key((unsigned)p);
+	DASSERT(sqm_queued(&model, (unsigned)p), "popped %ld not in model\n", p);
+	DASSERT(key == sqm_key(&model, (unsigned)p), "popped key changed\n");
+	if (r->mode == SQD_RING) {
+		sqm_dequeue(&model, (unsigned)p);
+	} else {
+		DASSERT(sqm_pop(&model, &mid, &mkey) && (unsigned)p == mid,
+			"pop() %ld, model %u\n", p, mid);
+	}
+	if (be->is_ring) {
+		want_t = sqm_tring_time_after_pop(t0, r->shift, key);
+		DASSERT(be->time() == want_t,
+			"time %llu after popping key %llu at %llu, want %llu\n",
+			(unsigned long long)be->time(), (unsigned long long)key,
+			(unsigned long long)t0, (unsigned long long)want_t);
+	}
+	last_popped = key;
+}
+
+/* a random queued id (the model's array is unordered), or -1 */
+static long random_queued(void)
+{
+	return model.n ? (long)model.e[below(model.n)].id : -1;
+}
+
+/*
+ * run_model - @ops random operations on ids below @nids_max, the number of
+ * ids in play changing every @segment ops; check() every @check_every ops.
+ */
+static void run_model(const struct sqd_run *r, unsigned nids_max,
+		      unsigned long ops, unsigned long check_every)
+{
+	static const unsigned nid_choices[] = { 1, 2, 3, 8, 24, 64, 200, 600, 1500 };
+	const struct sqd_ops *be = r->be;
+	const unsigned long segment = 4000;
+	unsigned nids = nids_max, id;
+	unsigned long i;
+	bool grow = true;
+	long q;
+	uint64_t pct;
+
+	sqm_init(&model);
+	last_popped = r->base;
+	be->init(r->shift, r->base);
+	ctx.shift = r->shift;
+	ctx.base = r->base;
+	if (be->is_ring) {
+		DASSERT(be->time() == (r->base & ~(((uint64_t)1 << r->shift) - 1)),
+			"initial time %llu\n", (unsigned long long)be->time());
+	}
+	DASSERT(be->check() == 0, "check() of an empty queue\n");
+
+	for (i = 0; i < ops; i++) {
+		ctx.step = i;
+		if (i % segment == 0) {
+			do
+				nids = nid_choices[below(SQ_NELEM(nid_choices))];
+			while (nids > nids_max);
+		}
+		if (i % 300 == 0)
+			grow = below(3) != 0 || sqm_count(&model) == 0;
+		pct = below(100);
+		if (!grow)
+			pct = (pct + 40) % 100;	/* shift toward removal */
+		if (pct < 40) {
+			id = (unsigned)below(nids);
+			if (!sqm_queued(&model, id))
+				do_enqueue(r, id, gen_key(r));
+			else
+				do_requeue(r, id, gen_key(r));
+		} else if (pct < 55) {
+			q = random_queued();
+			if (q >= 0)
+				do_requeue(r, (unsigned)q, gen_key(r));
+		} else if (pct < 68) {
+			q = random_queued();
+			if (q >= 0)
+				do_dequeue(r, (unsigned)q);
+		} else if (pct < 95) {
+			do_pop(r);
+		} else {
+			ctx.op = "first";	/* verify_first below */
+		}
+		verify_first(r);
+		if (check_every == 1 || i % check_every == 0) {
+			int rc = be->check();
+
+			DASSERT(rc == 0, "check() returned %d\n", rc);
+		}
+		if (i % 1024 == 0)
+			verify_all(r, nids_max);
+	}
+	/* drain in order */
+	ctx.op = "drain";
+	while (sqm_count(&model)) {
+		do_pop(r);
+		verify_first(r);
+	}
+	DASSERT(be->check() == 0, "check() after the drain\n");
+	verify_all(r, nids_max);
+}
+
+/* the small phase (check every step), then the long one */
+static void run_both(const struct sqd_run *r, const char *name,
+		     unsigned long small_ops, unsigned long long_ops)
+{
+	char run[64];
+
+	snprintf(run, sizeof(run), "%s/small", name);
+	seed_run(run, r->be->name);
+	run_model(r, 24, scaled(small_ops), 1);
+	snprintf(run, sizeof(run), "%s/long", name);
+	seed_run(run, r->be->name);
+	run_model(r, 1500, scaled(long_ops), 509);
+}
+
+static void run_exact(const struct sqd_ops *be)
+{
+	struct sqd_run r;
+
+	r.be = be;
+	r.mode = SQD_EXACT;
+	r.shift = 0;
+	r.base = 0;
+	run_both(&r, "exact", 40000, 400000);
+}
+
+SQ_TEST(diff_rb) { run_exact(&be_rb); }
+SQ_TEST(diff_gavl) { run_exact(&be_gavl); }
+SQ_TEST(diff_binom) { run_exact(&be_binom); }
+
+/* Tg = 1, keys in the window: the ring must be exact */
+SQ_TEST(diff_tring_exact)
+{
+	struct sqd_run r;
+
+	r.be = &be_tring;
+	r.mode = SQD_RING_EXACT;
+	r.shift = 0;
+	r.base = 0;
+	run_both(&r, "ring-exact-base0", 30000, 300000);
+	r.base = 123456789;
+	run_both(&r, "ring-exact-base123456789", 5000, 30000);
+	/* the window runs into UINT64_MAX */
+	r.base = UINT64_MAX - 3 * SQD_NS / 2;
+	run_both(&r, "ring-exact-top", 10000, 50000);
+}
+
+/* every geometry, every key: the contract's guarantee */
+SQ_TEST(diff_tring_geometries)
+{
+	static const struct {
+		unsigned shift;
+		uint64_t base;
+	} geoms[] = {
+		{ 0, 0 },
+		{ 0, UINT64_MAX - 100 },
+		{ 1, UINT64_MAX },
+		{ 3, 12345 },
+		{ 7, (uint64_t)1 << 40 },
+		{ 16, UINT64_MAX - ((uint64_t)1 << 30) },
+		{ 40, 0 },
+		{ 52, 0 },
+		{ 63, 0 },
+		{ 63, UINT64_MAX },
+	};
+	struct sqd_run r;
+	char name[64];
+	size_t g;
+
+	r.be = &be_tring;
+	r.mode = SQD_RING;
+	for (g = 0; g < SQ_NELEM(geoms); g++) {
+		r.shift = geoms[g].shift;
+		r.base = geoms[g].base;
+		snprintf(name, sizeof(name), "ring-shift%u-base%llu", r.shift,
+			 (unsigned long long)r.base);
+		run_both(&r, name, 8000, 60000);
+	}
+}
+
+/* ---- cross-backend equivalence ---------------------------------------- */
+
+/* the set of queued ids, for picking a random one */
+static unsigned xq_ids[SQD_XMAX], xq_pos[SQD_XMAX];	/* pos: index + 1 */
+static unsigned xq_n;
+
+static void xq_add(unsigned id)
+{
+	xq_ids[xq_n] = id;
+	xq_pos[id] = ++xq_n;
+}
+
+static void xq_del(unsigned id)
+{
+	unsigned i = xq_pos[id] - 1, last = xq_ids[--xq_n];
+
+	xq_ids[i] = last;
+	xq_pos[last] = i + 1;
+	xq_pos[id] = 0;
+}
+
+/*
+ * run_cross - one stream into @n backends; all must answer alike.  With
+ * the ring among them (Tg = 1), keys stay in its window.
+ */
+static void run_cross(const struct sqd_ops *const *bes, size_t n,
+		      const char *name, unsigned nids_max, unsigned long ops)
+{
+	bool ring = false, ret0, ret;
+	unsigned nids = nids_max, id;
+	unsigned long i;
+	long f0, f, p0, p;
+	uint64_t key, t;
+	size_t b;
+	bool grow = true;
+	uint64_t pct;
+
+	seed_run(name, "all");
+	memset(xq_pos, 0, sizeof(xq_pos));
+	xq_n = 0;
+	sqm_init(&model);	/* only for queued_key() in key_exact: empty */
+	last_popped = 0;
+	for (b = 0; b < n; b++) {
+		bes[b]->init(0, 0);
+		ring |= bes[b]->is_ring;
+	}
+	for (i = 0; i < ops; i++) {
+		ctx.step = i;
+		if (i % 20000 == 0)
+			nids = (unsigned)(1 + below(nids_max));
+		if (i % 2000 == 0)
+			grow = below(2) || xq_n == 0;
+		t = ring ? be_tring.time() : 0;
+		key = ring ? t + below(SQD_NS) : key_exact();
+		if (!ring && xq_n && below(8) == 0)	/* equal to a queued key */
+			key = bes[0]->key(xq_ids[below(xq_n)]);
+		pct = below(100);
+		if (!grow)
+			pct = (pct + 35) % 100;
+		ret0 = false;
+		if (pct < 45) {
+			id = (unsigned)below(nids);
+			if (!xq_pos[id]) {
+				ctx.op = "enqueue";
+				for (b = 0; b < n; b++) {
+					ret = bes[b]->enqueue(id, key);
+					if (b == 0)
+						ret0 = ret;
+					DASSERT(ret == ret0, "%s enqueue returned %d\n",
+						bes[b]->name, ret);
+				}
+				xq_add(id);
+			} else {
+				ctx.op = "requeue";
+				for (b = 0; b < n; b++) {
+					ret = bes[b]->requeue(id, key);
+					if (b == 0)
+						ret0 = ret;
+					DASSERT(ret == ret0, "%s requeue returned %d\n",
+						bes[b]->name, ret);
+				}
+			}
+		} else if (pct < 60 && xq_n) {
+			id = xq_ids[below(xq_n)];
+			ctx.op = "dequeue";
+			for (b = 0; b < n; b++)
+				bes[b]->dequeue(id);
+			xq_del(id);
+		} else {
+			ctx.op = "pop";
+			p0 = bes[0]->pop();
+			for (b = 1; b < n; b++) {
+				p = bes[b]->pop();
+				DASSERT(p == p0, "%s popped %ld, %s popped %ld\n",
+					bes[b]->name, p, bes[0]->name, p0);
+			}
+			if (p0 >= 0) {
+				xq_del((unsigned)p0);
+				last_popped = bes[0]->key((unsigned)p0);
+			}
+		}
+		f0 = bes[0]->first();
+		for (b = 0; b < n; b++) {
+			f = bes[b]->first();
+			DASSERT(f == f0, "%s first %ld, %s first %ld\n",
+				bes[b]->name, f, bes[0]->name, f0);
+			DASSERT(bes[b]->count() == xq_n, "%s count %zu, want %u\n",
+				bes[b]->name, bes[b]->count(), xq_n);
+		}
+		if (i % 49999 == 0)
+			for (b = 0; b < n; b++)
+				DASSERT(bes[b]->check() == 0, "%s check()\n",
+					bes[b]->name);
+	}
+	ctx.op = "drain";
+	while (xq_n) {
+		p0 = bes[0]->pop();
+		DASSERT(p0 >= 0, "%s empty with %u queued\n", bes[0]->name, xq_n);
+		for (b = 1; b < n; b++) {
+			p = bes[b]->pop();
+			DASSERT(p == p0, "%s popped %ld, %s popped %ld\n",
+				bes[b]->name, p, bes[0]->name, p0);
+		}
+		xq_del((unsigned)p0);
+	}
+	for (b = 0; b < n; b++) {
+		DASSERT(bes[b]->empty(), "%s not empty\n", bes[b]->name);
+		DASSERT(bes[b]->check() == 0, "%s check()\n", bes[b]->name);
+	}
+}
+
+SQ_TEST(cross_exact_backends)
+{
+	static const struct sqd_ops *const bes[] = { &be_rb, &be_gavl, &be_binom };
+
+	run_cross(bes, SQ_NELEM(bes), "cross-trees", SQD_XMAX, scaled(600000));
+}
+
+SQ_TEST(cross_with_ring)
+{
+	static const struct sqd_ops *const bes[] = {
+		&be_rb, &be_gavl, &be_binom, &be_tring,
+	};
+
+	run_cross(bes, SQ_NELEM(bes), "cross-all", SQD_XMAX, scaled(600000));
+}
+
+static const sq_test_entry tests[] = {
+	SQ_T(diff_rb),
+	SQ_T(diff_gavl),
+	SQ_T(diff_binom),
+	SQ_T(diff_tring_exact),
+	SQ_T(diff_tring_geometries),
+	SQ_T(cross_exact_backends),
+	SQ_T(cross_with_ring),
+};
+
+SQ_TEST_MAIN("diff", tests)

@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * misuse.c - what SQ_DEBUG promises, for one backend (-DSQ_K=rb ...)
+ *
+ *  - enqueue of a queued node, dequeue or requeue of a node that is not
+ *    queued stop the program (abort) with exactly
+ *	"sq_KIND_enqueue: node is already queued"
+ *	"sq_KIND_dequeue: node is not queued"
+ *	"sq_KIND_requeue: node is not queued"
+ *    on stderr; each case runs in a forked child whose stderr is captured;
+ *  - a node that left a queue (dequeue, pop) has poisoned links: at least
+ *    one SQ__POISON() value and no pointer to anything still queued, yet
+ *    queued() is false and it can be enqueued again;
+ *  - check() returns -1 and says "check failed" when the structure is
+ *    damaged: the cached count, the cached first, a node's key.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "smartq.h"
+#include "sq_test.h"
+
+#ifndef SQ_DEBUG
+#error "misuse.c tests SQ_DEBUG: compile with -DSQ_DEBUG"
+#endif
+#ifndef SQ_K
+#error "compile with -DSQ_K=rb (or gavl, binom, tring)"
+#endif
+
+#define K SQ_K
+#define STR2(x) #x
+#define STR(x) STR2(x)
+#define KNAME STR(SQ_K)
+
+static SQ_QUEUE(K) q, q2;
+static SQ_NODE(K) nodes[8];
+
+static void setup(void)
+{
+	unsigned i;
+
+	memset(nodes, 0, sizeof(nodes));
+	SQ_INIT(K, &q);
+	SQ_INIT(K, &q2);
+	for (i = 0; i < SQ_NELEM(nodes); i++)
+		SQ_NODE_INIT(K, &nodes[i]);
+}
+
+/* ---- running a piece of code in a child -------------------------------- */
+
+struct child_result {
+	bool aborted;		/* killed by SIGABRT */
+	int exit_code;		/* when it exited, else -1 */
+	int signal;		/* when killed, else 0 */
+	char err[4096];		/* its stderr */
+};
+
+static void run_child(void (*fn)(void), struct child_result *res)
+{
+	int fd[2], status = 0;
+	size_t len = 0;
+	ssize_t got;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	SQ_ASSERT(pipe(fd) == 0);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	SQ_ASSERT(pid >= 0);
+	if (pid == 0) {
+		struct rlimit no_core = { 0, 0 };
+
+		setrlimit(RLIMIT_CORE, &no_core);
+		signal(SIGABRT, SIG_DFL);
+		close(fd[0]);
+		dup2(fd[1], 2);
+		close(fd[1]);
+		fn();
+		_exit(0);
+	}
+	close(fd[1]);
+	while (len < sizeof(res->err) - 1 &&
+	       (got = read(fd[0], res->err + len, sizeof(res->err) - 1 - len)) > 0)
+		len += (size_t)got;
+	res->err[len] = '\0';
+	close(fd[0]);
+	SQ_ASSERT(waitpid(pid, &status, 0) == pid);
+	if (WIFEXITED(status))
+		res->exit_code = WEXITSTATUS(status);
+	if (WIFSIGNALED(status)) {
+		res->signal = WTERMSIG(status);
+		res->aborted = res->signal == SIGABRT;
+	}
+}
+
+/* @fn must abort with exactly "sq_KIND_@verb: @mistake\n" on stderr */
+static void expect_abort(void (*fn)(void), const char *verb,
+			 const char *mistake, const char *what)
+{
+	struct child_result res;
+	char want[128];
+
+	snprintf(want, sizeof(want), "sq_%s_%s: %s\n", KNAME, verb, mistake);
+	run_child(fn, &res);
+	SQ_ASSERTF(res.aborted,
+		   "%s: child did not abort (exit %d, signal %d), stderr:\n%s\n",
+		   what, res.exit_code, res.signal, res.err);
+	SQ_ASSERTF(strcmp(res.err, want) == 0,
+		   "%s: stderr is\n\"%s\"\nwant\n\"%s\"\n", what, res.err, want);
+}
+
+/* ---- the misuse cases (each runs in a child) ------------------------- */
+
+static void enqueue_twice(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_ENQUEUE(K, &q, &nodes[1], 2);
+	SQ_ENQUEUE(K, &q, &nodes[0], 3);
+}
+
+static void enqueue_on_second_queue(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_ENQUEUE(K, &q2, &nodes[0], 1);
+}
+
+static void dequeue_never_queued(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_DEQUEUE(K, &q, &nodes[1]);
+}
+
+static void dequeue_twice(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_ENQUEUE(K, &q, &nodes[1], 2);
+	SQ_DEQUEUE(K, &q, &nodes[1]);
+	SQ_DEQUEUE(K, &q, &nodes[1]);
+}
+
+static void dequeue_popped(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_ENQUEUE(K, &q, &nodes[1], 2);
+	SQ_POP(K, &q);
+	SQ_DEQUEUE(K, &q, &nodes[0]);
+}
+
+static void requeue_never_queued(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_REQUEUE(K, &q, &nodes[1], 5);
+}
+
+static void requeue_dequeued(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_ENQUEUE(K, &q, &nodes[1], 2);
+	SQ_DEQUEUE(K, &q, &nodes[0]);
+	SQ_REQUEUE(K, &q, &nodes[0], 5);
+}
+
+static void requeue_popped(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_POP(K, &q);
+	SQ_REQUEUE(K, &q, &nodes[0], 5);
+}
+
+/* correct use: must not abort */
+static void correct_use(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_ENQUEUE(K, &q, &nodes[1], 1);
+	SQ_REQUEUE(K, &q, &nodes[0], 1);
+	SQ_DEQUEUE(K, &q, &nodes[1]);
+	SQ_ENQUEUE(K, &q, &nodes[1], 0);
+	SQ_POP(K, &q);
+	SQ_ENQUEUE(K, &q, &nodes[1], 0);
+	SQ_POP(K, &q);
+	SQ_POP(K, &q);
+	SQ_ENQUEUE(K, &q2, &nodes[0], 0);	/* on another queue after pop */
+	if (SQ_CHECK(K, &q) != 0 || SQ_CHECK(K, &q2) != 0)
+		_exit(3);
+	_exit(0);
+}
+
+SQ_TEST(enqueue_of_a_queued_node)
+{
+	expect_abort(enqueue_twice, "enqueue", "node is already queued",
+		     "enqueue twice");
+	expect_abort(enqueue_on_second_queue, "enqueue",
+		     "node is already queued", "enqueue on a second queue");
+}
+
+SQ_TEST(dequeue_of_an_unqueued_node)
+{
+	expect_abort(dequeue_never_queued, "dequeue", "node is not queued",
+		     "dequeue of a node never queued");
+	expect_abort(dequeue_twice, "dequeue", "node is not queued",
+		     "dequeue twice");
+	expect_abort(dequeue_popped, "dequeue", "node is not queued",
+		     "dequeue after pop");
+}
+
+SQ_TEST(requeue_of_an_unqueued_node)
+{
+	expect_abort(requeue_never_queued, "requeue", "node is not queued",
+		     "requeue of a node never queued");
+	expect_abort(requeue_dequeued, "requeue", "node is not queued",
+		     "requeue after dequeue");
+	expect_abort(requeue_popped, "requeue", "node is not queued",
+		     "requeue after pop");
+}
+
+SQ_TEST(correct_use_does_not_stop)
+{
+	struct child_result res;
+
+	run_child(correct_use, &res);
+	SQ_ASSERTF(res.exit_code == 0 && res.err[0] == '\0',
+		   "exit %d, signal %d, stderr:\n%s\n", res.exit_code,
+		   res.signal, res.err);
+}
+
+/* ---- poisoned links ------------------------------------------------- */
+
+/*
+ * The node's pointer-sized words: at least one is a poison value, none
+ * points at (or, masked of tag bits, into) a node still queued or a queue.
+ */
+static void expect_poisoned(const SQ_NODE(K) *n, const char *how)
+{
+	uintptr_t w[sizeof(*n) / sizeof(uintptr_t)], p;
+	unsigned i, j, poisoned = 0;
+	const unsigned char *a;
+
+	SQ_ASSERTF(!SQ_QUEUED(K, n), "%s: queued() true\n", how);
+	memcpy(w, n, sizeof(w));
+	for (i = 0; i < SQ_NELEM(w); i++) {
+		for (j = 1; j < 16; j++)
+			if (w[i] == (uintptr_t)SQ__POISON(j))
+				poisoned++;
+		p = w[i] & ~(uintptr_t)7;
+		for (j = 0; j < SQ_NELEM(nodes); j++) {
+			if (&nodes[j] == n || !SQ_QUEUED(K, &nodes[j]))
+				continue;
+			a = (const unsigned char *)&nodes[j];
+			SQ_ASSERTF(p < (uintptr_t)a || p >= (uintptr_t)(a + sizeof(nodes[j])),
+				   "%s: word %u still points at queued node %u\n",
+				   how, i, j);
+		}
+		a = (const unsigned char *)&q;
+		SQ_ASSERTF(p < (uintptr_t)a || p >= (uintptr_t)(a + sizeof(q)),
+			   "%s: word %u points into the queue\n", how, i);
+	}
+	SQ_ASSERTF(poisoned > 0, "%s: no SQ__POISON value in the node\n", how);
+}
+
+/* keys for node i: in the ring's window at the default geometry */
+SQ_TEST(dead_links_are_poisoned)
+{
+	SQ_NODE(K) *n;
+	unsigned i;
+
+	setup();
+	for (i = 0; i < 6; i++)
+		SQ_ENQUEUE(K, &q, &nodes[i], 10 + (uint64_t)(i % 3));
+	SQ_DEQUEUE(K, &q, &nodes[3]);		/* a middle one */
+	expect_poisoned(&nodes[3], "after dequeue (middle)");
+	SQ_DEQUEUE(K, &q, &nodes[0]);		/* the first */
+	expect_poisoned(&nodes[0], "after dequeue (first)");
+	n = SQ_POP(K, &q);
+	SQ_ASSERT(n == &nodes[1]);
+	expect_poisoned(n, "after pop");
+	SQ_ASSERT_EQ(SQ_CHECK(K, &q), 0);
+
+	/* poisoned nodes go back in without node_init */
+	SQ_ASSERT(SQ_ENQUEUE(K, &q, &nodes[3], 1));
+	SQ_ASSERT(!SQ_ENQUEUE(K, &q, &nodes[0], 50));
+	SQ_ASSERT(!SQ_ENQUEUE(K, &q, &nodes[1], 11));
+	SQ_ASSERT_EQ(SQ_CHECK(K, &q), 0);
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 6);
+	while ((n = SQ_POP(K, &q)) != NULL)
+		expect_poisoned(n, "after pop (drain)");
+	SQ_ASSERT_EQ(SQ_CHECK(K, &q), 0);
+
+#ifdef SQ_K_IS_tring
+	/* the ring's other places: the overflow and the late list */
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 5);
+	SQ_ENQUEUE(K, &q, &nodes[1], UINT64_MAX);	/* overflow */
+	SQ_ENQUEUE(K, &q, &nodes[2], UINT64_MAX - 1);
+	SQ_ASSERT(SQ_POP(K, &q) == &nodes[0]);		/* time 5 */
+	SQ_ENQUEUE(K, &q, &nodes[3], 1);		/* late */
+	SQ_ENQUEUE(K, &q, &nodes[4], 2);		/* late */
+	SQ_DEQUEUE(K, &q, &nodes[1]);
+	expect_poisoned(&nodes[1], "after dequeue (overflow)");
+	SQ_DEQUEUE(K, &q, &nodes[4]);
+	expect_poisoned(&nodes[4], "after dequeue (late)");
+	SQ_ASSERT(SQ_POP(K, &q) == &nodes[3]);
+	expect_poisoned(&nodes[3], "after pop (late)");
+	SQ_ASSERT(SQ_POP(K, &q) == &nodes[2]);
+	expect_poisoned(&nodes[2], "after pop (overflow)");
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+	SQ_ASSERT_EQ(SQ_CHECK(K, &q), 0);
+#endif
+}
+
+/* ---- check() sees damage --------------------------------------------- */
+
+static void fill(void)
+{
+	unsigned i;
+
+	setup();
+	for (i = 0; i < 7; i++)
+		SQ_ENQUEUE(K, &q, &nodes[i], 10 + 3 * (uint64_t)i);
+	if (SQ_CHECK(K, &q) != 0)
+		_exit(4);		/* sound before the damage */
+}
+
+/* exit 0 if check() saw it (-1), 1 if it did not, 2 for another value */
+static void check_and_exit(void)
+{
+	int rc = SQ_CHECK(K, &q);
+
+	_exit(rc == -1 ? 0 : rc == 0 ? 1 : 2);
+}
+
+#if defined(SQ_K_IS_rb)
+#define COUNT_FIELD rb_count
+#define FIRST_FIELD rb_leftmost
+#elif defined(SQ_K_IS_gavl)
+#define COUNT_FIELD gv_count
+#define FIRST_FIELD gv_first
+#elif defined(SQ_K_IS_binom)
+#define COUNT_FIELD bh_count
+#define FIRST_FIELD bh_min
+#elif defined(SQ_K_IS_tring)
+#define COUNT_FIELD tr_count
+#define FIRST_FIELD tr_first
+#else
+#error "define SQ_K_IS_<kind> (the Makefile does)"
+#endif
+
+static void damage_count_up(void)
+{
+	fill();
+	q.COUNT_FIELD++;
+	check_and_exit();
+}
+
+static void damage_count_down(void)
+{
+	fill();
+	q.COUNT_FIELD--;
+	check_and_exit();
+}
+
+static void damage_first(void)
+{
+	fill();
+	q.FIRST_FIELD = &nodes[3];		/* a queued node, not the first */
+	check_and_exit();
+}
+
+static void damage_first_key(void)
+{
+	fill();
+	nodes[0].key = UINT64_MAX;		/* the first now sorts last */
+	check_and_exit();
+}
+
+static void damage_middle_key(void)
+{
+	fill();
+	nodes[3].key = 0;			/* a middle node now sorts first */
+	check_and_exit();
+}
+
+static void expect_check_fails(void (*fn)(void), const char *what)
+{
+	struct child_result res;
+
+	run_child(fn, &res);
+	SQ_ASSERTF(res.exit_code == 0,
+		   "%s: check() did not return -1 (exit %d: 1 = returned 0, "
+		   "2 = other value, 4 = unsound before; signal %d)\n%s\n",
+		   what, res.exit_code, res.signal, res.err);
+	SQ_ASSERTF(strstr(res.err, "check failed") != NULL,
+		   "%s: no \"check failed\" message on stderr:\n%s\n", what,
+		   res.err);
+}
+
+SQ_TEST(check_sees_damage)
+{
+	expect_check_fails(damage_count_up, "count + 1");
+	expect_check_fails(damage_count_down, "count - 1");
+	expect_check_fails(damage_first, "cached first");
+	expect_check_fails(damage_first_key, "first node's key");
+	expect_check_fails(damage_middle_key, "middle node's key");
+}
+
+static const sq_test_entry tests[] = {
+	SQ_T(enqueue_of_a_queued_node),
+	SQ_T(dequeue_of_an_unqueued_node),
+	SQ_T(requeue_of_an_unqueued_node),
+	SQ_T(correct_use_does_not_stop),
+	SQ_T(dead_links_are_poisoned),
+	SQ_T(check_sees_damage),
+};
+
+SQ_TEST_MAIN("misuse_" KNAME, tests)
