@@ -30,7 +30,8 @@
 #include "smartq.h"
 #include "peers.h"
 
-#if defined(__x86_64__) || defined(__i386__)
+/* -DBQ_NO_TSC forces the portable clock on x86 too. */
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(BQ_NO_TSC)
 #include <cpuid.h>
 #define BQ_HAVE_TSC 1
 #else
@@ -768,8 +769,8 @@ int main(int argc, char **argv)
 		 hz / 1e6);
 #else
 	snprintf(clock_desc, sizeof(clock_desc),
-		 "CLOCK_MONOTONIC (no cycle counter used on this "
-		 "architecture): 'cycles' below are nanoseconds");
+		 "CLOCK_MONOTONIC (not x86, or built with BQ_NO_TSC): "
+		 "'cycles' below are nanoseconds");
 #endif
 
 	printf("smartq %s bench: workload %s, increments %s (max %lu), "
@@ -856,7 +857,8 @@ int main(int argc, char **argv)
 			printf(" %9.1f ", res[i * nq + k].median);
 		printf("\n");
 	}
-	printf("\nSummary: median ns/loop (TSC %.1f MHz)\n%9s", hz / 1e6, "N");
+	printf("\nSummary: median ns/loop (%s %.1f MHz)\n%9s",
+	       BQ_HAVE_TSC ? "TSC" : "clock", hz / 1e6, "N");
 	for (k = 0; k < nq; k++)
 		printf(" %9s%s", o.queues[k]->name, o.queues[k]->peer ? "*" : " ");
 	printf("\n");
