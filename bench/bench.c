@@ -778,9 +778,10 @@ int main(int argc, char **argv)
 	       SQ_VERSION_STRING, bq_workload_names[o.workload],
 	       bq_dist_names[o.dist], (unsigned long)o.inc_max, o.loops,
 	       o.reps, o.warmup, (unsigned long long)o.seed);
-	printf("cpu: %s%s\n", cpu, o.cpu >= 0 ? "" : " (not pinned)");
 	if (o.cpu >= 0)
-		printf("pinned to CPU %d\n", o.cpu);
+		printf("cpu: %s, pinned to CPU %d\n", cpu, o.cpu);
+	else
+		printf("cpu: %s (not pinned)\n", cpu);
 	printf("clock: %s\n", clock_desc);
 	printf("compiler: %s (%s), flags %s\n", BQ_BUILD_CC, BQ_COMPILER,
 	       BQ_BUILD_CFLAGS);
