@@ -42,7 +42,7 @@
 #define BQ_BUILD_CC "cc"
 #endif
 #ifndef BQ_BUILD_CFLAGS
-#define BQ_BUILD_CFLAGS "?"
+#define BQ_BUILD_CFLAGS "(unknown: built outside make)"
 #endif
 
 #if defined(__clang__)
