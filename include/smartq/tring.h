@@ -88,6 +88,14 @@
 #define SQ_TRING__WORDS ((SQ_TRING_SLOTS) / 64)
 #define SQ_TRING__NONE  ((unsigned)(SQ_TRING_SLOTS))	/* no slot */
 
+/* The overflow paths stay out of line, so the O(1) paths are small enough
+ * to inline into the caller's loop. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SQ_TRING__SLOW static __attribute__((noinline, unused))
+#else
+#define SQ_TRING__SLOW static inline
+#endif
+
 /* tr_where: which kind of place holds a node (late and slot are lists) */
 #define SQ_TRING__UNQUEUED 0
 #define SQ_TRING__LIST     1
@@ -247,7 +255,7 @@ SQ__INLINE struct sq_tring_node *sq_tring__first_from(const struct sq_tring *q,
 
 /* Move the overflow nodes the window now reaches into their slots, in key
  * order (FIFO on ties); the slots they go to are empty (invariant 2). */
-static inline void sq_tring__migrate(struct sq_tring *q)
+SQ_TRING__SLOW void sq_tring__migrate(struct sq_tring *q)
 {
 	struct sq_rb_node *r;
 
@@ -275,6 +283,44 @@ SQ__INLINE void sq_tring__poison(struct sq_tring_node *n)
 #else
 	(void)n;
 #endif
+}
+
+/* enqueue past the horizon; @n->key is set */
+SQ_TRING__SLOW bool sq_tring__insert_over(struct sq_tring *q,
+					  struct sq_tring_node *n)
+{
+	const struct sq_tring_node *f = q->tr_first;
+
+	n->tr_where = SQ_TRING__OVER;
+	sq_rb_node_init(&n->tr_u.tr_over);	/* the list links shared its words */
+	if (sq_rb_enqueue(&q->tr_over, &n->tr_u.tr_over, n->key) &&
+	    (!f || f->tr_where == SQ_TRING__OVER)) {
+		q->tr_first = n;	/* nothing late, the slots empty */
+		return true;
+	}
+	return false;
+}
+
+/* dequeue from the overflow; time does not move */
+SQ_TRING__SLOW void sq_tring__remove_over(struct sq_tring *q,
+					  struct sq_tring_node *n)
+{
+	sq_rb_dequeue(&q->tr_over, &n->tr_u.tr_over);
+	if (q->tr_first == n)	/* then nothing else is queued */
+		q->tr_first = sq_tring__first_from(q,
+					sq_tring__slot_of(q->tr_cur));
+	n->tr_where = SQ_TRING__UNQUEUED;
+}
+
+/* pop @x, the first node, from the overflow: nothing else is queued */
+SQ_TRING__SLOW void sq_tring__pop_over(struct sq_tring *q,
+				       struct sq_tring_node *x)
+{
+	sq_rb_pop(&q->tr_over);
+	q->tr_cur = x->key >> q->tr_shift;
+	sq_tring__migrate(q);
+	q->tr_first = sq_tring__first_from(q, sq_tring__slot_of(q->tr_cur));
+	x->tr_where = SQ_TRING__UNQUEUED;
 }
 
 /* enqueue without the misuse check */
@@ -312,14 +358,7 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 		}
 		return false;
 	}
-	n->tr_where = SQ_TRING__OVER;
-	sq_rb_node_init(&n->tr_u.tr_over);	/* the list links shared its words */
-	if (sq_rb_enqueue(&q->tr_over, &n->tr_u.tr_over, key) &&
-	    (!f || f->tr_where == SQ_TRING__OVER)) {
-		q->tr_first = n;
-		return true;
-	}
-	return false;
+	return sq_tring__insert_over(q, n);
 }
 
 /* dequeue without the misuse check; time does not move */
@@ -328,12 +367,11 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 	uint64_t t = n->key >> q->tr_shift;
 
 	q->tr_count--;
-	if (n->tr_where == SQ_TRING__OVER) {
-		sq_rb_dequeue(&q->tr_over, &n->tr_u.tr_over);
-		if (q->tr_first == n)	/* then nothing else is queued */
-			q->tr_first = sq_tring__first_from(q,
-						sq_tring__slot_of(q->tr_cur));
-	} else if (t < q->tr_cur) {
+	if (SQ__UNLIKELY(n->tr_where == SQ_TRING__OVER)) {
+		sq_tring__remove_over(q, n);
+		return;
+	}
+	if (t < q->tr_cur) {
 		sq_tring__unlink(&q->tr_late, n);
 		if (q->tr_first == n)
 			q->tr_first = q->tr_late ? q->tr_late :
@@ -550,17 +588,13 @@ static inline struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 			/* a slot's head, so nothing is late */
 			s = sq_tring__slot_of(t);
 			q->tr_cur = t;
-			if (sq_tring__unlink(&q->tr_slot[s], x)) {
+			if (sq_tring__unlink(&q->tr_slot[s], x))
 				sq_tring__unmark(q, s);
-				if (sq_rb_first(&q->tr_over))
-					sq_tring__migrate(q);
-				q->tr_first = sq_tring__first_from(q, s);
-			} else {
-				/* migrants land past every slot tick */
-				if (SQ__UNLIKELY(sq_rb_first(&q->tr_over) != NULL))
-					sq_tring__migrate(q);
-				q->tr_first = q->tr_slot[s];
-			}
+			/* migrants land past every slot tick, never in s */
+			if (SQ__UNLIKELY(sq_rb_first(&q->tr_over) != NULL))
+				sq_tring__migrate(q);
+			q->tr_first = q->tr_slot[s] ? q->tr_slot[s] :
+				sq_tring__first_from(q, s);
 		} else {
 			/* the late head: time stays */
 			sq_tring__unlink(&q->tr_late, x);
@@ -569,14 +603,10 @@ static inline struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 					sq_tring__slot_of(q->tr_cur));
 		}
 		sq_tring__poison(x);
+		x->tr_where = SQ_TRING__UNQUEUED;
 	} else {
-		/* the overflow's first: nothing else is queued */
-		sq_rb_pop(&q->tr_over);
-		q->tr_cur = t;
-		sq_tring__migrate(q);
-		q->tr_first = sq_tring__first_from(q, sq_tring__slot_of(t));
+		sq_tring__pop_over(q, x);
 	}
-	x->tr_where = SQ_TRING__UNQUEUED;
 	return x;
 }
 
