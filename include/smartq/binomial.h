@@ -53,9 +53,15 @@
  *	dequeue		O(log n): as pop, along the path from the root
  *	requeue		O(log n); in place when the node stays above its
  *			children and below its parent
- *	sizes		a queue is 64 root pointers plus four words; a node is
- *			key, sequence, three pointers and a degree (48 bytes
- *			on LP64)
+ *	sizes		a queue is 64 root pointers plus three words (536
+ *			bytes on LP64); a node is key, sequence, three
+ *			pointers and a degree (48 bytes on LP64)
+ *
+ * In the hold loop (pop, advance the key, enqueue) at n = 2^k the pop
+ * leaves one tree of each degree below k, and the enqueue carries through
+ * all of them: k links, the worst case of the amortised bound.  Links and
+ * the minimum scan select without branching (sq_binom__mask()), so what
+ * a loop costs is a few instructions per degree, not mispredictions.
  *
  * Context: no allocation, no locks (the caller serialises), no recursion.
  */
@@ -166,10 +172,11 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 }
 
 /*
- * sq_binom__release - carry every child of @x, from @c up to but not
- * including @stop, into the roots as a tree of its own.  Returns the new
- * occupancy.  The children of a node are binomial trees of distinct
- * degrees, and so is everything sq_binom__remove() releases.
+ * sq_binom__release - carry the siblings from @c up to but not including
+ * @stop (NULL: to the last) into the roots, each as a tree of its own,
+ * where @occ holds the occupied degrees.  Returns the new occupancy.
+ * The children of a node are binomial trees of distinct degrees, and so
+ * is everything sq_binom__remove() releases.
  */
 SQ__INLINE uint64_t sq_binom__release(struct sq_binom *q,
 				      struct sq_binom_node *c,
@@ -489,6 +496,58 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 	return q->bh_min != old || q->bh_min->key != old_key;
 }
 
+#define SQ_BINOM__CHECK(cond, node, what) \
+	SQ__CHECK(cond, "sq_binom_check", node, what)
+
+/*
+ * sq_binom__check_tree - invariants 2-4 for the tree under root @r, whose
+ * nodes are added to *@seen (at most @count in all).  A pre-order walk:
+ * down to the first child, along to the next sibling, back up by
+ * bh_parent, each pointer verified before it is followed.  Degrees fall
+ * by one at every step down or along, so it ends on any input.
+ */
+static inline int sq_binom__check_tree(const struct sq_binom *q,
+				       const struct sq_binom_node *r,
+				       uint64_t *seen, uint64_t count)
+{
+	const struct sq_binom_node *v = r, *c;
+
+	for (;;) {
+		c = v->bh_child;
+		if (c) {
+			SQ_BINOM__CHECK(v->bh_degree > 0, v,
+					"degree 0 with a child");
+			SQ_BINOM__CHECK(c->bh_parent == v, c,
+					"parent pointer wrong");
+			SQ_BINOM__CHECK(c->bh_degree == v->bh_degree - 1, c,
+					"first child degree wrong");
+		} else {
+			SQ_BINOM__CHECK(v->bh_degree == 0, v,
+					"degree > 0 without children");
+			/* A last child has degree 0, so its parent has not. */
+			while (v != r && !v->bh_next) {
+				SQ_BINOM__CHECK(v->bh_degree == 0, v,
+						"last child degree > 0");
+				v = v->bh_parent;
+			}
+			if (v == r)
+				return 0;
+			c = v->bh_next;
+			SQ_BINOM__CHECK(v->bh_degree > 0, v,
+					"sibling after degree 0");
+			SQ_BINOM__CHECK(c->bh_parent == v->bh_parent, c,
+					"parent pointer wrong");
+			SQ_BINOM__CHECK(c->bh_degree == v->bh_degree - 1, c,
+					"sibling degree wrong");
+		}
+		SQ_BINOM__CHECK(sq_binom__less(c->bh_parent, c), c,
+				"heap order: child before parent");
+		SQ_BINOM__CHECK(c->bh_seq < q->bh_seq, c, "seq >= counter");
+		SQ_BINOM__CHECK(++*seen <= count, c, "more nodes than count");
+		v = c;
+	}
+}
+
 /**
  * sq_binom_check - walk the whole heap and verify every invariant
  * @q: the queue
@@ -498,18 +557,15 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
  * pointer verified before it is followed, so it terminates on any heap.
  * Context: the caller serialises.
  */
-#define SQ_BINOM__CHECK(cond, node, what) \
-	SQ__CHECK(cond, "sq_binom_check", node, what)
-
 static inline int sq_binom_check(const struct sq_binom *q)
 {
-	uint64_t occ = (uint64_t)q->bh_count, seen = 0;
-	const struct sq_binom_node *r, *v, *c, *min = NULL;
+	uint64_t count = (uint64_t)q->bh_count, seen = 0;
+	const struct sq_binom_node *r, *min = NULL;
 	unsigned d;
 
 	for (d = 0; d < 64; d++) {
 		r = q->bh_roots[d];
-		if (!(occ & ((uint64_t)1 << d))) {
+		if (!(count & ((uint64_t)1 << d))) {
 			SQ_BINOM__CHECK(!r, r, "root in a degree not in count");
 			continue;
 		}
@@ -520,48 +576,10 @@ static inline int sq_binom_check(const struct sq_binom *q)
 		if (!min || sq_binom__less(r, min))
 			min = r;
 		seen++;
-		/* Pre-order walk of r's tree: down, along, back up. */
-		v = r;
-		for (;;) {
-			c = v->bh_child;
-			if (c) {
-				SQ_BINOM__CHECK(v->bh_degree > 0, v,
-						"degree 0 with a child");
-				SQ_BINOM__CHECK(c->bh_parent == v, c,
-						"parent pointer wrong");
-				SQ_BINOM__CHECK(c->bh_degree ==
-						v->bh_degree - 1, c,
-						"first child degree wrong");
-			} else {
-				SQ_BINOM__CHECK(v->bh_degree == 0, v,
-						"degree > 0 without children");
-				/* A last child has degree 0, its parent not. */
-				while (v != r && !v->bh_next) {
-					SQ_BINOM__CHECK(v->bh_degree == 0, v,
-							"last child degree > 0");
-					v = v->bh_parent;
-				}
-				if (v == r)
-					break;
-				c = v->bh_next;
-				SQ_BINOM__CHECK(v->bh_degree > 0, v,
-						"sibling after degree 0");
-				SQ_BINOM__CHECK(c->bh_parent == v->bh_parent,
-						c, "parent pointer wrong");
-				SQ_BINOM__CHECK(c->bh_degree ==
-						v->bh_degree - 1, c,
-						"sibling degree wrong");
-			}
-			SQ_BINOM__CHECK(sq_binom__less(c->bh_parent, c), c,
-					"heap order: child before parent");
-			SQ_BINOM__CHECK(c->bh_seq < q->bh_seq, c,
-					"seq >= counter");
-			seen++;
-			SQ_BINOM__CHECK(seen <= occ, c, "more nodes than count");
-			v = c;
-		}
+		if (sq_binom__check_tree(q, r, &seen, count))
+			return -1;
 	}
-	SQ_BINOM__CHECK(seen == occ, q->bh_min, "node total != count");
+	SQ_BINOM__CHECK(seen == count, q->bh_min, "node total != count");
 	SQ_BINOM__CHECK(q->bh_min == min, q->bh_min, "cached min not smallest");
 	return 0;
 }
