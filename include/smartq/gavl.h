@@ -140,13 +140,17 @@ SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
  * With b = h(left) - h(right) before and b' after, for any values:
  *	b'(x) = b(x) - 1 - max(b(y), 0)
  *	b'(y) = b(y) - 1 + min(b'(x), 0)
+ * and the subtree's height changes by
+ *	max(-b'(y), 0) - 1 - max(-b(y), 0) - max(-b(x), 0)
+ * (measure every height from h(A): h(y) = h(A) + 1 + max(-b(y), 0) ...).
+ * Return: that height change.
  */
-static inline void sq_gavl__rotate_right(struct sq_gavl *q,
-					 struct sq_gavl_node *x)
+static inline int sq_gavl__rotate_right(struct sq_gavl *q,
+					struct sq_gavl_node *x)
 {
 	struct sq_gavl_node *y = x->gv_left, *p = x->gv_parent;
 	struct sq_gavl_node *b = y->gv_right;
-	int bx = x->gv_balance, by = y->gv_balance;
+	int bx = x->gv_balance, by = y->gv_balance, nx, ny;
 
 	x->gv_left = b;
 	if (b)
@@ -156,10 +160,11 @@ static inline void sq_gavl__rotate_right(struct sq_gavl *q,
 	y->gv_parent = p;
 	sq_gavl__replace_child(q, p, x, y);
 
-	bx = bx - 1 - (by > 0 ? by : 0);
-	by = by - 1 + (bx < 0 ? bx : 0);
-	x->gv_balance = bx;
-	y->gv_balance = by;
+	nx = bx - 1 - (by > 0 ? by : 0);
+	ny = by - 1 + (nx < 0 ? nx : 0);
+	x->gv_balance = nx;
+	y->gv_balance = ny;
+	return (ny < 0 ? -ny : 0) - 1 - (by < 0 ? -by : 0) - (bx < 0 ? -bx : 0);
 }
 
 /*
@@ -173,13 +178,16 @@ static inline void sq_gavl__rotate_right(struct sq_gavl *q,
  *
  *	b'(x) = b(x) + 1 - min(b(y), 0)
  *	b'(y) = b(y) + 1 + max(b'(x), 0)
+ * and the subtree's height changes by
+ *	max(b'(y), 0) - 1 - max(b(y), 0) - max(b(x), 0).
+ * Return: that height change.
  */
-static inline void sq_gavl__rotate_left(struct sq_gavl *q,
-					struct sq_gavl_node *x)
+static inline int sq_gavl__rotate_left(struct sq_gavl *q,
+				       struct sq_gavl_node *x)
 {
 	struct sq_gavl_node *y = x->gv_right, *p = x->gv_parent;
 	struct sq_gavl_node *b = y->gv_left;
-	int bx = x->gv_balance, by = y->gv_balance;
+	int bx = x->gv_balance, by = y->gv_balance, nx, ny;
 
 	x->gv_right = b;
 	if (b)
@@ -189,10 +197,11 @@ static inline void sq_gavl__rotate_left(struct sq_gavl *q,
 	y->gv_parent = p;
 	sq_gavl__replace_child(q, p, x, y);
 
-	bx = bx + 1 - (by < 0 ? by : 0);
-	by = by + 1 + (bx > 0 ? bx : 0);
-	x->gv_balance = bx;
-	y->gv_balance = by;
+	nx = bx + 1 - (by < 0 ? by : 0);
+	ny = by + 1 + (nx > 0 ? nx : 0);
+	x->gv_balance = nx;
+	y->gv_balance = ny;
+	return (ny > 0 ? ny : 0) - 1 - (by > 0 ? by : 0) - (bx > 0 ? bx : 0);
 }
 
 /*
@@ -209,8 +218,10 @@ static inline void sq_gavl__rotate_left(struct sq_gavl *q,
  *         / \
  *        B   C
  *
- * y may be a degraded spine node (balance -2 or less): the general formulas
- * keep every balance exact, y stays on the spine and x, z end up AVL.
+ * y may be a degraded spine node (balance -2 or less).  Then the first
+ * rotation can lower the subtree under x by one level, which x's balance
+ * must see before the second; with that, the general formulas keep every
+ * balance exact, y stays on the spine and x, z end up AVL.
  * Return: the new root of the subtree.
  */
 static inline struct sq_gavl_node *sq_gavl__fix_left_heavy(
@@ -222,7 +233,8 @@ static inline struct sq_gavl_node *sq_gavl__fix_left_heavy(
 		sq_gavl__rotate_right(q, x);
 		return y;
 	}
-	sq_gavl__rotate_left(q, y);
+	/* the first rotation may lower x's left subtree: keep b(x) exact */
+	x->gv_balance += sq_gavl__rotate_left(q, y);
 	sq_gavl__rotate_right(q, x);
 	return x->gv_parent;
 }
@@ -244,7 +256,7 @@ static inline struct sq_gavl_node *sq_gavl__fix_right_heavy(
 		sq_gavl__rotate_left(q, x);
 		return y;
 	}
-	sq_gavl__rotate_right(q, y);
+	x->gv_balance -= sq_gavl__rotate_right(q, y);
 	sq_gavl__rotate_left(q, x);
 	return x->gv_parent;
 }
