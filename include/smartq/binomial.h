@@ -231,9 +231,11 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
  *	its children above a_(i+1)           (degrees d(a_i)-1 .. d(a_(i+1))+1)
  *	itself with the children below       (a tree of degree d(a_(i+1)))
  *
- *	      a_i                       c2   c1   a_i     and go on into a_(i+1)
- *	   / |    |     \        =>               |  \
- *	 c2  c1  a_(i+1)  c0                     c0  ...
+ *	         a_i                                        a_(i+1)
+ *	   /   |     |     \           c2   c1   a_i       /  |  \
+ *	 c2   c1  a_(i+1)   c0    =>               |        (next step)
+ *	             |                             c0
+ *	            ...
  *
  * and x gives up its children.  The walk goes bottom-up along bh_parent,
  * saving each node's place among its siblings before it is released.
