@@ -254,6 +254,7 @@ enum sqd_mode {
 
 static struct sqm model;
 static uint64_t last_popped;	/* for hold-like keys */
+static size_t max_queued;	/* the largest queue a run reached */
 
 /* a key some queued node has, else 0 */
 static uint64_t queued_key(void)
@@ -377,6 +378,8 @@ static void verify_first(const struct sqd_run *r)
 	DASSERT(be->count() == sqm_count(&model), "count %zu, model %zu\n",
 		be->count(), sqm_count(&model));
 	DASSERT(be->empty() == (sqm_count(&model) == 0), "empty() wrong\n");
+	if (sqm_count(&model) > max_queued)
+		max_queued = sqm_count(&model);
 	if (!sqm_first(&model, &mid, &mkey)) {
 		DASSERT(f == -1, "first() is %ld on an empty queue\n", f);
 		return;
@@ -511,6 +514,29 @@ static void do_pop(const struct sqd_run *r)
 	last_popped = key;
 }
 
+enum sqd_op { OP_ENQUEUE, OP_REQUEUE, OP_DEQUEUE, OP_POP, OP_FIRST };
+
+/*
+ * pick_op - the next operation: the mix leans toward growing while the
+ * queue is below @target and toward shrinking above it, so each segment
+ * of a run fills the queue to its target (0 drains it) and then holds.
+ */
+static enum sqd_op pick_op(size_t count, size_t target)
+{
+	/* cumulative percentages: enqueue, requeue, dequeue, pop, first */
+	static const unsigned grow[] = { 60, 75, 82, 95 };
+	static const unsigned shrink[] = { 12, 27, 55, 95 };
+	static const unsigned hold[] = { 35, 55, 65, 95 };
+	const unsigned *mix = count < target ? grow : count > target ? shrink : hold;
+	uint64_t pct = below(100);
+	unsigned k;
+
+	for (k = 0; k < 4; k++)
+		if (pct < mix[k])
+			return (enum sqd_op)k;
+	return OP_FIRST;
+}
+
 /* a random queued id (the model's array is unordered), or -1 */
 static long random_queued(void)
 {
@@ -527,11 +553,10 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 	static const unsigned nid_choices[] = { 1, 2, 3, 8, 24, 64, 200, 600, 1500 };
 	const struct sqd_ops *be = r->be;
 	const unsigned long segment = 4000;
-	unsigned nids = nids_max, id;
+	unsigned nids = nids_max, id, tries;
+	size_t target = 0;
 	unsigned long i;
-	bool grow = true;
 	long q;
-	uint64_t pct;
 
 	sqm_init(&model);
 	last_popped = r->base;
@@ -550,30 +575,34 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 			do
 				nids = nid_choices[below(SQ_NELEM(nid_choices))];
 			while (nids > nids_max);
+			target = nids * below(5) / 4;	/* 0, 1/4 .. all */
 		}
-		if (i % 300 == 0)
-			grow = below(3) != 0 || sqm_count(&model) == 0;
-		pct = below(100);
-		if (!grow)
-			pct = (pct + 40) % 100;	/* shift toward removal */
-		if (pct < 40) {
+		switch (pick_op(sqm_count(&model), target)) {
+		case OP_ENQUEUE:
 			id = (unsigned)below(nids);
+			for (tries = 0; tries < 4 && sqm_queued(&model, id); tries++)
+				id = (unsigned)below(nids);
 			if (!sqm_queued(&model, id))
 				do_enqueue(r, id, gen_key(r));
 			else
 				do_requeue(r, id, gen_key(r));
-		} else if (pct < 55) {
+			break;
+		case OP_REQUEUE:
 			q = random_queued();
 			if (q >= 0)
 				do_requeue(r, (unsigned)q, gen_key(r));
-		} else if (pct < 68) {
+			break;
+		case OP_DEQUEUE:
 			q = random_queued();
 			if (q >= 0)
 				do_dequeue(r, (unsigned)q);
-		} else if (pct < 95) {
+			break;
+		case OP_POP:
 			do_pop(r);
-		} else {
+			break;
+		default:
 			ctx.op = "first";	/* verify_first below */
+			break;
 		}
 		verify_first(r);
 		if (check_every == 1 || i % check_every == 0) {
@@ -596,16 +625,20 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 
 /* the small phase (check every step), then the long one */
 static void run_both(const struct sqd_run *r, const char *name,
-		     unsigned long small_ops, unsigned long long_ops)
+		     unsigned long small_ops, unsigned long long_ops,
+		     unsigned long_nids)
 {
 	char run[64];
 
+	max_queued = 0;
 	snprintf(run, sizeof(run), "%s/small", name);
 	seed_run(run, r->be->name);
 	run_model(r, 24, scaled(small_ops), 1);
 	snprintf(run, sizeof(run), "%s/long", name);
 	seed_run(run, r->be->name);
-	run_model(r, 1500, scaled(long_ops), 509);
+	run_model(r, long_nids, scaled(long_ops), 509);
+	printf("  %s on %s: %lu + %lu operations, up to %zu queued\n", name,
+	       r->be->name, scaled(small_ops), scaled(long_ops), max_queued);
 }
 
 static void run_exact(const struct sqd_ops *be)
@@ -616,7 +649,7 @@ static void run_exact(const struct sqd_ops *be)
 	r.mode = SQD_EXACT;
 	r.shift = 0;
 	r.base = 0;
-	run_both(&r, "exact", 40000, 400000);
+	run_both(&r, "exact", 40000, 800000, 1500);
 }
 
 SQ_TEST(diff_rb) { run_exact(&be_rb); }
@@ -632,12 +665,12 @@ SQ_TEST(diff_tring_exact)
 	r.mode = SQD_RING_EXACT;
 	r.shift = 0;
 	r.base = 0;
-	run_both(&r, "ring-exact-base0", 30000, 300000);
+	run_both(&r, "ring-exact-base0", 30000, 300000, 1500);
 	r.base = 123456789;
-	run_both(&r, "ring-exact-base123456789", 5000, 30000);
+	run_both(&r, "ring-exact-base123456789", 5000, 30000, 600);
 	/* the window runs into UINT64_MAX */
 	r.base = UINT64_MAX - 3 * SQD_NS / 2;
-	run_both(&r, "ring-exact-top", 10000, 50000);
+	run_both(&r, "ring-exact-top", 10000, 50000, 600);
 }
 
 /* every geometry, every key: the contract's guarantee */
@@ -669,7 +702,7 @@ SQ_TEST(diff_tring_geometries)
 		r.base = geoms[g].base;
 		snprintf(name, sizeof(name), "ring-shift%u-base%llu", r.shift,
 			 (unsigned long long)r.base);
-		run_both(&r, name, 8000, 60000);
+		run_both(&r, name, 8000, 60000, 600);
 	}
 }
 
@@ -707,10 +740,11 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 	long f0, f, p0, p;
 	uint64_t key, t;
 	size_t b;
-	bool grow = true;
-	uint64_t pct;
+	static const unsigned nid_choices[] = { 16, 256, 4096, SQD_XMAX };
+	size_t target = 0;
 
 	seed_run(name, "all");
+	max_queued = 0;
 	memset(xq_pos, 0, sizeof(xq_pos));
 	xq_n = 0;
 	sqm_init(&model);	/* only for queued_key() in key_exact: empty */
@@ -721,19 +755,20 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 	}
 	for (i = 0; i < ops; i++) {
 		ctx.step = i;
-		if (i % 20000 == 0)
-			nids = (unsigned)(1 + below(nids_max));
-		if (i % 2000 == 0)
-			grow = below(2) || xq_n == 0;
+		if (i % 50000 == 0) {
+			do
+				nids = nid_choices[below(SQ_NELEM(nid_choices))];
+			while (nids > nids_max);
+			target = nids * below(5) / 4;
+		}
 		t = ring ? be_tring.time() : 0;
 		key = ring ? t + below(SQD_NS) : key_exact();
 		if (!ring && xq_n && below(8) == 0)	/* equal to a queued key */
 			key = bes[0]->key(xq_ids[below(xq_n)]);
-		pct = below(100);
-		if (!grow)
-			pct = (pct + 35) % 100;
 		ret0 = false;
-		if (pct < 45) {
+		switch (pick_op(xq_n, target)) {
+		case OP_ENQUEUE:
+		case OP_REQUEUE:
 			id = (unsigned)below(nids);
 			if (!xq_pos[id]) {
 				ctx.op = "enqueue";
@@ -755,13 +790,17 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 						bes[b]->name, ret);
 				}
 			}
-		} else if (pct < 60 && xq_n) {
+			break;
+		case OP_DEQUEUE:
+			if (!xq_n)
+				break;
 			id = xq_ids[below(xq_n)];
 			ctx.op = "dequeue";
 			for (b = 0; b < n; b++)
 				bes[b]->dequeue(id);
 			xq_del(id);
-		} else {
+			break;
+		default:
 			ctx.op = "pop";
 			p0 = bes[0]->pop();
 			for (b = 1; b < n; b++) {
@@ -773,7 +812,10 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 				xq_del((unsigned)p0);
 				last_popped = bes[0]->key((unsigned)p0);
 			}
+			break;
 		}
+		if (xq_n > max_queued)
+			max_queued = xq_n;
 		f0 = bes[0]->first();
 		for (b = 0; b < n; b++) {
 			f = bes[b]->first();
@@ -802,13 +844,15 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 		DASSERT(bes[b]->empty(), "%s not empty\n", bes[b]->name);
 		DASSERT(bes[b]->check() == 0, "%s check()\n", bes[b]->name);
 	}
+	printf("  %s: %lu operations on each of %zu backends, up to %zu queued\n",
+	       name, ops, n, max_queued);
 }
 
 SQ_TEST(cross_exact_backends)
 {
 	static const struct sqd_ops *const bes[] = { &be_rb, &be_gavl, &be_binom };
 
-	run_cross(bes, SQ_NELEM(bes), "cross-trees", SQD_XMAX, scaled(600000));
+	run_cross(bes, SQ_NELEM(bes), "cross-trees", SQD_XMAX, scaled(1000000));
 }
 
 SQ_TEST(cross_with_ring)
@@ -817,7 +861,7 @@ SQ_TEST(cross_with_ring)
 		&be_rb, &be_gavl, &be_binom, &be_tring,
 	};
 
-	run_cross(bes, SQ_NELEM(bes), "cross-all", SQD_XMAX, scaled(600000));
+	run_cross(bes, SQ_NELEM(bes), "cross-all", SQD_XMAX, scaled(1000000));
 }
 
 static const sq_test_entry tests[] = {
