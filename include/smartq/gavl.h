@@ -568,17 +568,27 @@ static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 			     uint64_t key)
 {
-	struct sq_gavl_node **link = &q->gv_root, *parent = NULL;
-	bool leftmost = true;
+	struct sq_gavl_node *parent = NULL, *cur = q->gv_root;
+	struct sq_gavl_node **link;
+	bool leftmost;
 
-	while (*link) {
-		parent = *link;
-		if (key < parent->key) {
-			link = &parent->gv_left;
-		} else {
-			link = &parent->gv_right;
-			leftmost = false;
-		}
+	/* both children loaded, one selected: a conditional move, so the
+	 * descent has no data-dependent branch to mispredict */
+	while (cur) {
+		struct sq_gavl_node *l = cur->gv_left, *r = cur->gv_right;
+
+		parent = cur;
+		cur = key < cur->key ? l : r;
+	}
+	if (!parent) {
+		link = &q->gv_root;
+		leftmost = true;
+	} else if (key < parent->key) {
+		link = &parent->gv_left;
+		leftmost = parent == q->gv_first;	/* left of the old first */
+	} else {
+		link = &parent->gv_right;
+		leftmost = false;
 	}
 	n->key = key;
 	n->gv_parent = parent;
