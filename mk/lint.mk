@@ -43,12 +43,30 @@ $(LINT_TU): $(HEADERS) mk/lint.mk
 	   echo 'int sq_lint_tu(void);'; \
 	   echo 'int sq_lint_tu(void) { return 0; }'; } > $@
 
+# Sources that #error without -DSQ_K=KIND are checked once per backend;
+# sources that #error without -DSQ_DEBUG only in the SQ_DEBUG pass.
+LINT_KINDS  := rb gavl binom tring
+LINT_KSRCS  := $(if $(LINT_SRCS),$(shell grep -l 'error.*-DSQ_K=' $(LINT_SRCS)))
+LINT_DBGSRC := $(if $(LINT_SRCS),$(shell grep -l 'error.*-DSQ_DEBUG' $(LINT_SRCS)))
+LINT_PLAIN  := $(filter-out $(LINT_KSRCS),$(LINT_SRCS))
+
 lint-cppcheck: $(LINT_TU)
 	@command -v $(CPPCHECK) >/dev/null 2>&1 || \
 		{ echo "make lint: $(CPPCHECK) not found (apt-get install cppcheck)" >&2; exit 1; }
-	@mkdir -p $(LINT_DIR)/cppcheck-build
-	$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -USQ_DEBUG $(LINT_TU) $(LINT_SRCS)
-	$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -DSQ_DEBUG $(LINT_TU) $(LINT_SRCS)
+	$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -USQ_DEBUG $(LINT_TU) \
+		$(filter-out $(LINT_DBGSRC),$(LINT_PLAIN))
+	$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -DSQ_DEBUG $(LINT_TU) $(LINT_PLAIN)
+	@set -e; for k in $(if $(LINT_KSRCS),$(LINT_KINDS)); do \
+		nd="$(filter-out $(LINT_DBGSRC),$(LINT_KSRCS))"; \
+		if [ -n "$$nd" ]; then \
+			echo "$(CPPCHECK) ... -USQ_DEBUG -DSQ_K=$$k $$nd"; \
+			$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -USQ_DEBUG \
+				-DSQ_K=$$k -DSQ_K_IS_$$k $$nd; \
+		fi; \
+		echo "$(CPPCHECK) ... -DSQ_DEBUG -DSQ_K=$$k $(LINT_KSRCS)"; \
+		$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -DSQ_DEBUG \
+			-DSQ_K=$$k -DSQ_K_IS_$$k $(LINT_KSRCS); \
+	done
 
 lint-tidy: $(LINT_TU)
 	@command -v $(CLANG_TIDY) >/dev/null 2>&1 || \

@@ -96,6 +96,14 @@ static bool fz_trace;		/* regression runner: FZ_TRACE=1 in the env */
 			fprintf(stderr, __VA_ARGS__);	\
 	} while (0)
 
+#if defined(__GNUC__) || defined(__clang__)
+#define FZ_NORETURN __attribute__((noreturn, format(printf, 1, 2)))
+#else
+#define FZ_NORETURN
+#endif
+
+static void fz_fail(const char *fmt, ...) FZ_NORETURN;
+
 static void fz_fail(const char *fmt, ...)
 {
 	va_list ap;
@@ -253,7 +261,6 @@ static bool fz_pick(const struct sqm *m, unsigned k, bool queued,
 		}
 	}
 	fz_fail("fz_pick: model count disagrees with its ids");
-	return false;
 }
 
 static uint64_t fz_key(void)
