@@ -738,7 +738,10 @@ static void fz_setup(void)
 	SQ_INIT(rb, &S.rb);
 	SQ_INIT(gavl, &S.gv);
 	SQ_INIT(binom, &S.bn);
-	sq_tring_init_geom(&S.tr, S.shift, base);
+	if (S.shift == 0 && base == 0)
+		SQ_INIT(tring, &S.tr);	/* the default geometry */
+	else
+		sq_tring_init_geom(&S.tr, S.shift, base);
 	sqm_init(&S.exact);
 	sqm_init(&S.ring);
 	for (i = 0; i < FZ_NODES; i++) {
