@@ -397,6 +397,13 @@ static void fz_check_all(void)
 	}
 
 	n = sqm_count(&S.ring);
+	/* time starts at base rounded down to Tg, moves only in pop() */
+	FZ_REQUIRE(sq_tring_time(&S.tr) == S.ring_time,
+		   "tring: sq_tring_time() is %" PRIu64 ", the model's %" PRIu64,
+		   sq_tring_time(&S.tr), S.ring_time);
+	FZ_REQUIRE(sq_tring_gran_shift(&S.tr) == S.shift,
+		   "tring: sq_tring_gran_shift() is %u, init said %u",
+		   sq_tring_gran_shift(&S.tr), S.shift);
 	rc = fz_ring.check();
 	FZ_REQUIRE(rc == 0, "tring: check() returned %d", rc);
 	FZ_REQUIRE(fz_ring.count() == n, "tring: count %zu, model %zu",
