@@ -263,6 +263,8 @@ SQ_TEST(gavl_avl_max_height)
 	SQ_ASSERT_EQ(sq_gavl__avl_max_height(12), 5);
 	SQ_ASSERT_EQ(sq_gavl__avl_max_height(20), 6);
 	SQ_ASSERT(sq_gavl__avl_max_height(SIZE_MAX) < SQ_GAVL__MAX_DEPTH - 2);
+	if (SIZE_MAX == UINT64_MAX)
+		SQ_ASSERT_EQ(sq_gavl__avl_max_height(SIZE_MAX), 91);
 }
 
 /* check() after every step against the model, many seeds */
@@ -431,6 +433,62 @@ SQ_TEST(gavl_cut_first_degrades_within_bound)
 	SQ_ASSERT(spine_min_balance(&q) >= -1);
 	while (sq_gavl_pop(&q))
 		;
+}
+
+/*
+ * Erase next to a degraded spine node: the double rotation must correct
+ * for its first half lowering the subtree.  By hand:
+ *
+ *            335(+1)                       305(-1)
+ *           /      \                     /     \
+ *       304(-2)   341(+1)    dequeue    304(0)  335(0)
+ *            \     /          341 -->           /   \
+ *           305(-1) 337                      308    337
+ *               \
+ *               308
+ */
+SQ_TEST(gavl_erase_beside_degraded_spine)
+{
+	static const uint64_t key[6] = { 304, 305, 308, 335, 337, 341 };
+	struct sq_gavl_node k[6];
+	struct sq_gavl q;
+	const struct sq_gavl_node *x;
+	unsigned i;
+
+	sq_gavl_init(&q);
+	for (i = 0; i < 6; i++) {
+		sq_gavl_node_init(&k[i]);
+		k[i].key = key[i];
+		k[i].gv_balance = 0;
+	}
+	q.gv_root = &k[3];
+	q.gv_first = &k[0];
+	q.gv_count = 6;
+	k[3].gv_left = &k[0];
+	k[0].gv_parent = &k[3];
+	k[3].gv_right = &k[5];
+	k[5].gv_parent = &k[3];
+	k[0].gv_right = &k[1];
+	k[1].gv_parent = &k[0];
+	k[1].gv_right = &k[2];
+	k[2].gv_parent = &k[1];
+	k[5].gv_left = &k[4];
+	k[4].gv_parent = &k[5];
+	k[3].gv_balance = 1;
+	k[0].gv_balance = -2;
+	k[1].gv_balance = -1;
+	k[5].gv_balance = 1;
+	SQ_ASSERT_EQ(sq_gavl_check(&q), 0);
+
+	sq_gavl_dequeue(&q, &k[5]);
+	SQ_ASSERT_EQ(sq_gavl_check(&q), 0);
+	SQ_ASSERT(q.gv_root == &k[1]);
+	SQ_ASSERT_EQ(k[1].gv_balance, -1);
+	SQ_ASSERT_EQ(k[0].gv_balance, 0);
+	SQ_ASSERT_EQ(k[3].gv_balance, 0);
+	for (i = 0, x = sq_gavl_first(&q); i < 5; i++, x = sq_gavl_next(x))
+		SQ_ASSERT(x == &k[i]);
+	SQ_ASSERT(x == NULL);
 }
 
 SQ_TEST(gavl_equal_keys_fifo)
@@ -725,6 +783,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(gavl_random_small),
 	SQ_T(gavl_hold_long),
 	SQ_T(gavl_cut_first_degrades_within_bound),
+	SQ_T(gavl_erase_beside_degraded_spine),
 	SQ_T(gavl_equal_keys_fifo),
 	SQ_T(gavl_edge_keys),
 	SQ_T(gavl_requeue_in_place),

@@ -37,13 +37,15 @@
  *       gv_count is the number of nodes.
  *
  * Why cutting first is allowed.  The first node has no left child.  Pop
- * replaces it by its right subtree, which makes the spine one node shorter
- * under its parent: the parent's left side lost one level.  A true AVL tree
- * would now walk up and rotate every spine node that became right-heavy by
- * two.  GAVL does not: it only lowers the balance of the spine nodes whose
- * height really dropped (those that were left-heavy), so (2) stays exact,
- * and lets the spine become right-heavy -- (4).  The right subtrees hanging
- * off the spine are untouched, so (3) holds.
+ * replaces it by its right subtree, so the left side of its parent lost
+ * exactly one level.  A true AVL tree would now walk up and rotate every
+ * spine node that became right-heavy by two.  GAVL does not: it walks up
+ * only while a node was left-heavy (its height dropped too; it becomes
+ * balanced) and stops at the first node that was not, which just becomes
+ * one step more right-heavy -- (4) allows it, and (2) stays exact.  The
+ * right subtrees hanging off the spine are untouched, so (3) holds.  Pops
+ * in a row stay cheap: no rotation, no compare, and a walk that stops as
+ * soon as a node absorbs the lost level.
  *
  * The height bound.  Let N(h) be the fewest nodes of an AVL tree of height
  * h: N(0) = 0, N(1) = 1, N(h) = N(h-1) + N(h-2) + 1; the largest AVL height
@@ -65,10 +67,11 @@
  * Rebalancing.  Enqueue and the erase of any node but the first retrace
  * like an AVL tree and rotate where a balance reaches +2, or -2 and below
  * (a spine node already right-heavy gets its rotation then, which repairs
- * it).  The rotation helpers update balances with the general formulas, so
- * they are exact for any balance, including a degraded spine node's.  They
- * never compare keys and exist once; the only compare is the small descent
- * loop inside sq_gavl_enqueue(), which inlines into the caller.
+ * it, so inserts undo what pops degrade).  The rotation helpers update
+ * balances with the general formulas, exact for any balance, including a
+ * degraded spine node's.  They never compare keys and exist once; the only
+ * compare is the small descent loop inside sq_gavl_enqueue(), which
+ * inlines into the caller and selects the child without a branch.
  *
  * A node that is not queued has gv_balance == SQ_GAVL__UNQUEUED, a value no
  * queued node can have (a queued balance lies in [-height, 1]), so queued()
@@ -109,7 +112,8 @@ struct sq_gavl {
 #define SQ_GAVL__UNQUEUED 0x4000
 
 /* check() keeps per-depth heights in arrays of this size: a sound tree is
- * at most H(SIZE_MAX) + 1 <= 94 levels deep, so deeper is a broken tree. */
+ * at most H(SIZE_MAX) + 1 = 92 levels deep (64-bit size_t), so deeper is a
+ * broken tree. */
 #define SQ_GAVL__MAX_DEPTH 128
 
 /* ---- rebalancing: no key compares below this line until the descent ---- */
@@ -256,6 +260,7 @@ static inline struct sq_gavl_node *sq_gavl__fix_right_heavy(
 		sq_gavl__rotate_left(q, x);
 		return y;
 	}
+	/* y is AVL, so this correction is 0; it keeps the helper exact */
 	x->gv_balance -= sq_gavl__rotate_right(q, y);
 	sq_gavl__rotate_left(q, x);
 	return x->gv_parent;
