@@ -893,6 +893,10 @@ int main(int argc, char **argv)
 	}
 
 	if (o.json) {
+		char pinned[16] = "null";
+
+		if (o.cpu >= 0)
+			snprintf(pinned, sizeof(pinned), "%d", o.cpu);
 		f = fopen(o.json, "w");
 		if (!f)
 			bq_die("--json %s: %s", o.json, strerror(errno));
@@ -908,12 +912,12 @@ int main(int argc, char **argv)
 		fprintf(f, ",\n  \"workload\": \"%s\",\n  \"dist\": \"%s\",\n"
 			"  \"inc_max\": %lu,\n  \"loops\": %zu,\n"
 			"  \"reps_per_pass\": %zu,\n  \"warmup\": %zu,\n"
-			"  \"seed\": %llu,\n  \"cpu_pinned\": %d,\n"
+			"  \"seed\": %llu,\n  \"cpu_pinned\": %s,\n"
 			"  \"tring_slots\": %u,\n  \"tring_gran_shift\": %u,\n"
 			"  \"results\": [",
 			bq_workload_names[o.workload], bq_dist_names[o.dist],
 			(unsigned long)o.inc_max, o.loops, o.reps, o.warmup,
-			(unsigned long long)o.seed, o.cpu,
+			(unsigned long long)o.seed, pinned,
 			(unsigned)SQ_TRING_SLOTS, bq_tring_shift);
 		for (i = 0; i < o.nn; i++)
 			for (k = 0; k < nq; k++) {
