@@ -100,7 +100,8 @@ static void sq__test_fail(const char *file, int line, const char *what)
 
 static int sq__test_run(const char *suite, const sq_test_entry *t, size_t n)
 {
-	size_t i, passed = 0, failed = 0;
+	/* volatile: they live across setjmp/longjmp */
+	volatile size_t i, passed = 0, failed = 0;
 
 	printf("[==========] %s: running %zu test(s)\n", suite, n);
 	for (i = 0; i < n; i++) {
@@ -115,7 +116,8 @@ static int sq__test_run(const char *suite, const sq_test_entry *t, size_t n)
 			failed++;
 		}
 	}
-	printf("%s: %zu passed, %zu failed\n", suite, passed, failed);
+	printf("%s: %zu passed, %zu failed\n", suite, (size_t)passed,
+	       (size_t)failed);
 	return failed ? 1 : 0;
 }
 
