@@ -14,6 +14,8 @@
  * A failure prints the seed.
  */
 #if defined(SQ_DEBUG) && (defined(__unix__) || defined(__APPLE__))
+/* the feature-test macro for fork/pipe/waitpid, not a misused name */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c) */
 #define _POSIX_C_SOURCE 200809L
 #define WB_MISUSE 1
 #include <sys/types.h>
@@ -203,7 +205,8 @@ static void ref_pop(struct ref *r, uint64_t seed, unsigned long step)
 			   (unsigned long long)seed, step);
 		return;
 	}
-	SQ_ASSERTF(got == &r->node[f], "seed %llu step %lu: popped %d, model %d\n",
+	SQ_ASSERTF(got == &r->node[f],
+		   "seed %llu step %lu: popped %d, model %d\n",
 		   (unsigned long long)seed, step,
 		   got ? (int)idx(r, got) : -1, f);
 	r->queued[f] = false;
@@ -297,7 +300,7 @@ SQ_TEST(binom_empty)
 	SQ_ASSERT(sq_binom_enqueue(&q, &n, 42));
 	SQ_ASSERT(sq_binom_queued(&n));
 	SQ_ASSERT(sq_binom_first(&q) == &n);
-	SQ_ASSERT(!sq_binom_requeue(&q, &n, 42));	/* same first, same key */
+	SQ_ASSERT(!sq_binom_requeue(&q, &n, 42));	/* same first and key */
 	SQ_ASSERT(sq_binom_requeue(&q, &n, 43));	/* first key changed */
 	SQ_ASSERT_EQ(n.key, 43);
 	SQ_ASSERT(sq_binom_check(&q) == 0);
@@ -382,7 +385,8 @@ SQ_TEST(binom_random_large)
 		ref_init(&R, 2000);
 		/* grow, churn, shrink */
 		for (step = 0; step < 60000; step++) {
-			unsigned fill = step < 20000 ? 70 : step < 40000 ? 50 : 25;
+			unsigned fill = step < 20000 ? 70
+				      : step < 40000 ? 50 : 25;
 
 			ref_step(&R, &s, seed, step, mode, fill);
 			ref_agree(&R, seed, step, (step & 4095) == 0);
@@ -615,7 +619,7 @@ SQ_TEST(binom_check_catches)
 	c->bh_degree = deg;
 	SQ_ASSERT(sq_binom_check(&q) == 0);
 
-	p = leaf->bh_parent;			/* heap order: swap with parent */
+	p = leaf->bh_parent;		/* heap order: swap with the parent */
 	pk = p->key;
 	ps = p->bh_seq;
 	lk = leaf->key;

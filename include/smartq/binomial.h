@@ -34,7 +34,8 @@
  * Invariants (sq_binom_check() verifies each of them):
  *  1. The occupied degrees are exactly the set bits of bh_count: for each
  *     bit d set, bh_roots[d] is a root of degree d with bh_parent NULL;
- *     for each bit clear, bh_roots[d] is NULL.
+ *     for each bit clear, bh_roots[d] is NULL (the carry tests the slot,
+ *     the minimum scan walks the bits).
  *  2. Each tree is a true binomial tree: a node of degree d has exactly d
  *     children, linked from bh_child (the child of highest degree) along
  *     bh_next with degrees d-1, d-2, ... 0, each child's bh_parent pointing
@@ -155,16 +156,18 @@ SQ__INLINE struct sq_binom_node *sq_binom__link(struct sq_binom_node *a,
 }
 
 /*
- * sq_binom__carry - add the root @t of degree @d to the roots, where @occ
- * holds the occupied degrees (binary addition of 2^d: while the slot is
- * taken, link and carry up).  The caller adds 2^d to its @occ afterwards.
- * @t must have bh_parent NULL.
+ * sq_binom__carry - add the root @t of degree @d to the roots: binary
+ * addition of 2^d, so while the slot is taken, link and carry up.  The
+ * caller adds 2^d to bh_count (at once or at the end).  @t must have
+ * bh_parent NULL.
  */
 SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
-				unsigned d, uint64_t occ)
+				unsigned d)
 {
-	while (occ & ((uint64_t)1 << d)) {
-		t = sq_binom__link(q->bh_roots[d], t);
+	struct sq_binom_node *o;
+
+	while ((o = q->bh_roots[d]) != NULL) {
+		t = sq_binom__link(o, t);
 		q->bh_roots[d] = NULL;
 		d++;
 	}
@@ -173,28 +176,21 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 
 /*
  * sq_binom__release - carry the siblings from @c up to but not including
- * @stop (NULL: to the last) into the roots, each as a tree of its own,
- * where @occ holds the occupied degrees.  Returns the new occupancy.
+ * @stop (NULL: to the last) into the roots, each as a tree of its own.
  * The children of a node are binomial trees of distinct degrees, and so
  * is everything sq_binom__remove() releases.
  */
-SQ__INLINE uint64_t sq_binom__release(struct sq_binom *q,
-				      struct sq_binom_node *c,
-				      const struct sq_binom_node *stop,
-				      uint64_t occ)
+SQ__INLINE void sq_binom__release(struct sq_binom *q, struct sq_binom_node *c,
+				  const struct sq_binom_node *stop)
 {
 	struct sq_binom_node *next;
-	unsigned d;
 
 	while (c != stop) {
 		next = c->bh_next;
-		d = c->bh_degree;
 		c->bh_parent = NULL;
-		sq_binom__carry(q, c, d, occ);
-		occ += (uint64_t)1 << d;
+		sq_binom__carry(q, c, c->bh_degree);
 		c = next;
 	}
-	return occ;
 }
 
 /* sq_binom__scan_min - the smallest root, NULL when empty. */
@@ -247,14 +243,12 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 {
 	struct sq_binom_node *root = x, *below, *below_next, *p, *up, *p_next;
 	unsigned below_deg, p_deg;
-	uint64_t occ;
 
 	while (root->bh_parent)
 		root = root->bh_parent;
 	q->bh_roots[root->bh_degree] = NULL;
-	occ = (uint64_t)q->bh_count - ((uint64_t)1 << root->bh_degree);
 
-	occ = sq_binom__release(q, x->bh_child, NULL, occ);
+	sq_binom__release(q, x->bh_child, NULL);
 	below = x;
 	below_next = x->bh_next;
 	below_deg = x->bh_degree;
@@ -263,12 +257,11 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 		up = p->bh_parent;
 		p_next = p->bh_next;
 		p_deg = p->bh_degree;
-		occ = sq_binom__release(q, p->bh_child, below, occ);
+		sq_binom__release(q, p->bh_child, below);
 		p->bh_child = below_next;
 		p->bh_degree = below_deg;
 		p->bh_parent = NULL;
-		sq_binom__carry(q, p, below_deg, occ);
-		occ += (uint64_t)1 << below_deg;
+		sq_binom__carry(q, p, below_deg);
 		below = p;
 		below_next = p_next;
 		below_deg = p_deg;
@@ -300,7 +293,7 @@ SQ__INLINE bool sq_binom__insert(struct sq_binom *q, struct sq_binom_node *n)
 	n->bh_parent = NULL;
 	n->bh_child = NULL;
 	n->bh_degree = 0;
-	sq_binom__carry(q, n, 0, (uint64_t)q->bh_count);
+	sq_binom__carry(q, n, 0);
 	q->bh_count++;
 	if (!q->bh_min || n->key < q->bh_min->key) {
 		q->bh_min = n;
@@ -438,16 +431,12 @@ static inline void sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 static inline struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 {
 	struct sq_binom_node *m = q->bh_min;
-	unsigned k;
-	uint64_t occ;
 
 	if (!m)
 		return NULL;
 	/* The minimum is a root: no path to take apart, only its children. */
-	k = m->bh_degree;
-	q->bh_roots[k] = NULL;
-	occ = (uint64_t)q->bh_count - ((uint64_t)1 << k);
-	sq_binom__release(q, m->bh_child, NULL, occ);
+	q->bh_roots[m->bh_degree] = NULL;
+	sq_binom__release(q, m->bh_child, NULL);
 	q->bh_count--;
 	q->bh_min = sq_binom__scan_min(q);
 	sq_binom__dead(m);
