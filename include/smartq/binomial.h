@@ -26,6 +26,7 @@
  * requeue, and all comparisons are on (key, seq).  Every pair is distinct,
  * the order is total, and pops come out in exactly the order of the
  * smartq trees: smallest key first, earliest (re)queued among equal keys.
+ * (The counter would need 2^64 stamps to wrap: centuries at 10^9 a second.)
  *
  * Intrusive.  Nodes move, keys never do: an arbitrary dequeue takes the
  * node's tree apart along the path from its root (see sq_binom__remove())
