@@ -48,6 +48,12 @@ endif
 
 CLANG ?= $(shell command -v clang 2>/dev/null)
 
+# A C++ compiler is optional: a machine with only gcc and make skips C++.
+ifeq ($(origin SQ_CXX),undefined)
+SQ_CXX := $(shell printf 'int main() { return 0; }\n' | $(CXX) -x c++ - \
+	-o /dev/null >/dev/null 2>&1 && echo yes || echo no)
+endif
+
 SQT_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
            -fno-omit-frame-pointer
 ifeq ($(origin SQ_ASAN),undefined)
@@ -92,6 +98,9 @@ endif
 ifneq ($(SQ_CMOCKA),yes)
 $(info tests: cmocka not found, using the plain runner of tests/sq_test.h)
 endif
+ifneq ($(SQ_CXX),yes)
+$(info tests: $(CXX) cannot build C++, skipping tests/cxx.cpp and the C++ header checks)
+endif
 endif
 
 # ---- programs ------------------------------------------------------------------
@@ -115,7 +124,9 @@ ifneq ($(wildcard tests/diff.c),)
 SQT_BUILT += $(SQT_DIR)/o2/diff-slots64 $(SQT_DIR)/o2/diff-slots4096
 endif
 ifneq ($(wildcard tests/cxx.cpp),)
+ifeq ($(SQ_CXX),yes)
 SQT_BUILT += $(SQT_DIR)/cxx
+endif
 endif
 endif
 
@@ -157,10 +168,13 @@ $(SQT_DIR)/cxx: tests/cxx.cpp $(SQT_HDRS)
 	$(CXX) -O2 -g -std=c++11 $(SQT_CXXWARN) $(SQT_NOCLOB_CXX) $(CPPFLAGS) -o $@ $<
 
 # The header check runs at test time, with this build's compilers.
-$(SQT_DIR)/headers: tests/headers.sh tests/tests.mk
+# (rewritten on every run, so it always names this run's compilers)
+.PHONY: sqt-force
+sqt-force:
+$(SQT_DIR)/headers: tests/headers.sh tests/tests.mk sqt-force
 	@mkdir -p $(@D)
 	@{ echo '#!/bin/sh'; \
-	   echo "CC='$(CC)' CXX='$(CXX)' CLANG='$(CLANG)' WARN='$(WARN)'"; \
+	   echo "CC='$(CC)' CXX='$(if $(filter yes,$(SQ_CXX)),$(CXX))' CLANG='$(CLANG)' WARN='$(WARN)'"; \
 	   echo 'export CC CXX CLANG WARN'; \
 	   echo 'exec sh tests/headers.sh'; } > $@.tmp
 	@chmod +x $@.tmp && mv $@.tmp $@
