@@ -62,14 +62,6 @@ SQ_ASAN := $(shell t=$$(mktemp 2>/dev/null) || exit 0; \
 	>/dev/null 2>&1 && $$t >/dev/null 2>&1 && echo yes || echo no; rm -f $$t)
 endif
 
-# gcc's -Wclobbered (from -Wextra) flags the plain runner's counters in
-# tests/sq_test.h at -O2, a false positive (they are not written between
-# setjmp and longjmp); silenced for compilers that know the option.
-SQT_NOCLOB := $(shell printf 'int x;\n' | $(CC) -Werror -Wno-clobbered -x c - -c \
-	-o /dev/null >/dev/null 2>&1 && echo -Wno-clobbered)
-SQT_NOCLOB_CXX := $(shell printf 'int x;\n' | $(CXX) -Werror -Wno-clobbered -x c++ - -c \
-	-o /dev/null >/dev/null 2>&1 && echo -Wno-clobbered)
-
 # ---- variants ------------------------------------------------------------------
 
 SQT_VARIANTS     := o2 o0dbg
@@ -137,7 +129,7 @@ TEST_DEPS  += $(SQT_DIR)/headers $(SQT_BUILT)
 test-build: $(SQT_DIR)/headers $(SQT_BUILT)
 
 # The flags one variant compiles with: $(call sqt_cc,VARIANT)
-sqt_cc = $(SQT_CC_$(1)) $(SQT_FLAGS_$(1)) $(WARN) $(if $(filter clang,$(1)),,$(SQT_NOCLOB)) \
+sqt_cc = $(SQT_CC_$(1)) $(SQT_FLAGS_$(1)) $(WARN) \
          $(CPPFLAGS) $(SQT_CMOCKA_C)
 
 # $(call sqt_rules,VARIANT)
@@ -165,7 +157,7 @@ $(SQT_DIR)/o2/diff-slots%: tests/diff.c $(SQT_HDRS)
 SQT_CXXWARN := $(filter-out -Wstrict-prototypes,$(WARN))
 $(SQT_DIR)/cxx: tests/cxx.cpp $(SQT_HDRS)
 	@mkdir -p $(@D)
-	$(CXX) -O2 -g -std=c++11 $(SQT_CXXWARN) $(SQT_NOCLOB_CXX) $(CPPFLAGS) -o $@ $<
+	$(CXX) -O2 -g -std=c++11 $(SQT_CXXWARN) $(CPPFLAGS) -o $@ $<
 
 # The header check runs at test time, with this build's compilers.
 # (rewritten on every run, so it always names this run's compilers)
