@@ -656,23 +656,33 @@ static inline struct sq_rb_node *sq_rb_prev(const struct sq_rb_node *n)
  */
 SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb_node *n, uint64_t key)
 {
-	struct sq_rb_node **link = &q->rb_root, *parent = NULL;
-	bool leftmost = true;
+	struct sq_rb_node *cur = q->rb_root, *parent = NULL;
+	bool leftmost;
 
-	while (*link) {
-		parent = *link;
-		if (key < parent->key) {
-			link = &parent->rb_left;
-		} else {
-			link = &parent->rb_right;
-			leftmost = false;
-		}
+	/* Both children loaded, one selected: a conditional move, so the
+	 * descent has no data-dependent branch to mispredict (which way a
+	 * new key turns is a coin flip to a predictor). */
+	while (cur) {
+		struct sq_rb_node *l = cur->rb_left, *r = cur->rb_right;
+
+		parent = cur;
+		cur = key < cur->key ? l : r;
 	}
 	n->key = key;
 	n->rb_parent_color = (uintptr_t)parent;	/* red */
 	n->rb_left = NULL;
 	n->rb_right = NULL;
-	*link = n;
+	if (!parent) {
+		q->rb_root = n;
+		leftmost = true;
+	} else if (key < parent->key) {
+		parent->rb_left = n;
+		/* left of the old leftmost: no right turn on the way */
+		leftmost = parent == q->rb_leftmost;
+	} else {
+		parent->rb_right = n;
+		leftmost = false;
+	}
 	if (leftmost)
 		q->rb_leftmost = n;
 	q->rb_count++;
