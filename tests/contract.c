@@ -22,6 +22,7 @@
 
 #include "smartq.h"
 #include "sq_test.h"
+#include "rng.h"
 
 #ifndef SQ_K
 #error "compile with -DSQ_K=rb (or gavl, binom, tring)"
@@ -87,14 +88,11 @@ static unsigned first_id(void)
 	return ITEM(f)->id;
 }
 
-/* tiny xorshift so the tests are reproducible */
+/* one fixed stream, so the tests are reproducible */
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return rng_next(&rng);
 }
 
 SQ_TEST(empty_queue)

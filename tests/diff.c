@@ -36,6 +36,7 @@
 
 #include "smartq.h"
 #include "model.h"
+#include "rng.h"
 #include "sq_test.h"
 
 #ifndef SQ_DIFF_SCALE_DIV
@@ -79,18 +80,9 @@ static void diff_context(void)
 
 static uint64_t rng_state;
 
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
-}
-
 static uint64_t rnd(void)
 {
-	return splitmix(&rng_state);
+	return rng_next(&rng_state);
 }
 
 /* uniform-ish in [0, n); n = 0 stands for 2^64 (a shifted-out range) */

@@ -17,6 +17,13 @@
  *	sqm_dequeue(&m, 7);		false if 7 was not queued
  *	sqm_requeue(&m, 7, key);	true if the first id or first key changed
  *
+ * For the white-box tests, which also look at the order and the stamps:
+ *
+ *	sqm_order(&m, ids);		the queued ids in queue order, and how many
+ *	sqm_seq(&m, 7);			7's seq; m.seq counts enqueues + requeues
+ *	sqm_find(&m, n, start, queued);	the first id from @start on (mod @n)
+ *					that is queued (or not), -1 if none
+ *
  * For the time ring (tring), which is exact only to its granularity Tg and
  * only while keys stay in its window, the model states the contract's
  * guarantee instead of one answer:
@@ -212,6 +219,53 @@ static inline bool sqm_requeue(struct sqm *m, unsigned id, uint64_t key)
 	sqm_enqueue(m, id, key);
 	sqm_first(m, &id1, &k1);
 	return id0 != id1 || k0 != k1;
+}
+
+/* ---- for the white-box tests ------------------------------------------- */
+
+/* the seq (enqueue/requeue stamp) of a queued id */
+static inline uint64_t sqm_seq(const struct sqm *m, unsigned id)
+{
+	if (!sqm_queued(m, id))
+		sqm__bad("sqm_seq of an id that is not queued", id);
+	return m->e[m->pos[id] - 1].seq;
+}
+
+/*
+ * sqm_order - the queued ids in queue order into @ids (room for
+ * sqm_count()); returns how many.  Insertion sort: for a few hundred.
+ */
+static inline size_t sqm_order(const struct sqm *m, unsigned *ids)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->n; i++) {
+		const struct sqm_entry *e = &m->e[i];
+
+		for (j = i; j > 0 && sqm__before(e, &m->e[m->pos[ids[j - 1]] - 1]);
+		     j--)
+			ids[j] = ids[j - 1];
+		ids[j] = e->id;
+	}
+	return m->n;
+}
+
+/*
+ * sqm_find - the first id of @start, @start + 1, ... (mod @n) that is
+ * queued (@queued) or not; -1 if none of ids 0 .. @n - 1 is.  With a
+ * random @start it picks a random node in the wanted state.
+ */
+static inline int sqm_find(const struct sqm *m, unsigned n, unsigned start,
+			   bool queued)
+{
+	unsigned i, id;
+
+	for (i = 0; i < n; i++) {
+		id = (start + i) % n;
+		if (sqm_queued(m, id) == queued)
+			return (int)id;
+	}
+	return -1;
 }
 
 /* ---- the time ring's rule ---------------------------------------------- */

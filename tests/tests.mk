@@ -18,8 +18,11 @@
 #   wb_KIND         every tests/wb_*.c, the backends' white-box suites
 #
 # plus, once: diff with a 64-slot and a 4096-slot ring, the C++11 unit
-# tests/cxx.cpp, and tests/headers.sh (each public header compiled alone as
-# C99/C11 with gcc and clang and as C++11, with and without SQ_DEBUG).
+# tests/cxx.cpp, tests/headers.sh (each public header compiled alone as
+# C99/C11 with gcc and clang and as C++11, with and without SQ_DEBUG), and
+# valgrind-contract-KIND: the o2 contract suites under valgrind's memcheck
+# (tests/valgrind.sh; it skips, saying so, when valgrind is not installed
+# or SQ_VALGRIND=no).
 #
 # cmocka is used when it is found (pkg-config, else a compile-and-link probe);
 # force it with SQ_CMOCKA=yes|no, CMOCKA_CFLAGS=..., CMOCKA_LIBS=....
@@ -28,7 +31,7 @@
 
 SQT_DIR   := $(BUILD)/tests
 SQT_KINDS := rb gavl binom tring
-SQT_HDRS  := $(HEADERS) tests/sq_test.h tests/model.h tests/tests.mk
+SQT_HDRS  := $(HEADERS) tests/sq_test.h tests/model.h tests/rng.h tests/tests.mk
 
 # ---- what this machine has ---------------------------------------------------
 
@@ -120,6 +123,8 @@ ifeq ($(SQ_CXX),yes)
 SQT_BUILT += $(SQT_DIR)/cxx
 endif
 endif
+SQT_VALGRIND := $(addprefix $(SQT_DIR)/valgrind-contract-,$(SQT_KINDS))
+SQT_BUILT += $(SQT_VALGRIND)
 endif
 
 TEST_PROGS += $(SQT_DIR)/headers $(SQT_BUILT)
@@ -158,6 +163,12 @@ SQT_CXXWARN := $(filter-out -Wstrict-prototypes,$(WARN))
 $(SQT_DIR)/cxx: tests/cxx.cpp $(SQT_HDRS)
 	@mkdir -p $(@D)
 	$(CXX) -O2 -g -std=c++11 $(SQT_CXXWARN) $(CPPFLAGS) -o $@ $<
+
+# valgrind runs at test time: a wrapper per backend's o2 contract suite.
+$(SQT_DIR)/valgrind-contract-%: $(SQT_DIR)/o2/contract-% tests/valgrind.sh
+	@{ echo '#!/bin/sh'; \
+	   echo 'exec sh tests/valgrind.sh $<'; } > $@.tmp
+	@chmod +x $@.tmp && mv $@.tmp $@
 
 # The header check runs at test time, with this build's compilers.
 # (rewritten on every run, so it always names this run's compilers)

@@ -4,281 +4,170 @@
  * (smartq/binomial.h)
  *
  * A random mix of enqueue / pop / dequeue (any node) / requeue on a few
- * dozen nodes, compared after every step with a plain array reference of
- * (key, seq) and with sq_binom_check(); the same on a few thousand nodes
- * with check() now and then; the shape of the heap (one tree per set bit
+ * dozen nodes, compared after every step with the model of tests/model.h,
+ * (key, seq) included, and with sq_binom_check(); the same on a few
+ * thousand nodes with check() now and then; the shape of the heap (one tree per set bit
  * of the count); equal keys in FIFO order; the edge keys 0 and UINT64_MAX;
  * dequeue of every node of a single B_k, the deepest included; requeue in
- * place; and check() catching heaps broken on purpose.  Under SQ_DEBUG on
- * a POSIX system, misuse is run in a child process and its message read.
- * A failure prints the seed.
+ * place; and check() catching heaps broken on purpose.  (What SQ_DEBUG
+ * says on misuse is tests/misuse.c's, for every backend.)  A failure
+ * prints the seed.
  */
-#if defined(SQ_DEBUG) && (defined(__unix__) || defined(__APPLE__))
-/* the feature-test macro for fork/pipe/waitpid, not a misused name */
-/* NOLINTNEXTLINE(bugprone-reserved-identifier,cert-dcl37-c) */
-#define _POSIX_C_SOURCE 200809L
-#define WB_MISUSE 1
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <signal.h>
-#include <unistd.h>
-#endif
-
 #include "smartq/binomial.h"
 #include "sq_test.h"
+#include "model.h"
+#include "rng.h"
 
-#include <string.h>
+/* ---- random steps against the model (tests/model.h) -------------------- */
 
-/* splitmix64: small, good enough, reproducible from one seed */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static unsigned rng_below(uint64_t *s, unsigned n)
-{
-	return (unsigned)(rng_next(s) % n);
-}
-
-/* A key from one of a few distributions: many ties, full range, edges. */
-static uint64_t rng_key(uint64_t *s, unsigned mode)
-{
-	switch (mode) {
-	case 0:
-		return rng_below(s, 8);
-	case 1:
-		return rng_next(s);
-	case 2:
-		switch (rng_below(s, 4)) {
-		case 0:
-			return 0;
-		case 1:
-			return UINT64_MAX;
-		case 2:
-			return UINT64_MAX - rng_below(s, 3);
-		default:
-			return rng_below(s, 3);
-		}
-	default:
-		return rng_below(s, 1000);
-	}
-}
-
-/* ---- the reference model ----------------------------------------------- */
-
-#define REF_MAX 4096
+#define NMAX 2000
 
 /*
- * Nodes 0..n-1 with the key and the stamp each was last (re)queued with.
- * The stamp counts enqueues and requeues exactly as the queue's bh_seq
- * does, so it must equal the node's bh_seq: white-box, and the order is
- * then the same (key, stamp) order by construction.
+ * Nodes 0 .. nnodes - 1 are the model's ids.  The model's seq counts
+ * enqueues and requeues exactly as the queue's bh_seq does, so it must
+ * equal the node's bh_seq: white-box, and the order is then the same
+ * (key, seq) order by construction.
  */
-struct ref {
-	struct sq_binom q;
-	struct sq_binom_node node[REF_MAX];
-	uint64_t key[REF_MAX];
-	uint64_t stamp[REF_MAX];
-	bool queued[REF_MAX];
-	uint64_t clock;
-	size_t count;
-	unsigned n;
-};
+static struct sq_binom bq;
+static struct sq_binom_node bnode[NMAX];
+static struct sqm model;
+static unsigned nnodes;
 
-static struct ref R;	/* ~250 KiB: static, not on the stack */
-
-static void ref_init(struct ref *r, unsigned n)
+static void mix_init(unsigned n)
 {
 	unsigned i;
 
-	memset(r, 0, sizeof(*r));
-	sq_binom_init(&r->q);
-	r->n = n;
+	sq_binom_init(&bq);
+	sqm_init(&model);
+	nnodes = n;
 	for (i = 0; i < n; i++)
-		sq_binom_node_init(&r->node[i]);
+		sq_binom_node_init(&bnode[i]);
 }
 
-static bool ref_before(const struct ref *r, unsigned a, unsigned b)
+static int idx(const struct sq_binom_node *n)
 {
-	if (r->key[a] != r->key[b])
-		return r->key[a] < r->key[b];
-	return r->stamp[a] < r->stamp[b];
-}
-
-/* index of the first queued node, or -1 */
-static int ref_first(const struct ref *r)
-{
-	int best = -1;
-	unsigned i;
-
-	for (i = 0; i < r->n; i++)
-		if (r->queued[i] &&
-		    (best < 0 || ref_before(r, i, (unsigned)best)))
-			best = (int)i;
-	return best;
-}
-
-static unsigned idx(const struct ref *r, const struct sq_binom_node *n)
-{
-	return (unsigned)(n - r->node);
+	return n ? (int)(n - bnode) : -1;
 }
 
 /* The queue agrees with the model: count, first, and every node's state. */
-static void ref_agree(const struct ref *r, uint64_t seed, unsigned long step,
-		      bool full)
+static void mix_agree(uint64_t seed, unsigned long step, bool full)
 {
-	int f = ref_first(r);
-	const struct sq_binom_node *first = sq_binom_first(&r->q);
-	unsigned i;
+	const struct sq_binom_node *first = sq_binom_first(&bq);
+	unsigned f = 0, i;
+	bool any = sqm_first(&model, &f, NULL);
 
-	SQ_ASSERTF(sq_binom_count(&r->q) == r->count,
+	SQ_ASSERTF(sq_binom_count(&bq) == sqm_count(&model),
 		   "seed %llu step %lu: count %zu, model %zu\n",
-		   (unsigned long long)seed, step, sq_binom_count(&r->q),
-		   r->count);
-	SQ_ASSERTF(sq_binom_empty(&r->q) == (r->count == 0),
+		   (unsigned long long)seed, step, sq_binom_count(&bq),
+		   sqm_count(&model));
+	SQ_ASSERTF(sq_binom_empty(&bq) == !any,
 		   "seed %llu step %lu: empty\n", (unsigned long long)seed,
 		   step);
-	SQ_ASSERTF(f < 0 ? first == NULL : first == &r->node[f],
+	SQ_ASSERTF(any ? first == &bnode[f] : first == NULL,
 		   "seed %llu step %lu: first is %d, model %d\n",
-		   (unsigned long long)seed, step,
-		   first ? (int)idx(r, first) : -1, f);
-	SQ_ASSERTF(r->q.bh_seq == r->clock, "seed %llu step %lu: counter\n",
+		   (unsigned long long)seed, step, idx(first),
+		   any ? (int)f : -1);
+	SQ_ASSERTF(bq.bh_seq == model.seq, "seed %llu step %lu: counter\n",
 		   (unsigned long long)seed, step);
 	if (!full)
 		return;
-	SQ_ASSERTF(sq_binom_check(&r->q) == 0,
+	SQ_ASSERTF(sq_binom_check(&bq) == 0,
 		   "seed %llu step %lu: check() failed\n",
 		   (unsigned long long)seed, step);
-	for (i = 0; i < r->n; i++) {
-		SQ_ASSERTF(sq_binom_queued(&r->node[i]) == r->queued[i],
+	for (i = 0; i < nnodes; i++) {
+		bool queued = sqm_queued(&model, i);
+
+		SQ_ASSERTF(sq_binom_queued(&bnode[i]) == queued,
 			   "seed %llu step %lu: node %u queued state\n",
 			   (unsigned long long)seed, step, i);
-		if (r->queued[i])
-			SQ_ASSERTF(r->node[i].key == r->key[i] &&
-				   r->node[i].bh_seq == r->stamp[i],
+		if (queued)
+			SQ_ASSERTF(bnode[i].key == sqm_key(&model, i) &&
+				   bnode[i].bh_seq == sqm_seq(&model, i),
 				   "seed %llu step %lu: node %u key/seq\n",
 				   (unsigned long long)seed, step, i);
 	}
 }
 
-/* Pick a random node in the wanted state; -1 if none. */
-static int ref_pick(const struct ref *r, uint64_t *s, bool queued)
+static void mix_enqueue(unsigned i, uint64_t key, uint64_t seed,
+			unsigned long step)
 {
-	unsigned start = rng_below(s, r->n), i, j;
+	bool want = sqm_enqueue(&model, i, key);
+	bool got = sq_binom_enqueue(&bq, &bnode[i], key);
 
-	for (i = 0; i < r->n; i++) {
-		j = (start + i) % r->n;
-		if (r->queued[j] == queued)
-			return (int)j;
-	}
-	return -1;
-}
-
-static void ref_enqueue(struct ref *r, unsigned i, uint64_t key,
-			uint64_t seed, unsigned long step)
-{
-	bool got, want;
-	int f;
-
-	r->key[i] = key;
-	r->stamp[i] = r->clock++;
-	r->queued[i] = true;
-	r->count++;
-	f = ref_first(r);
-	want = f == (int)i;
-	got = sq_binom_enqueue(&r->q, &r->node[i], key);
 	SQ_ASSERTF(got == want, "seed %llu step %lu: enqueue returned %d\n",
 		   (unsigned long long)seed, step, (int)got);
 }
 
-static void ref_pop(struct ref *r, uint64_t seed, unsigned long step)
+static void mix_pop(uint64_t seed, unsigned long step)
 {
-	int f = ref_first(r);
-	struct sq_binom_node *got = sq_binom_pop(&r->q);
+	unsigned f = 0;
+	bool any = sqm_pop(&model, &f, NULL);
+	struct sq_binom_node *got = sq_binom_pop(&bq);
 
-	if (f < 0) {
+	if (!any) {
 		SQ_ASSERTF(got == NULL, "seed %llu step %lu: pop of empty\n",
 			   (unsigned long long)seed, step);
 		return;
 	}
-	SQ_ASSERTF(got == &r->node[f],
+	SQ_ASSERTF(got == &bnode[f],
 		   "seed %llu step %lu: popped %d, model %d\n",
-		   (unsigned long long)seed, step,
-		   got ? (int)idx(r, got) : -1, f);
-	r->queued[f] = false;
-	r->count--;
+		   (unsigned long long)seed, step, idx(got), (int)f);
 }
 
-static void ref_dequeue(struct ref *r, unsigned i)
+static void mix_requeue(unsigned i, uint64_t key, uint64_t seed,
+			unsigned long step)
 {
-	sq_binom_dequeue(&r->q, &r->node[i]);
-	r->queued[i] = false;
-	r->count--;
-}
+	bool want = sqm_requeue(&model, i, key);
+	bool got = sq_binom_requeue(&bq, &bnode[i], key);
 
-static void ref_requeue(struct ref *r, unsigned i, uint64_t key,
-			uint64_t seed, unsigned long step)
-{
-	int f0 = ref_first(r), f1;
-	uint64_t k0 = r->key[f0];
-	bool got, want;
-
-	r->key[i] = key;
-	r->stamp[i] = r->clock++;
-	f1 = ref_first(r);
-	want = f1 != f0 || r->key[f1] != k0;
-	got = sq_binom_requeue(&r->q, &r->node[i], key);
 	SQ_ASSERTF(got == want, "seed %llu step %lu: requeue returned %d\n",
 		   (unsigned long long)seed, step, (int)got);
 }
 
 /* One random operation; @fill biases toward enqueue (0..100). */
-static void ref_step(struct ref *r, uint64_t *s, uint64_t seed,
-		     unsigned long step, unsigned mode, unsigned fill)
+static void mix_step(uint64_t *s, uint64_t seed, unsigned long step,
+		     unsigned keys, unsigned fill)
 {
 	unsigned op = rng_below(s, 100);
 	int i;
 
 	if (op < fill) {
-		i = ref_pick(r, s, false);
+		i = sqm_find(&model, nnodes, rng_below(s, nnodes), false);
 		if (i >= 0) {
-			ref_enqueue(r, (unsigned)i, rng_key(s, mode), seed,
-				    step);
+			mix_enqueue((unsigned)i, rng_key(s, keys), seed, step);
 			return;
 		}
 		op = fill + rng_below(s, 100 - fill);
 	}
 	if (op < fill + (100 - fill) / 3) {
-		ref_pop(r, seed, step);
+		mix_pop(seed, step);
 		return;
 	}
-	i = ref_pick(r, s, true);
+	i = sqm_find(&model, nnodes, rng_below(s, nnodes), true);
 	if (i < 0) {
-		ref_pop(r, seed, step);	/* empty: pop must say NULL */
+		mix_pop(seed, step);	/* empty: pop must say NULL */
 		return;
 	}
-	if (op < fill + 2 * (100 - fill) / 3)
-		ref_dequeue(r, (unsigned)i);
-	else
-		ref_requeue(r, (unsigned)i, rng_key(s, mode), seed, step);
+	if (op < fill + 2 * (100 - fill) / 3) {
+		sq_binom_dequeue(&bq, &bnode[i]);
+		sqm_dequeue(&model, (unsigned)i);
+	} else {
+		mix_requeue((unsigned)i, rng_key(s, keys), seed, step);
+	}
 }
 
 /* Pop everything and compare with the model, checking as it shrinks. */
-static void ref_drain(struct ref *r, uint64_t seed, bool full)
+static void mix_drain(uint64_t seed, bool full)
 {
 	unsigned long step = 0;
 
-	while (r->count) {
-		ref_pop(r, seed, step);
-		ref_agree(r, seed, step, full);
+	while (sqm_count(&model)) {
+		mix_pop(seed, step);
+		mix_agree(seed, step, full);
 		step++;
 	}
-	ref_pop(r, seed, step);
-	SQ_ASSERT(sq_binom_check(&r->q) == 0);
+	mix_pop(seed, step);
+	SQ_ASSERT(sq_binom_check(&bq) == 0);
 }
 
 /* ---- tests ------------------------------------------------------------- */
@@ -355,44 +244,44 @@ SQ_TEST(binom_shape)
 SQ_TEST(binom_random_small)
 {
 	static const unsigned sizes[] = { 1, 2, 3, 5, 8, 17, 33, 48 };
-	unsigned si, mode, round;
+	unsigned si, keys, round;
 	unsigned long step;
 
 	for (round = 0; round < 4; round++)
 	for (si = 0; si < SQ_NELEM(sizes); si++)
-	for (mode = 0; mode < 4; mode++) {
-		uint64_t seed = 0x5eed0000u + round * 1000u + si * 10u + mode;
+	for (keys = 0; keys < RNG_KEYS_CLASSES; keys++) {
+		uint64_t seed = 0x5eed0000u + round * 1000u + si * 10u + keys;
 		uint64_t s = seed;
 		unsigned fill = 30 + rng_below(&s, 50);
 
-		ref_init(&R, sizes[si]);
+		mix_init(sizes[si]);
 		for (step = 0; step < 3000; step++) {
-			ref_step(&R, &s, seed, step, mode, fill);
-			ref_agree(&R, seed, step, true);
+			mix_step(&s, seed, step, keys, fill);
+			mix_agree(seed, step, true);
 		}
-		ref_drain(&R, seed, true);
+		mix_drain(seed, true);
 	}
 }
 
 SQ_TEST(binom_random_large)
 {
-	unsigned mode;
+	unsigned keys;
 	unsigned long step;
 
-	for (mode = 0; mode < 4; mode++) {
-		uint64_t seed = 0xb16b00b5u + mode, s = seed;
+	for (keys = 0; keys < RNG_KEYS_CLASSES; keys++) {
+		uint64_t seed = 0xb16b00b5u + keys, s = seed;
 
-		ref_init(&R, 2000);
+		mix_init(NMAX);
 		/* grow, churn, shrink */
 		for (step = 0; step < 60000; step++) {
 			unsigned fill = step < 20000 ? 70
 				      : step < 40000 ? 50 : 25;
 
-			ref_step(&R, &s, seed, step, mode, fill);
-			ref_agree(&R, seed, step, (step & 4095) == 0);
+			mix_step(&s, seed, step, keys, fill);
+			mix_agree(seed, step, (step & 4095) == 0);
 		}
-		SQ_ASSERT(sq_binom_check(&R.q) == 0);
-		ref_drain(&R, seed, false);
+		SQ_ASSERT(sq_binom_check(&bq) == 0);
+		mix_drain(seed, false);
 	}
 }
 
@@ -673,94 +562,6 @@ SQ_TEST(binom_check_catches)
 	fprintf(stderr, "(end of expected check failures)\n");
 }
 
-#ifdef WB_MISUSE
-/* Run @fn in a child; it must die by abort with exactly @msg on stderr. */
-static void expect_death(void (*fn)(void), const char *msg)
-{
-	int fd[2], status = 0;
-	char buf[256];
-	ssize_t got;
-	size_t len = 0;
-	pid_t pid;
-
-	SQ_ASSERT(pipe(fd) == 0);
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	SQ_ASSERT(pid >= 0);
-	if (pid == 0) {
-		close(fd[0]);
-		dup2(fd[1], 2);
-		fn();
-		_exit(0);
-	}
-	close(fd[1]);
-	while (len < sizeof(buf) - 1 &&
-	       (got = read(fd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += (size_t)got;
-	buf[len] = '\0';
-	close(fd[0]);
-	SQ_ASSERT(waitpid(pid, &status, 0) == pid);
-	SQ_ASSERTF(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
-		   "child did not abort: status %d\n", status);
-	SQ_ASSERTF(strncmp(buf, msg, strlen(msg)) == 0 &&
-		   buf[strlen(msg)] == '\n',
-		   "message was \"%s\", want \"%s\"\n", buf, msg);
-}
-
-static struct sq_binom mq;
-static struct sq_binom_node mn[2];
-
-static void misuse_enqueue_twice(void)
-{
-	sq_binom_init(&mq);
-	sq_binom_node_init(&mn[0]);
-	sq_binom_enqueue(&mq, &mn[0], 1);
-	sq_binom_enqueue(&mq, &mn[0], 2);
-}
-
-static void misuse_dequeue_unqueued(void)
-{
-	sq_binom_init(&mq);
-	sq_binom_node_init(&mn[0]);
-	sq_binom_node_init(&mn[1]);
-	sq_binom_enqueue(&mq, &mn[1], 1);
-	sq_binom_dequeue(&mq, &mn[0]);
-}
-
-static void misuse_dequeue_twice(void)
-{
-	sq_binom_init(&mq);
-	sq_binom_node_init(&mn[0]);
-	sq_binom_enqueue(&mq, &mn[0], 1);
-	sq_binom_dequeue(&mq, &mn[0]);
-	sq_binom_dequeue(&mq, &mn[0]);
-}
-
-static void misuse_requeue_popped(void)
-{
-	sq_binom_init(&mq);
-	sq_binom_node_init(&mn[0]);
-	sq_binom_node_init(&mn[1]);
-	sq_binom_enqueue(&mq, &mn[0], 1);
-	sq_binom_enqueue(&mq, &mn[1], 2);
-	(void)sq_binom_pop(&mq);
-	sq_binom_requeue(&mq, &mn[0], 3);
-}
-
-SQ_TEST(binom_misuse)
-{
-	expect_death(misuse_enqueue_twice,
-		     "sq_binom_enqueue: node is already queued");
-	expect_death(misuse_dequeue_unqueued,
-		     "sq_binom_dequeue: node is not queued");
-	expect_death(misuse_dequeue_twice,
-		     "sq_binom_dequeue: node is not queued");
-	expect_death(misuse_requeue_popped,
-		     "sq_binom_requeue: node is not queued");
-}
-#endif
-
 static const sq_test_entry tests[] = {
 	SQ_T(binom_empty),
 	SQ_T(binom_shape),
@@ -771,9 +572,6 @@ static const sq_test_entry tests[] = {
 	SQ_T(binom_dequeue_deep),
 	SQ_T(binom_requeue_in_place),
 	SQ_T(binom_check_catches),
-#ifdef WB_MISUSE
-	SQ_T(binom_misuse),
-#endif
 };
 
 SQ_TEST_MAIN("wb_binom", tests)

@@ -3,9 +3,9 @@
  * wb_gavl.c - white-box tests of the GAVL backend (smartq/gavl.h)
  *
  * Random mixes of enqueue / dequeue / pop / requeue on a few dozen nodes,
- * compared after every step with a plain array model (order by key, then
- * by the time of the last enqueue/requeue) and with sq_gavl_check(); a long
- * hold run whose pops cut first, with check() (and so the height bound)
+ * compared after every step with the model of tests/model.h (order by key,
+ * then by the time of the last enqueue/requeue) and with sq_gavl_check();
+ * a long hold run whose pops cut first, with check() (and so the height bound)
  * verified periodically; proof that cuts really leave right-heavy spine
  * nodes behind and that enqueue repairs them; equal keys; the edge keys 0
  * and UINT64_MAX; in-place requeue; check() catching trees broken on
@@ -13,23 +13,8 @@
  */
 #include "smartq/gavl.h"
 #include "sq_test.h"
-
-#include <string.h>
-
-/* splitmix64: reproducible from one seed */
-static uint64_t rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static unsigned rnd_below(uint64_t *s, unsigned n)
-{
-	return (unsigned)(rnd(s) % n);
-}
+#include "model.h"
+#include "rng.h"
 
 /* ---- tree measurements (tests only, recursion is fine here) ----------- */
 
@@ -56,179 +41,93 @@ static int spine_min_balance(const struct sq_gavl *q)
 	return m;
 }
 
-/* ---- the reference model ----------------------------------------------- */
+/* ---- random operations against the model (tests/model.h) -------------- */
 
-#define MODEL_MAX 48
+#define NMAX 48
 
-struct model {
-	struct sq_gavl_node node[MODEL_MAX];
-	uint64_t key[MODEL_MAX];
-	uint64_t stamp[MODEL_MAX];	/* when last enqueued or requeued */
-	bool in[MODEL_MAX];
-	uint64_t clock;
-	size_t count;
-};
+static struct sq_gavl_node gnode[NMAX];	/* node i is the model's id i */
+static struct sqm model;
 
-static void model_init(struct model *m)
+static void mix_init(struct sq_gavl *q)
 {
 	unsigned i;
 
-	memset(m, 0, sizeof(*m));
-	for (i = 0; i < MODEL_MAX; i++)
-		sq_gavl_node_init(&m->node[i]);
-}
-
-static bool model_less(const struct model *m, unsigned a, unsigned b)
-{
-	if (m->key[a] != m->key[b])
-		return m->key[a] < m->key[b];
-	return m->stamp[a] < m->stamp[b];
-}
-
-/* queued indices in queue order (insertion sort); returns how many */
-static size_t model_order(const struct model *m, unsigned *out)
-{
-	size_t n = 0, j;
-	unsigned i;
-
-	for (i = 0; i < MODEL_MAX; i++) {
-		if (!m->in[i])
-			continue;
-		for (j = n; j > 0 && model_less(m, i, out[j - 1]); j--)
-			out[j] = out[j - 1];
-		out[j] = i;
-		n++;
-	}
-	return n;
-}
-
-static int model_first(const struct model *m)
-{
-	unsigned order[MODEL_MAX];
-
-	return model_order(m, order) ? (int)order[0] : -1;
-}
-
-/* a random index that is queued (@queued) or not; -1 if there is none */
-static int model_pick(const struct model *m, uint64_t *s, bool queued)
-{
-	unsigned start = rnd_below(s, MODEL_MAX), i;
-
-	for (i = 0; i < MODEL_MAX; i++) {
-		unsigned k = (start + i) % MODEL_MAX;
-
-		if (m->in[k] == queued)
-			return (int)k;
-	}
-	return -1;
-}
-
-static uint64_t some_key(uint64_t *s, unsigned mode)
-{
-	switch (mode) {
-	case 0:
-		return rnd_below(s, 6);			/* many equal keys */
-	case 1:
-		return rnd_below(s, 500);
-	default:
-		switch (rnd_below(s, 5)) {
-		case 0:
-			return 0;
-		case 1:
-			return UINT64_MAX;
-		case 2:
-			return UINT64_MAX - rnd_below(s, 3);
-		case 3:
-			return rnd_below(s, 3);
-		default:
-			return rnd(s);
-		}
-	}
+	sq_gavl_init(q);
+	sqm_init(&model);
+	for (i = 0; i < NMAX; i++)
+		sq_gavl_node_init(&gnode[i]);
 }
 
 /* The queue equals the model: check(), count, both walks, queued(). */
-static bool queue_matches(const struct sq_gavl *q, const struct model *m)
+static bool queue_matches(const struct sq_gavl *q)
 {
-	unsigned order[MODEL_MAX];
-	size_t n = model_order(m, order), i;
+	unsigned order[NMAX];
+	size_t n = sqm_order(&model, order), i;
 	const struct sq_gavl_node *x;
 
-	if (sq_gavl_check(q) != 0 || sq_gavl_count(q) != m->count ||
-	    n != m->count || sq_gavl_empty(q) != (n == 0))
+	if (sq_gavl_check(q) != 0 || sq_gavl_count(q) != n ||
+	    sq_gavl_empty(q) != (n == 0))
 		return false;
 	x = sq_gavl_first(q);
 	for (i = 0; i < n; i++, x = sq_gavl_next(x))
-		if (x != &m->node[order[i]] || x->key != m->key[order[i]])
+		if (x != &gnode[order[i]] || x->key != sqm_key(&model, order[i]))
 			return false;
 	if (x)
 		return false;
 	if (n) {
-		x = &m->node[order[n - 1]];
+		x = &gnode[order[n - 1]];
 		for (i = n; i-- > 0; x = sq_gavl_prev(x))
-			if (x != &m->node[order[i]])
+			if (x != &gnode[order[i]])
 				return false;
 		if (x)
 			return false;
 	}
-	for (i = 0; i < MODEL_MAX; i++)
-		if (sq_gavl_queued(&m->node[i]) != m->in[i])
+	for (i = 0; i < NMAX; i++)
+		if (sq_gavl_queued(&gnode[i]) != sqm_queued(&model, (unsigned)i))
 			return false;
 	return true;
 }
 
 /* One random operation on queue and model; false if a result differed. */
-static bool random_op(struct sq_gavl *q, struct model *m, uint64_t *s,
-		      unsigned mode, const char **what)
+static bool random_op(struct sq_gavl *q, uint64_t *s, unsigned keys,
+		      const char **what)
 {
-	int i, f0 = model_first(m);
-	uint64_t k0 = f0 >= 0 ? m->key[f0] : 0, key = some_key(s, mode);
-	unsigned op = rnd_below(s, 12);
+	uint64_t key = rng_key(s, keys);
+	unsigned op = rng_below(s, 12), id = 0;
+	struct sq_gavl_node *got;
+	int i;
 
-	if (op < 5 || m->count == 0) {
+	if (op < 5 || sqm_count(&model) == 0) {
 		*what = "enqueue";
-		i = model_pick(m, s, false);
+		i = sqm_find(&model, NMAX, rng_below(s, NMAX), false);
 		if (i < 0)
 			return true;
-		m->key[i] = key;
-		m->stamp[i] = ++m->clock;
-		m->in[i] = true;
-		m->count++;
-		return sq_gavl_enqueue(q, &m->node[i], key) ==
-		       (model_first(m) == i);
+		return sq_gavl_enqueue(q, &gnode[i], key) ==
+		       sqm_enqueue(&model, (unsigned)i, key);
 	}
 	if (op < 8) {
-		struct sq_gavl_node *got;
-
 		*what = "pop";
+		sqm_pop(&model, &id, NULL);
 		got = sq_gavl_pop(q);
-		if (got != &m->node[f0])
-			return false;
-		m->in[f0] = false;
-		m->count--;
-		return !sq_gavl_queued(got);
+		return got == &gnode[id] && !sq_gavl_queued(got);
 	}
+	i = sqm_find(&model, NMAX, rng_below(s, NMAX), true);
 	if (op < 10) {
 		*what = "dequeue";
 		/* now and then the first node: the cut path of dequeue */
-		i = rnd_below(s, 3) == 0 ? f0 : model_pick(m, s, true);
-		sq_gavl_dequeue(q, &m->node[i]);
-		m->in[i] = false;
-		m->count--;
-		return !sq_gavl_queued(&m->node[i]);
-	} else {
-		bool ret;
-		int f1;
-
-		*what = "requeue";
-		i = model_pick(m, s, true);
-		if (rnd_below(s, 4) == 0)
-			key = m->key[i];	/* same key: goes behind equals */
-		ret = sq_gavl_requeue(q, &m->node[i], key);
-		m->key[i] = key;
-		m->stamp[i] = ++m->clock;
-		f1 = model_first(m);
-		return ret == (f1 != f0 || m->key[f1] != k0);
+		if (rng_below(s, 3) == 0) {
+			sqm_first(&model, &id, NULL);
+			i = (int)id;
+		}
+		sq_gavl_dequeue(q, &gnode[i]);
+		sqm_dequeue(&model, (unsigned)i);
+		return !sq_gavl_queued(&gnode[i]);
 	}
+	*what = "requeue";
+	if (rng_below(s, 4) == 0)
+		key = sqm_key(&model, (unsigned)i);	/* goes behind equals */
+	return sq_gavl_requeue(q, &gnode[i], key) ==
+	       sqm_requeue(&model, (unsigned)i, key);
 }
 
 /* ---- tests ------------------------------------------------------------- */
@@ -270,23 +169,22 @@ SQ_TEST(gavl_avl_max_height)
 /* check() after every step against the model, many seeds */
 SQ_TEST(gavl_random_small)
 {
-	static struct model m;
+	static const unsigned keys[] = { RNG_KEYS_TIES, RNG_KEYS_SMALL,
+					 RNG_KEYS_EDGES };
 	unsigned seedno, step;
 
 	for (seedno = 0; seedno < 300; seedno++) {
 		uint64_t seed = 0x9a410000u + seedno, s = seed;
-		unsigned mode = seedno % 3;
 		struct sq_gavl q;
 		const char *what = "init";
 
-		sq_gavl_init(&q);
-		model_init(&m);
+		mix_init(&q);
 		for (step = 0; step < 2000; step++) {
-			bool ok = random_op(&q, &m, &s, mode, &what);
+			bool ok = random_op(&q, &s, keys[seedno % 3], &what);
 
 			SQ_ASSERTF(ok, "seed %llu step %u: %s gave a wrong result\n",
 				   (unsigned long long)seed, step, what);
-			SQ_ASSERTF(queue_matches(&q, &m),
+			SQ_ASSERTF(queue_matches(&q),
 				   "seed %llu step %u: queue differs after %s\n",
 				   (unsigned long long)seed, step, what);
 		}
@@ -316,7 +214,7 @@ SQ_TEST(gavl_hold_long)
 		sq_gavl_init(&q);
 		for (i = 0; i < N; i++) {
 			sq_gavl_node_init(&node[i]);
-			sq_gavl_enqueue(&q, &node[i], rnd_below(&s, incr[d]));
+			sq_gavl_enqueue(&q, &node[i], rng_below(&s, incr[d]));
 		}
 		SQ_ASSERT_EQ(sq_gavl_check(&q), 0);
 		for (loop = 0; loop < 150000; loop++) {
@@ -324,15 +222,15 @@ SQ_TEST(gavl_hold_long)
 			SQ_ASSERTF(x && x->key >= prev, "seed %llu loop %u\n",
 				   (unsigned long long)seed, loop);
 			prev = x->key;
-			sq_gavl_enqueue(&q, x, x->key + 1 + rnd_below(&s, incr[d]));
+			sq_gavl_enqueue(&q, x, x->key + 1 + rng_below(&s, incr[d]));
 			if (loop % 11 == 0) {
-				i = rnd_below(&s, N);
+				i = rng_below(&s, N);
 				sq_gavl_dequeue(&q, &node[i]);
-				sq_gavl_enqueue(&q, &node[i], prev + rnd_below(&s, incr[d]));
+				sq_gavl_enqueue(&q, &node[i], prev + rng_below(&s, incr[d]));
 			} else if (loop % 11 == 5) {
-				i = rnd_below(&s, N);
+				i = rng_below(&s, N);
 				sq_gavl_requeue(&q, &node[i],
-						node[i].key + rnd_below(&s, 3));
+						node[i].key + rng_below(&s, 3));
 			}
 			if (loop % 500 == 0)
 				SQ_ASSERTF(sq_gavl_check(&q) == 0,
@@ -400,7 +298,7 @@ SQ_TEST(gavl_cut_first_degrades_within_bound)
 		uint64_t s = seed;
 
 		for (i = 0; i < 300; i++)
-			sq_gavl_enqueue(&q, &node[i], rnd_below(&s, 1000));
+			sq_gavl_enqueue(&q, &node[i], rng_below(&s, 1000));
 		while (!sq_gavl_empty(&q)) {
 			unsigned h = height_of(q.gv_root);
 			unsigned hmax = sq_gavl__avl_max_height(sq_gavl_count(&q));

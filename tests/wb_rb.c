@@ -3,205 +3,98 @@
  * wb_rb.c - white-box tests of the red-black tree backend (smartq/rbtree.h)
  *
  * A random mix of enqueue / dequeue / pop / requeue on a few dozen nodes,
- * compared after every step with a plain array reference (order by key,
+ * compared after every step with the model of tests/model.h (order by key,
  * then by the time of the last enqueue/requeue) and with sq_rb_check();
  * in-order walks both ways; equal keys; the edge keys 0 and UINT64_MAX;
  * and check() catching trees broken on purpose.  A failure prints the seed.
  */
 #include "smartq/rbtree.h"
 #include "sq_test.h"
+#include "model.h"
+#include "rng.h"
 
-#include <string.h>
+/* ---- random steps against the model (tests/model.h) -------------------- */
 
-/* splitmix64: small, good enough, reproducible from one seed */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+#define NMAX 64
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+static struct sq_rb_node rnode[NMAX];	/* node i is the model's id i */
+static struct sqm model;
 
-static unsigned rng_below(uint64_t *s, unsigned n)
-{
-	return (unsigned)(rng_next(s) % n);
-}
-
-/* ---- the reference model ----------------------------------------------- */
-
-#define REF_MAX 64
-
-struct ref {
-	struct sq_rb_node node[REF_MAX];
-	uint64_t key[REF_MAX];
-	uint64_t stamp[REF_MAX];	/* when last (re)queued */
-	bool queued[REF_MAX];
-	uint64_t clock;
-	size_t count;
-};
-
-static void ref_init(struct ref *r)
+static void mix_init(struct sq_rb *q)
 {
 	unsigned i;
 
-	memset(r, 0, sizeof(*r));
-	for (i = 0; i < REF_MAX; i++)
-		sq_rb_node_init(&r->node[i]);
+	sq_rb_init(q);
+	sqm_init(&model);
+	for (i = 0; i < NMAX; i++)
+		sq_rb_node_init(&rnode[i]);
 }
 
-static bool ref_before(const struct ref *r, unsigned a, unsigned b)
+/* Compare the whole tree with the model: check(), both walk directions. */
+static bool tree_matches(const struct sq_rb *q)
 {
-	if (r->key[a] != r->key[b])
-		return r->key[a] < r->key[b];
-	return r->stamp[a] < r->stamp[b];
-}
-
-/* index of the first queued node, or -1 */
-static int ref_first(const struct ref *r)
-{
-	int best = -1;
-	unsigned i;
-
-	for (i = 0; i < REF_MAX; i++)
-		if (r->queued[i] && (best < 0 || ref_before(r, i, (unsigned)best)))
-			best = (int)i;
-	return best;
-}
-
-/* the queued indices in queue order; returns how many */
-static size_t ref_sorted(const struct ref *r, unsigned *out)
-{
-	size_t n = 0, i, j;
-
-	for (i = 0; i < REF_MAX; i++) {
-		if (!r->queued[i])
-			continue;
-		for (j = n; j > 0 && ref_before(r, (unsigned)i, out[j - 1]); j--)
-			out[j] = out[j - 1];
-		out[j] = (unsigned)i;
-		n++;
-	}
-	return n;
-}
-
-/* a random queued (want == true) or unqueued node, or -1 if none */
-static int ref_pick(const struct ref *r, uint64_t *s, bool want)
-{
-	unsigned start = rng_below(s, REF_MAX), i;
-
-	for (i = 0; i < REF_MAX; i++) {
-		unsigned k = (start + i) % REF_MAX;
-
-		if (r->queued[k] == want)
-			return (int)k;
-	}
-	return -1;
-}
-
-static uint64_t pick_key(uint64_t *s, unsigned mode)
-{
-	switch (mode) {
-	case 0:
-		return rng_below(s, 8);		/* many equal keys */
-	case 1:
-		return rng_below(s, 1000);
-	default:
-		switch (rng_below(s, 4)) {
-		case 0:
-			return 0;
-		case 1:
-			return UINT64_MAX;
-		case 2:
-			return UINT64_MAX - rng_below(s, 3);
-		default:
-			return rng_next(s);
-		}
-	}
-}
-
-/* Compare the whole tree with the reference, both walk directions. */
-static bool tree_matches(const struct sq_rb *q, const struct ref *r)
-{
-	unsigned order[REF_MAX];
-	size_t n = ref_sorted(r, order), i;
+	unsigned order[NMAX];
+	size_t n = sqm_order(&model, order), i;
 	const struct sq_rb_node *x;
 
-	if (sq_rb_check(q) != 0 || sq_rb_count(q) != r->count ||
-	    sq_rb_empty(q) != (r->count == 0) || n != r->count)
+	if (sq_rb_check(q) != 0 || sq_rb_count(q) != n ||
+	    sq_rb_empty(q) != (n == 0))
 		return false;
 	x = sq_rb_first(q);
 	for (i = 0; i < n; i++, x = sq_rb_next(x))
-		if (x != &r->node[order[i]] || x->key != r->key[order[i]])
+		if (x != &rnode[order[i]] || x->key != sqm_key(&model, order[i]))
 			return false;
 	if (x != NULL)
 		return false;
 	if (n) {
-		x = &r->node[order[n - 1]];
+		x = &rnode[order[n - 1]];
 		for (i = n; i-- > 0; x = sq_rb_prev(x))
-			if (x != &r->node[order[i]])
+			if (x != &rnode[order[i]])
 				return false;
 		if (x != NULL)
 			return false;
 	}
-	for (i = 0; i < REF_MAX; i++)
-		if (sq_rb_queued(&r->node[i]) != r->queued[i])
+	for (i = 0; i < NMAX; i++)
+		if (sq_rb_queued(&rnode[i]) != sqm_queued(&model, (unsigned)i))
 			return false;
 	return true;
 }
 
 /* One random operation on both; false if the tree disagreed. */
-static bool random_step(struct sq_rb *q, struct ref *r, uint64_t *s,
-			unsigned mode, const char **what)
+static bool random_step(struct sq_rb *q, uint64_t *s, unsigned keys,
+			const char **what)
 {
-	int i, f0 = ref_first(r);
-	uint64_t fk0 = f0 >= 0 ? r->key[f0] : 0, key = pick_key(s, mode);
-	unsigned op = rng_below(s, 10);
+	uint64_t key = rng_key(s, keys);
+	unsigned op = rng_below(s, 10), id = 0;
+	struct sq_rb_node *got;
+	int i;
 
-	if (op < 4 || r->count == 0) {
+	if (op < 4 || sqm_count(&model) == 0) {
 		*what = "enqueue";
-		i = ref_pick(r, s, false);
+		i = sqm_find(&model, NMAX, rng_below(s, NMAX), false);
 		if (i < 0)
 			return true;
-		r->key[i] = key;
-		r->stamp[i] = ++r->clock;
-		r->queued[i] = true;
-		r->count++;
-		return sq_rb_enqueue(q, &r->node[i], key) == (ref_first(r) == i);
+		return sq_rb_enqueue(q, &rnode[i], key) ==
+		       sqm_enqueue(&model, (unsigned)i, key);
 	}
 	if (op < 6) {
-		struct sq_rb_node *got;
-
 		*what = "pop";
+		sqm_pop(&model, &id, NULL);
 		got = sq_rb_pop(q);
-		if (got != &r->node[f0])
-			return false;
-		r->queued[f0] = false;
-		r->count--;
-		return !sq_rb_queued(got);
+		return got == &rnode[id] && !sq_rb_queued(got);
 	}
+	i = sqm_find(&model, NMAX, rng_below(s, NMAX), true);
 	if (op < 8) {
 		*what = "dequeue";
-		i = ref_pick(r, s, true);
-		sq_rb_dequeue(q, &r->node[i]);
-		r->queued[i] = false;
-		r->count--;
-		return !sq_rb_queued(&r->node[i]);
-	} else {
-		bool ret, expect;
-		int f1;
-
-		*what = "requeue";
-		i = ref_pick(r, s, true);
-		if (rng_below(s, 4) == 0)
-			key = r->key[i];	/* same key: moves behind equals */
-		ret = sq_rb_requeue(q, &r->node[i], key);
-		r->key[i] = key;
-		r->stamp[i] = ++r->clock;
-		f1 = ref_first(r);
-		expect = f1 != f0 || r->key[f1] != fk0;
-		return ret == expect;
+		sq_rb_dequeue(q, &rnode[i]);
+		sqm_dequeue(&model, (unsigned)i);
+		return !sq_rb_queued(&rnode[i]);
 	}
+	*what = "requeue";
+	if (rng_below(s, 4) == 0)
+		key = sqm_key(&model, (unsigned)i);	/* moves behind equals */
+	return sq_rb_requeue(q, &rnode[i], key) ==
+	       sqm_requeue(&model, (unsigned)i, key);
 }
 
 SQ_TEST(rb_empty)
@@ -227,26 +120,25 @@ SQ_TEST(rb_node_layout)
 	SQ_ASSERT_EQ((uintptr_t)&n & 1u, 0);
 }
 
-/* check() after every step against the reference, many seeds */
+/* check() after every step against the model, many seeds */
 SQ_TEST(rb_random_small)
 {
-	static struct ref r;
+	static const unsigned keys[] = { RNG_KEYS_TIES, RNG_KEYS_SMALL,
+					 RNG_KEYS_EDGES };
 	unsigned seedno, step;
 
 	for (seedno = 0; seedno < 300; seedno++) {
 		uint64_t seed = 0x5eed0000u + seedno, s = seed;
-		unsigned mode = seedno % 3;
 		struct sq_rb q;
 		const char *what = "start";
 
-		sq_rb_init(&q);
-		ref_init(&r);
+		mix_init(&q);
 		for (step = 0; step < 2000; step++) {
-			bool ok = random_step(&q, &r, &s, mode, &what);
+			bool ok = random_step(&q, &s, keys[seedno % 3], &what);
 
 			SQ_ASSERTF(ok, "seed %llu step %u: %s returned wrong\n",
 				   (unsigned long long)seed, step, what);
-			SQ_ASSERTF(tree_matches(&q, &r),
+			SQ_ASSERTF(tree_matches(&q),
 				   "seed %llu step %u: tree differs after %s\n",
 				   (unsigned long long)seed, step, what);
 		}

@@ -20,6 +20,7 @@
 #include "smartq/tring.h"
 #include "sq_test.h"
 #include "model.h"
+#include "rng.h"
 
 #include <string.h>
 
@@ -29,21 +30,6 @@
 static struct sq_tring ring;
 static struct sqm model;
 static struct sq_tring_node nodes[MAXN];
-
-/* splitmix64: small and reproducible from one seed */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static unsigned rng_below(uint64_t *s, unsigned n)
-{
-	return (unsigned)(rng_next(s) % n);
-}
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
