@@ -123,37 +123,69 @@ SQ__INLINE uintptr_t sq_binom__mask(bool c)
 	return m;
 }
 
-/* sq_binom__less - (key, seq) order; strict and total on queued nodes. */
-SQ__INLINE bool sq_binom__less(const struct sq_binom_node *a,
-			       const struct sq_binom_node *b)
+/* sq_binom__before - (ak, as) < (bk, bs): the (key, seq) order on values
+ * already in registers, so a chain of compares never waits for a load. */
+SQ__INLINE bool sq_binom__before(uint64_t ak, uint64_t as, uint64_t bk,
+				 uint64_t bs)
 {
 #if defined(__SIZEOF_INT128__)
 	__extension__ typedef unsigned __int128 sq_binom__u128;
 
-	return ((sq_binom__u128)a->key << 64 | a->bh_seq) <
-	       ((sq_binom__u128)b->key << 64 | b->bh_seq);
+	return ((sq_binom__u128)ak << 64 | as) < ((sq_binom__u128)bk << 64 | bs);
 #else
-	return a->key < b->key || (a->key == b->key && a->bh_seq < b->bh_seq);
+	return ak < bk || (ak == bk && as < bs);
 #endif
 }
 
-/*
- * sq_binom__link - join two roots of equal degree; returns the new root.
- * The larger becomes the first child of the smaller, whose degree grows.
- */
-SQ__INLINE struct sq_binom_node *sq_binom__link(struct sq_binom_node *a,
-						struct sq_binom_node *b)
+/* sq_binom__less - (key, seq) order; strict and total on queued nodes. */
+SQ__INLINE bool sq_binom__less(const struct sq_binom_node *a,
+			       const struct sq_binom_node *b)
 {
-	uintptr_t x = ((uintptr_t)a ^ (uintptr_t)b) &
-		      sq_binom__mask(sq_binom__less(b, a));
+	return sq_binom__before(a->key, a->bh_seq, b->key, b->bh_seq);
+}
 
-	a = (struct sq_binom_node *)((uintptr_t)a ^ x);
-	b = (struct sq_binom_node *)((uintptr_t)b ^ x);
-	b->bh_parent = a;
-	b->bh_next = a->bh_child;
-	a->bh_child = b;
-	a->bh_degree++;
-	return a;
+/*
+ * sq_binom__challenge - @x, with key @xk and sequence @xs, challenges the
+ * winner so far (*@w, whose key and sequence are *@wk and *@ws): if x
+ * comes first on (key, seq) it becomes the winner and the old winner goes
+ * to *@l, else x goes to *@l.  Without a branch: which one wins is a coin
+ * flip to a predictor.  On x86-64 it is one compare (two instructions for
+ * the 128-bit order) and four conditional moves; gcc turns the C selects
+ * below into a branch once there are four of them, hence the asm.
+ * Elsewhere the selects go through sq_binom__mask().
+ */
+SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
+				    uint64_t *ws, struct sq_binom_node **l,
+				    struct sq_binom_node *x, uint64_t xk,
+				    uint64_t xs)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	struct sq_binom_node *win = *w, *lose = x;
+	uint64_t k = *wk, sq = *ws, tmp = xk;
+
+	__asm__("cmp %[sq], %[xs]\n\t"	/* xs - sq: borrow if xs < sq */
+		"sbb %[k], %[tmp]\n\t"	/* xk - k - borrow: CF = x first */
+		"cmovb %[win], %[lose]\n\t"
+		"cmovb %[x], %[win]\n\t"
+		"cmovb %[xk], %[k]\n\t"
+		"cmovb %[xs], %[sq]"
+		: [win] "+&r"(win), [lose] "+&r"(lose), [k] "+&r"(k),
+		  [sq] "+&r"(sq), [tmp] "+&r"(tmp)
+		: [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)
+		: "cc");
+	*w = win;
+	*l = lose;
+	*wk = k;
+	*ws = sq;
+#else
+	uintptr_t m = sq_binom__mask(sq_binom__before(xk, xs, *wk, *ws));
+	uintptr_t d = ((uintptr_t)x ^ (uintptr_t)*w) & m;
+
+	*l = (struct sq_binom_node *)((uintptr_t)x ^ d);
+	*w = (struct sq_binom_node *)((uintptr_t)*w ^ d);
+	*wk ^= (xk ^ *wk) & (uint64_t)m;
+	*ws ^= (xs ^ *ws) & (uint64_t)m;
+#endif
 }
 
 /*
@@ -161,16 +193,29 @@ SQ__INLINE struct sq_binom_node *sq_binom__link(struct sq_binom_node *a,
  * addition of 2^d, so while the slot is taken, link and carry up.  The
  * caller adds 2^d to bh_count (at once or at the end).  @t must have
  * bh_parent NULL.
+ *
+ * Each link joins two roots of equal degree: the larger becomes the first
+ * child of the smaller, whose degree grows.  The winner's key and sequence
+ * stay in registers, so the next link compares at once instead of waiting
+ * for a load from the node it just chose (the chain is the carry's cost).
  */
 SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 				unsigned d)
 {
-	struct sq_binom_node *o;
+	struct sq_binom_node *o, *a, *b;
+	uint64_t tk = t->key, ts = t->bh_seq;
 
 	while ((o = q->bh_roots[d]) != NULL) {
-		t = sq_binom__link(o, t);
+		/* a = the smaller root, b = the other */
+		a = t;
+		sq_binom__challenge(&a, &tk, &ts, &b, o, o->key, o->bh_seq);
+		b->bh_parent = a;
+		b->bh_next = a->bh_child;
+		a->bh_child = b;
+		a->bh_degree = d + 1;
 		q->bh_roots[d] = NULL;
 		d++;
+		t = a;
 	}
 	q->bh_roots[d] = t;
 }
@@ -194,22 +239,22 @@ SQ__INLINE void sq_binom__release(struct sq_binom *q, struct sq_binom_node *c,
 	}
 }
 
-/* sq_binom__scan_min - the smallest root, NULL when empty. */
+/* sq_binom__scan_min - the smallest root, NULL when empty.  The best key
+ * and sequence so far stay in registers, as in sq_binom__carry(). */
 SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
 {
-	uint64_t occ = (uint64_t)q->bh_count;
-	struct sq_binom_node *m, *t;
-	uintptr_t x;
+	uint64_t occ = (uint64_t)q->bh_count, mk, ms;
+	struct sq_binom_node *m, *t, *l;
 
 	if (!occ)
 		return NULL;
 	m = q->bh_roots[sq__ctz64(occ)];
+	mk = m->key;
+	ms = m->bh_seq;
 	occ &= occ - 1;
 	while (occ) {
 		t = q->bh_roots[sq__ctz64(occ)];
-		x = ((uintptr_t)t ^ (uintptr_t)m) &
-		    sq_binom__mask(sq_binom__less(t, m));
-		m = (struct sq_binom_node *)((uintptr_t)m ^ x);
+		sq_binom__challenge(&m, &mk, &ms, &l, t, t->key, t->bh_seq);
 		occ &= occ - 1;
 	}
 	return m;
