@@ -209,8 +209,8 @@ static inline bool sqm_pop(struct sqm *m, unsigned *id, uint64_t *key)
  */
 static inline bool sqm_requeue(struct sqm *m, unsigned id, uint64_t key)
 {
-	unsigned id0, id1;
-	uint64_t k0, k1;
+	unsigned id0 = 0, id1 = 0;
+	uint64_t k0 = 0, k1 = 0;
 
 	if (!sqm_first(m, &id0, &k0))
 		sqm__bad("sqm_requeue on an empty model", id);
