@@ -40,7 +40,9 @@
  *       iff bitmap word w is not 0;
  *   (5) the cached first is the late list's head if there is one, else the
  *       head of the first non-empty slot in wrap order from cur mod Ns,
- *       else the overflow's first, else NULL;
+ *       else the overflow's first, else NULL; when there is one, the
+ *       cached first tick is its tick (so enqueue compares against it
+ *       without reading the first node, a cache miss at large n);
  *   (6) the count is the number of queued nodes, and each node's tr_where
  *       says list (1, 2) or overflow (3) as its tick says.
  *
@@ -127,6 +129,7 @@ struct sq_tring_node {
 /**
  * struct sq_tring - the queue
  * @tr_first:   the first node, NULL when empty (invariant 5)
+ * @tr_ftick:   the tick of @tr_first (invariant 5), when it is not NULL
  * @tr_cur:     the current tick; the ring's time is tr_cur << tr_shift
  * @tr_shift:   log2 of the granularity Tg
  * @tr_count:   number of queued nodes
@@ -138,6 +141,7 @@ struct sq_tring_node {
  */
 struct sq_tring {
 	struct sq_tring_node *tr_first;
+	uint64_t tr_ftick;
 	uint64_t tr_cur;
 	unsigned tr_shift;
 	size_t tr_count;
@@ -253,6 +257,14 @@ SQ__INLINE struct sq_tring_node *sq_tring__first_from(const struct sq_tring *q,
 	return r ? sq_tring__of_over(r) : NULL;
 }
 
+/* Cache @n (NULL when empty) as the first node, and its tick. */
+SQ__INLINE void sq_tring__set_first(struct sq_tring *q, struct sq_tring_node *n)
+{
+	q->tr_first = n;
+	if (n)
+		q->tr_ftick = n->key >> q->tr_shift;
+}
+
 /* Move the overflow nodes the window now reaches into their slots, in key
  * order (FIFO on ties); the slots they go to are empty (invariant 2). */
 SQ_TRING__SLOW void sq_tring__migrate(struct sq_tring *q)
@@ -295,7 +307,7 @@ SQ_TRING__SLOW bool sq_tring__insert_over(struct sq_tring *q,
 	sq_rb_node_init(&n->tr_u.tr_over);	/* the list links shared its words */
 	if (sq_rb_enqueue(&q->tr_over, &n->tr_u.tr_over, n->key) &&
 	    (!f || f->tr_where == SQ_TRING__OVER)) {
-		q->tr_first = n;	/* nothing late, the slots empty */
+		sq_tring__set_first(q, n);	/* nothing late, slots empty */
 		return true;
 	}
 	return false;
@@ -307,8 +319,8 @@ SQ_TRING__SLOW void sq_tring__remove_over(struct sq_tring *q,
 {
 	sq_rb_dequeue(&q->tr_over, &n->tr_u.tr_over);
 	if (q->tr_first == n)	/* then nothing else is queued */
-		q->tr_first = sq_tring__first_from(q,
-					sq_tring__slot_of(q->tr_cur));
+		sq_tring__set_first(q, sq_tring__first_from(q,
+					sq_tring__slot_of(q->tr_cur)));
 	n->tr_where = SQ_TRING__UNQUEUED;
 }
 
@@ -319,7 +331,8 @@ SQ_TRING__SLOW void sq_tring__pop_over(struct sq_tring *q,
 	sq_rb_pop(&q->tr_over);
 	q->tr_cur = x->key >> q->tr_shift;
 	sq_tring__migrate(q);
-	q->tr_first = sq_tring__first_from(q, sq_tring__slot_of(q->tr_cur));
+	sq_tring__set_first(q, sq_tring__first_from(q,
+					sq_tring__slot_of(q->tr_cur)));
 	x->tr_where = SQ_TRING__UNQUEUED;
 }
 
@@ -344,16 +357,19 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 		 * a select rather than a branch (it is a coin toss at small N). */
 		if (SQ__UNLIKELY(!f)) {
 			q->tr_first = n;
+			q->tr_ftick = t;
 			return true;
 		}
-		is_first = t < (f->key >> q->tr_shift);
+		is_first = t < q->tr_ftick;
 		q->tr_first = is_first ? n : f;
+		q->tr_ftick = is_first ? t : q->tr_ftick;
 		return is_first;
 	}
 	if (t < q->tr_cur) {
 		n->tr_where = SQ_TRING__LIST;
 		if (sq_tring__append(&q->tr_late, n)) {
 			q->tr_first = n;
+			q->tr_ftick = t;
 			return true;
 		}
 		return false;
@@ -374,18 +390,22 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 	if (t < q->tr_cur) {
 		sq_tring__unlink(&q->tr_late, n);
 		if (q->tr_first == n)
-			q->tr_first = q->tr_late ? q->tr_late :
+			sq_tring__set_first(q, q->tr_late ? q->tr_late :
 				sq_tring__first_from(q,
-					sq_tring__slot_of(q->tr_cur));
+					sq_tring__slot_of(q->tr_cur)));
 		sq_tring__poison(n);
 	} else {
 		unsigned s = sq_tring__slot_of(t);
 
 		if (sq_tring__unlink(&q->tr_slot[s], n))
 			sq_tring__unmark(q, s);
-		if (q->tr_first == n)
-			q->tr_first = q->tr_slot[s] ? q->tr_slot[s] :
-				sq_tring__first_from(q, s);
+		if (q->tr_first == n) {
+			if (q->tr_slot[s])	/* same tick */
+				q->tr_first = q->tr_slot[s];
+			else
+				sq_tring__set_first(q,
+					sq_tring__first_from(q, s));
+		}
 		sq_tring__poison(n);
 	}
 	n->tr_where = SQ_TRING__UNQUEUED;
@@ -411,6 +431,7 @@ static inline void sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 	SQ__MISUSE(gran_shift > 63, "sq_tring_init_geom",
 		   "gran_shift is above 63");
 	q->tr_first = NULL;
+	q->tr_ftick = 0;
 	q->tr_shift = gran_shift & 63;
 	q->tr_cur = base_time >> q->tr_shift;
 	q->tr_count = 0;
@@ -593,14 +614,17 @@ static inline struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 			/* migrants land past every slot tick, never in s */
 			if (SQ__UNLIKELY(sq_rb_first(&q->tr_over) != NULL))
 				sq_tring__migrate(q);
-			q->tr_first = q->tr_slot[s] ? q->tr_slot[s] :
-				sq_tring__first_from(q, s);
+			if (q->tr_slot[s])	/* same tick: no need to read it */
+				q->tr_first = q->tr_slot[s];
+			else
+				sq_tring__set_first(q,
+					sq_tring__first_from(q, s));
 		} else {
 			/* the late head: time stays */
 			sq_tring__unlink(&q->tr_late, x);
-			q->tr_first = q->tr_late ? q->tr_late :
+			sq_tring__set_first(q, q->tr_late ? q->tr_late :
 				sq_tring__first_from(q,
-					sq_tring__slot_of(q->tr_cur));
+					sq_tring__slot_of(q->tr_cur)));
 		}
 		sq_tring__poison(x);
 		x->tr_where = SQ_TRING__UNQUEUED;
@@ -641,6 +665,8 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 		}
 		if (head && n->tr_u.tr_list.tr_next == head) {	/* the tail */
 			n->key = key;
+			if (f == n)	/* a late tick may change */
+				q->tr_ftick = t1;
 			return f == n && fkey != key;
 		}
 	}
@@ -751,6 +777,10 @@ static inline int sq_tring_check(const struct sq_tring *q)
 	}
 	SQ__CHECK(q->tr_first == expect, SQ_TRING__CHK, q->tr_first,
 		  "cached first is not the first node");
+	if (expect)
+		SQ__CHECK(q->tr_ftick == expect->key >> q->tr_shift,
+			  SQ_TRING__CHK, expect,
+			  "cached first tick is not the first node's tick");
 	return 0;
 }
 #undef SQ_TRING__CHK
