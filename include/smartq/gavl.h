@@ -116,6 +116,15 @@ struct sq_gavl {
  * broken tree. */
 #define SQ_GAVL__MAX_DEPTH 128
 
+/* The rotations stay out of line (an insert rotates at most once, and
+ * rarely): enqueue's descent and retrace then inline into the caller's
+ * loop with both compilers. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SQ_GAVL__SLOW static __attribute__((noinline, unused))
+#else
+#define SQ_GAVL__SLOW static inline
+#endif
+
 /* ---- rebalancing: no key compares below this line until the descent ---- */
 
 /* Put @nw where @old was under @parent (or at the root). */
@@ -228,7 +237,7 @@ static inline int sq_gavl__rotate_left(struct sq_gavl *q,
  * balance exact, y stays on the spine and x, z end up AVL.
  * Return: the new root of the subtree.
  */
-static inline struct sq_gavl_node *sq_gavl__fix_left_heavy(
+SQ_GAVL__SLOW struct sq_gavl_node *sq_gavl__fix_left_heavy(
 	struct sq_gavl *q, struct sq_gavl_node *x)
 {
 	struct sq_gavl_node *y = x->gv_left;
@@ -251,7 +260,7 @@ static inline struct sq_gavl_node *sq_gavl__fix_left_heavy(
  * by more than two, and then stays on the spine, still right-heavy but less.
  * Return: the new root of the subtree.
  */
-static inline struct sq_gavl_node *sq_gavl__fix_right_heavy(
+SQ_GAVL__SLOW struct sq_gavl_node *sq_gavl__fix_right_heavy(
 	struct sq_gavl *q, struct sq_gavl_node *x)
 {
 	struct sq_gavl_node *y = x->gv_right;
@@ -279,25 +288,22 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
 {
 	struct sq_gavl_node *p;
 
+	/* The side is a coin flip to a predictor, so it is not branched
+	 * on: d = +1 when n is p's left child, -1 when its right; then
+	 * b * d says how the grown side compares with the other one. */
 	for (p = n->gv_parent; p; n = p, p = p->gv_parent) {
-		int b;
+		int d = (p->gv_left == n) - (p->gv_left != n);
+		int b = p->gv_balance + d;
 
-		if (p->gv_left == n) {
-			b = ++p->gv_balance;
-			if (b <= 0)
-				return;
-			if (b >= 2) {
+		p->gv_balance = b;
+		if (b * d <= 0)
+			return;		/* the lower side grew */
+		if (b * d >= 2) {	/* the higher side grew */
+			if (d > 0)
 				sq_gavl__fix_left_heavy(q, p);
-				return;
-			}
-		} else {
-			b = --p->gv_balance;
-			if (b >= 0)
-				return;
-			if (b <= -2) {
+			else
 				sq_gavl__fix_right_heavy(q, p);
-				return;
-			}
+			return;
 		}
 	}
 }
@@ -574,7 +580,6 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 			     uint64_t key)
 {
 	struct sq_gavl_node *parent = NULL, *cur = q->gv_root;
-	struct sq_gavl_node **link;
 	bool leftmost;
 
 	/* both children loaded, one selected: a conditional move, so the
@@ -582,25 +587,35 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 	while (cur) {
 		struct sq_gavl_node *l = cur->gv_left, *r = cur->gv_right;
 
+#if defined(__clang__)
+		/* clang would load only the chosen child, at an address that
+		 * waits for the compare: keep both loads ahead of it */
+		__asm__("" : "+r"(l), "+r"(r));
+#endif
 		parent = cur;
 		cur = key < cur->key ? l : r;
-	}
-	if (!parent) {
-		link = &q->gv_root;
-		leftmost = true;
-	} else if (key < parent->key) {
-		link = &parent->gv_left;
-		leftmost = parent == q->gv_first;	/* left of the old first */
-	} else {
-		link = &parent->gv_right;
-		leftmost = false;
 	}
 	n->key = key;
 	n->gv_parent = parent;
 	n->gv_left = NULL;
 	n->gv_right = NULL;
 	n->gv_balance = 0;
-	*link = n;
+	if (!parent) {
+		q->gv_root = n;
+		leftmost = true;
+	} else {
+		/* the last turn is not branched on either: the child word
+		 * to write is picked by its offset (gcc makes a branch of
+		 * any C select between the two words); left of the old
+		 * first means no right turn on the way */
+		bool left = key < parent->key;
+		size_t off = offsetof(struct sq_gavl_node, gv_left) +
+			     (size_t)!left * (offsetof(struct sq_gavl_node, gv_right) -
+					      offsetof(struct sq_gavl_node, gv_left));
+
+		*(struct sq_gavl_node **)(void *)((char *)parent + off) = n;
+		leftmost = left & (parent == q->gv_first);
+	}
 	q->gv_count++;
 	if (leftmost)
 		q->gv_first = n;

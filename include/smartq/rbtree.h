@@ -92,6 +92,15 @@ typedef char sq_rb__node_alignment_is_at_least_2
 
 #define SQ_RB__BLACK ((uintptr_t)1)
 
+/* The rebalancing loops stay out of line: the hold loop's pop and enqueue
+ * then inline into the caller with both compilers (clang otherwise inlines
+ * the insert fix-up into enqueue and then keeps enqueue out of line). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SQ_RB__SLOW static __attribute__((noinline, unused))
+#else
+#define SQ_RB__SLOW static inline
+#endif
+
 /* ---- the packed parent word ------------------------------------------ */
 
 SQ__INLINE struct sq_rb_node *sq_rb__parent(const struct sq_rb_node *n)
@@ -198,7 +207,7 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb_node *old,
  *         / \                        / \
  *        n   t                      t   U
  */
-static inline void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
+SQ_RB__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
 {
 	struct sq_rb_node *p = sq_rb__red_parent(n), *g, *u, *t;
 
@@ -329,7 +338,7 @@ static inline void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
  *             / \                / \
  *           (n)  f              X  (n)
  */
-static inline void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p)
+SQ_RB__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p)
 {
 	struct sq_rb_node *x = NULL, *s, *near, *far;
 
@@ -665,6 +674,11 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb_node *n, uint64_t key)
 	while (cur) {
 		struct sq_rb_node *l = cur->rb_left, *r = cur->rb_right;
 
+#if defined(__clang__)
+		/* clang would load only the chosen child, at an address that
+		 * waits for the compare: keep both loads ahead of it */
+		__asm__("" : "+r"(l), "+r"(r));
+#endif
 		parent = cur;
 		cur = key < cur->key ? l : r;
 	}
@@ -675,18 +689,25 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb_node *n, uint64_t key)
 	if (!parent) {
 		q->rb_root = n;
 		leftmost = true;
-	} else if (key < parent->key) {
-		parent->rb_left = n;
-		/* left of the old leftmost: no right turn on the way */
-		leftmost = parent == q->rb_leftmost;
 	} else {
-		parent->rb_right = n;
-		leftmost = false;
+		/* the last turn is not branched on either: the child word
+		 * to write is picked by its offset (gcc makes a branch of
+		 * any C select between the two words); left of the old
+		 * first means no right turn on the way */
+		bool left = key < parent->key;
+		size_t off = offsetof(struct sq_rb_node, rb_left) +
+			     (size_t)!left * (offsetof(struct sq_rb_node, rb_right) -
+					      offsetof(struct sq_rb_node, rb_left));
+
+		*(struct sq_rb_node **)(void *)((char *)parent + off) = n;
+		leftmost = left & (parent == q->rb_leftmost);
 	}
 	if (leftmost)
 		q->rb_leftmost = n;
 	q->rb_count++;
-	sq_rb__insert_fixup(q, n);
+	/* under a black parent a red leaf breaks nothing: no call */
+	if (!parent || !sq_rb__is_black(parent))
+		sq_rb__insert_fixup(q, n);
 	return leftmost;
 }
 
