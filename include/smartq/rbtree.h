@@ -687,6 +687,7 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb_node *n, uint64_t key)
 	n->rb_left = NULL;
 	n->rb_right = NULL;
 	if (!parent) {
+		n->rb_parent_color = SQ_RB__BLACK;	/* (2): a black root */
 		q->rb_root = n;
 		leftmost = true;
 	} else {
@@ -705,8 +706,9 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb_node *n, uint64_t key)
 	if (leftmost)
 		q->rb_leftmost = n;
 	q->rb_count++;
-	/* under a black parent a red leaf breaks nothing: no call */
-	if (!parent || !sq_rb__is_black(parent))
+	/* a red leaf under a red parent breaks (4); elsewhere nothing:
+	 * no call */
+	if (parent && !sq_rb__is_black(parent))
 		sq_rb__insert_fixup(q, n);
 	return leftmost;
 }
