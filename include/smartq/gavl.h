@@ -614,7 +614,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 					      offsetof(struct sq_gavl_node, gv_left));
 
 		*(struct sq_gavl_node **)(void *)((char *)parent + off) = n;
-		leftmost = left & (parent == q->gv_first);
+		leftmost = parent == q->gv_first && left;	/* rarely the first */
 	}
 	q->gv_count++;
 	if (leftmost)

@@ -701,7 +701,7 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb_node *n, uint64_t key)
 					      offsetof(struct sq_rb_node, rb_left));
 
 		*(struct sq_rb_node **)(void *)((char *)parent + off) = n;
-		leftmost = left & (parent == q->rb_leftmost);
+		leftmost = parent == q->rb_leftmost && left;	/* rarely the first */
 	}
 	if (leftmost)
 		q->rb_leftmost = n;
