@@ -56,8 +56,14 @@
 #define BQ_CAT3(a, b, c)  a##b##c
 #define BQ_XCAT3(a, b, c) BQ_CAT3(a, b, c)
 
-/* The pre-generated tables: 4096 entries, 16 KiB each. */
-#define BQ_TAB      4096u
+/*
+ * The pre-generated tables: 65536 entries, 256 KiB each, read in order
+ * (the prefetcher streams them).  They must be long: with 4096 entries the
+ * sequence repeated often enough for the CPU's branch predictor to learn
+ * it, and the trees looked up to 3x faster at N = 1024..2048 than with
+ * 65536 or 262144 entries (which agree).
+ */
+#define BQ_TAB      65536u
 #define BQ_TAB_MASK (BQ_TAB - 1u)
 
 enum bq_workload { BQ_HOLD, BQ_SCHED, BQ_TIMER };
