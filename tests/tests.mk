@@ -181,3 +181,6 @@ $(SQT_DIR)/headers: tests/headers.sh tests/tests.mk sqt-force
 	   echo 'export CC CXX CLANG WARN'; \
 	   echo 'exec sh tests/headers.sh'; } > $@.tmp
 	@chmod +x $@.tmp && mv $@.tmp $@
+
+# The README's first example, compiled with each backend and run.
+TEST_PROGS += tests/readme.sh
