@@ -61,9 +61,17 @@
  *
  * In the hold loop (pop, advance the key, enqueue) at n = 2^k the pop
  * leaves one tree of each degree below k, and the enqueue carries through
- * all of them: k links, the worst case of the amortised bound.  Links and
- * the minimum scan select without branching (sq_binom__mask()), so what
- * a loop costs is a few instructions per degree, not mispredictions.
+ * all of them: k links, the worst case of the amortised bound.  That is
+ * not special to 2^k: in a steady state each link undoes a root that a
+ * pop released, so a loop links as often as the popped root had children,
+ * about log2(n) - 1 at any n (the minimum tends to sit in the largest
+ * tree).  With the release and the minimum scan that is some 3 log2(n)
+ * small steps a loop, against one descent in the trees.  Links and the
+ * minimum scan select without branching (sq_binom__challenge(): one
+ * compare, four conditional moves on x86-64) and keep the winner's key in
+ * registers, so a loop costs instructions, not mispredictions or load
+ * latency; at large n the pop's walk along the children of the popped
+ * root (one cold node after another) is what it waits for.
  *
  * Context: no allocation, no locks (the caller serialises), no recursion.
  */

@@ -47,8 +47,9 @@
  * nodes.
  *
  * The balancing code (insert fix-up, erase, erase fix-up) never compares
- * keys and exists once; the only compare is the small descent loop of
- * sq_rb__add() (behind enqueue and requeue), which inlines into the caller.
+ * keys and exists once, the two fix-up loops out of line; the only compare
+ * is the small descent loop of sq_rb__add() (behind enqueue and requeue),
+ * which inlines into the caller and selects each child without a branch.
  */
 #ifndef SMARTQ_RBTREE_H
 #define SMARTQ_RBTREE_H
