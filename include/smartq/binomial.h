@@ -143,7 +143,7 @@ SQ__INLINE unsigned sq_binom__low(uint64_t x)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	uint64_t r;
 
-	__asm__("tzcnt %1, %0" : "=r"(r) : "rm"(x) : "cc");
+	__asm__("tzcnt %1, %0" : "=r"(r) : "r"(x) : "cc");
 	return (unsigned)r;
 #else
 	return sq__ctz64(x);
@@ -498,10 +498,11 @@ static inline void sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
  * @q: the queue
  * Return: the node that was first, not queued any more; NULL if empty.
  * Complexity: O(log n): its children join the roots, the roots are
- * scanned for the new minimum.
+ * scanned for the new minimum.  Always inlined under GNU C: with a
+ * call, clang's pop + enqueue loop at small n cost half as much again.
  * Context: the caller serialises.
  */
-static inline struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
+SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 {
 	struct sq_binom_node *m = q->bh_min;
 
