@@ -130,7 +130,7 @@ struct sq_gavl {
 /* Put @nw where @old was under @parent (or at the root). */
 SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
 				       struct sq_gavl_node *parent,
-				       struct sq_gavl_node *old,
+				       const struct sq_gavl_node *old,
 				       struct sq_gavl_node *nw)
 {
 	if (!parent)

@@ -141,7 +141,7 @@ SQ__INLINE void sq_rb__set_parent_color(struct sq_rb_node *n,
  * where it pointed at @old_child. */
 SQ__INLINE void sq_rb__replace_child(struct sq_rb *q,
 				     struct sq_rb_node *parent,
-				     struct sq_rb_node *old_child,
+				     const struct sq_rb_node *old_child,
 				     struct sq_rb_node *new_child)
 {
 	if (!parent)
@@ -290,8 +290,9 @@ SQ_RB__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
 /*
  * sq_rb__erase_fixup - restore (5) below @p after a black node went away
  *
- * One child x of p (NULL at first) is "short": paths through it count one
- * black fewer than paths through its sibling s, which therefore exists.
+ * One child x of p (NULL at first; @left says which side) is "short":
+ * paths through it count one black fewer than paths through its sibling
+ * s, which therefore exists.
  * x is black or NULL (a red one would just have been painted black).
  * Pictures show x as the left child; upper case black, lower case red,
  * (c) either colour; of s's children, "near" (N) is the one on x's side
@@ -339,13 +340,14 @@ SQ_RB__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
  *             / \                / \
  *           (n)  f              X  (n)
  */
-SQ_RB__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p)
+SQ_RB__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p,
+				    bool left)
 {
-	struct sq_rb_node *x = NULL, *s, *near, *far;
+	struct sq_rb_node *x, *s, *near, *far;
 
 	for (;;) {
-		s = p->rb_right;
-		if (x != s) {			/* x is the left child */
+		if (left) {			/* x is the left child */
+			s = p->rb_right;
 			if (!sq_rb__is_black(s)) {
 				/* Case 1 */
 				near = s->rb_left;
@@ -369,6 +371,7 @@ SQ_RB__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p)
 					p = sq_rb__parent(x);
 					if (!p)
 						return;
+					left = p->rb_left == x;
 					continue;
 				}
 				/* Case 3: near is red; the old s becomes
@@ -416,6 +419,7 @@ SQ_RB__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p)
 					p = sq_rb__parent(x);
 					if (!p)
 						return;
+					left = p->rb_left == x;
 					continue;
 				}
 				/* Case 3 */
@@ -478,6 +482,8 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb_node *n)
 
 	parent = (struct sq_rb_node *)(pc & ~SQ_RB__BLACK);
 	if (!left || !right) {
+		bool was_left = parent && parent->rb_left == n;
+
 		c = left ? left : right;
 		sq_rb__replace_child(q, parent, n, c);
 		if (c) {
@@ -485,7 +491,7 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb_node *n)
 			return;
 		}
 		if ((pc & SQ_RB__BLACK) && parent)
-			sq_rb__erase_fixup(q, parent);
+			sq_rb__erase_fixup(q, parent, was_left);
 		return;
 	}
 
@@ -513,8 +519,8 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb_node *n)
 		bool y_was_black = sq_rb__is_black(y);
 
 		y->rb_parent_color = pc;
-		if (y_was_black)
-			sq_rb__erase_fixup(q, short_parent);
+		if (y_was_black)	/* c's place: y's, or y's parent's left */
+			sq_rb__erase_fixup(q, short_parent, short_parent != y);
 	}
 }
 
@@ -778,7 +784,7 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 	} else {
 		q->rb_leftmost = parent;
 		if ((pc & SQ_RB__BLACK) && parent)
-			sq_rb__erase_fixup(q, parent);
+			sq_rb__erase_fixup(q, parent, true);
 	}
 	q->rb_count--;
 	sq_rb__unlink(n);

@@ -537,8 +537,8 @@ static inline unsigned sq_tring_gran_shift(const struct sq_tring *q)
  * sq_tring_first - the first node
  * @q: the queue
  * Return: the earliest queued late node if there is one, else a node whose
- *         key is below the smallest queued key plus Tg (the earliest
- *         queued of its tick); NULL if empty.
+ *         key is below the smallest queued key plus Tg (the head of
+ *         its tick's slot); NULL if empty.
  * Complexity: O(1): a cached pointer, kept by every operation.
  * Context: the caller serialises.
  */
