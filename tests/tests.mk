@@ -67,11 +67,14 @@ endif
 
 # ---- variants ------------------------------------------------------------------
 
-SQT_VARIANTS     := o2 o0dbg
+SQT_VARIANTS     := o2 o0dbg portable
 SQT_CC_o2        := $(CC)
 SQT_FLAGS_o2     := $(CFLAGS) -std=c11
 SQT_CC_o0dbg     := $(CC)
 SQT_FLAGS_o0dbg  := -O0 -g -std=c99 -DSQ_DEBUG -DSQ_DIFF_SCALE_DIV=2
+# the ISO C fallbacks of every GNU builtin, attribute and asm (SQ_PORTABLE)
+SQT_CC_portable    := $(CC)
+SQT_FLAGS_portable := -O2 -g -std=c99 -DSQ_PORTABLE -DSQ_DIFF_SCALE_DIV=2
 ifneq ($(CLANG),)
 SQT_VARIANTS     += clang
 SQT_CC_clang     := $(CLANG)

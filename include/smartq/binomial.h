@@ -117,7 +117,7 @@ struct sq_binom {
 /*
  * sq_binom__mask - all ones if @c, else 0.  The comparisons that decide
  * links and the minimum are coin flips to a branch predictor, so their
- * results select with arithmetic instead of a branch.  The empty asm
+ * results select with arithmetic instead of a branch.  SQ__OPAQUE
  * hides the mask's origin, or clang turns the arithmetic back into a
  * branch inside loops (costing some ten mispredictions per pop+enqueue).
  */
@@ -125,29 +125,8 @@ SQ__INLINE uintptr_t sq_binom__mask(bool c)
 {
 	uintptr_t m = (uintptr_t)0 - (uintptr_t)c;
 
-#if defined(__GNUC__) || defined(__clang__)
-	__asm__("" : "+r"(m));
-#endif
+	SQ__OPAQUE(m);
 	return m;
-}
-
-/*
- * sq_binom__low - the index of the lowest set bit of @x, which is not 0.
- * On x86-64 it is tzcnt (encoded as rep bsf, so any x86-64 runs it: bsf
- * where there is no BMI1, same answer for x != 0).  clang without -mbmi
- * emits a plain bsf for __builtin_ctzll, several cycles slower on AMD;
- * it sits on the minimum scan's chain (a third slower in the hold loop).
- */
-SQ__INLINE unsigned sq_binom__low(uint64_t x)
-{
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	uint64_t r;
-
-	__asm__("tzcnt %1, %0" : "=r"(r) : "r"(x) : "cc");
-	return (unsigned)r;
-#else
-	return sq__ctz64(x);
-#endif
 }
 
 /* sq_binom__before - (ak, as) < (bk, bs): the (key, seq) order on values
@@ -155,7 +134,7 @@ SQ__INLINE unsigned sq_binom__low(uint64_t x)
 SQ__INLINE bool sq_binom__before(uint64_t ak, uint64_t as, uint64_t bk,
 				 uint64_t bs)
 {
-#if defined(__SIZEOF_INT128__)
+#if defined(SQ__GNUC) && defined(__SIZEOF_INT128__)
 	__extension__ typedef unsigned __int128 sq_binom__u128;
 
 	return ((sq_binom__u128)ak << 64 | as) < ((sq_binom__u128)bk << 64 | bs);
@@ -186,7 +165,7 @@ SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
 				    struct sq_binom_node *x, uint64_t xk,
 				    uint64_t xs)
 {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#ifdef SQ__X86_64
 	struct sq_binom_node *win = *w, *lose = x;
 	uint64_t k = *wk, sq = *ws, tmp = xk;
 
@@ -275,12 +254,12 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
 
 	if (!occ)
 		return NULL;
-	m = q->bh_roots[sq_binom__low(occ)];
+	m = q->bh_roots[sq__ctz64(occ)];
 	mk = m->key;
 	ms = m->bh_seq;
 	occ &= occ - 1;
 	while (occ) {
-		t = q->bh_roots[sq_binom__low(occ)];
+		t = q->bh_roots[sq__ctz64(occ)];
 		sq_binom__challenge(&m, &mk, &ms, &l, t, t->key, t->bh_seq);
 		occ &= occ - 1;
 	}

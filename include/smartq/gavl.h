@@ -116,14 +116,9 @@ struct sq_gavl {
  * broken tree. */
 #define SQ_GAVL__MAX_DEPTH 128
 
-/* The rotations stay out of line (an insert rotates at most once, and
+/* The rotations stay out of line (SQ__SLOW; an insert rotates at most once, and
  * rarely): enqueue's descent and retrace then inline into the caller's
  * loop with both compilers. */
-#if defined(__GNUC__) || defined(__clang__)
-#define SQ_GAVL__SLOW static __attribute__((noinline, unused))
-#else
-#define SQ_GAVL__SLOW static inline
-#endif
 
 /* ---- rebalancing: no key compares below this line until the descent ---- */
 
@@ -237,7 +232,7 @@ static inline int sq_gavl__rotate_left(struct sq_gavl *q,
  * balance exact, y stays on the spine and x, z end up AVL.
  * Return: the new root of the subtree.
  */
-SQ_GAVL__SLOW struct sq_gavl_node *sq_gavl__fix_left_heavy(
+SQ__SLOW struct sq_gavl_node *sq_gavl__fix_left_heavy(
 	struct sq_gavl *q, struct sq_gavl_node *x)
 {
 	struct sq_gavl_node *y = x->gv_left;
@@ -260,7 +255,7 @@ SQ_GAVL__SLOW struct sq_gavl_node *sq_gavl__fix_left_heavy(
  * by more than two, and then stays on the spine, still right-heavy but less.
  * Return: the new root of the subtree.
  */
-SQ_GAVL__SLOW struct sq_gavl_node *sq_gavl__fix_right_heavy(
+SQ__SLOW struct sq_gavl_node *sq_gavl__fix_right_heavy(
 	struct sq_gavl *q, struct sq_gavl_node *x)
 {
 	struct sq_gavl_node *y = x->gv_right;
@@ -590,7 +585,8 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 #if defined(__clang__)
 		/* clang would load only the chosen child, at an address that
 		 * waits for the compare: keep both loads ahead of it */
-		__asm__("" : "+r"(l), "+r"(r));
+		SQ__OPAQUE(l);
+		SQ__OPAQUE(r);
 #endif
 		parent = cur;
 		cur = key < cur->key ? l : r;

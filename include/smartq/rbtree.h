@@ -93,14 +93,9 @@ typedef char sq_rb__node_alignment_is_at_least_2
 
 #define SQ_RB__BLACK ((uintptr_t)1)
 
-/* The rebalancing loops stay out of line: the hold loop's pop and enqueue
+/* The rebalancing loops stay out of line (SQ__SLOW): the hold loop's pop and enqueue
  * then inline into the caller with both compilers (clang otherwise inlines
  * the insert fix-up into enqueue and then keeps enqueue out of line). */
-#if defined(__GNUC__) || defined(__clang__)
-#define SQ_RB__SLOW static __attribute__((noinline, unused))
-#else
-#define SQ_RB__SLOW static inline
-#endif
 
 /* ---- the packed parent word ------------------------------------------ */
 
@@ -208,7 +203,7 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb_node *old,
  *         / \                        / \
  *        n   t                      t   U
  */
-SQ_RB__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
+SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
 {
 	struct sq_rb_node *p = sq_rb__red_parent(n), *g, *u, *t;
 
@@ -340,7 +335,7 @@ SQ_RB__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
  *             / \                / \
  *           (n)  f              X  (n)
  */
-SQ_RB__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p,
+SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p,
 				    bool left)
 {
 	struct sq_rb_node *x, *s, *near, *far;
@@ -684,7 +679,8 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb_node *n, uint64_t key)
 #if defined(__clang__)
 		/* clang would load only the chosen child, at an address that
 		 * waits for the compare: keep both loads ahead of it */
-		__asm__("" : "+r"(l), "+r"(r));
+		SQ__OPAQUE(l);
+		SQ__OPAQUE(r);
 #endif
 		parent = cur;
 		cur = key < cur->key ? l : r;

@@ -90,13 +90,8 @@
 #define SQ_TRING__WORDS ((SQ_TRING_SLOTS) / 64)
 #define SQ_TRING__NONE  ((unsigned)(SQ_TRING_SLOTS))	/* no slot */
 
-/* The overflow paths stay out of line, so the O(1) paths are small enough
+/* The overflow paths stay out of line (SQ__SLOW), so the O(1) paths are small enough
  * to inline into the caller's loop. */
-#if defined(__GNUC__) || defined(__clang__)
-#define SQ_TRING__SLOW static __attribute__((noinline, unused))
-#else
-#define SQ_TRING__SLOW static inline
-#endif
 
 /* tr_where: which kind of place holds a node (late and slot are lists) */
 #define SQ_TRING__UNQUEUED 0
@@ -267,7 +262,7 @@ SQ__INLINE void sq_tring__set_first(struct sq_tring *q, struct sq_tring_node *n)
 
 /* Move the overflow nodes the window now reaches into their slots, in key
  * order (FIFO on ties); the slots they go to are empty (invariant 2). */
-SQ_TRING__SLOW void sq_tring__migrate(struct sq_tring *q)
+SQ__SLOW void sq_tring__migrate(struct sq_tring *q)
 {
 	struct sq_rb_node *r;
 
@@ -298,7 +293,7 @@ SQ__INLINE void sq_tring__poison(struct sq_tring_node *n)
 }
 
 /* enqueue past the horizon; @n->key is set */
-SQ_TRING__SLOW bool sq_tring__insert_over(struct sq_tring *q,
+SQ__SLOW bool sq_tring__insert_over(struct sq_tring *q,
 					  struct sq_tring_node *n)
 {
 	const struct sq_tring_node *f = q->tr_first;
@@ -314,7 +309,7 @@ SQ_TRING__SLOW bool sq_tring__insert_over(struct sq_tring *q,
 }
 
 /* dequeue from the overflow; time does not move */
-SQ_TRING__SLOW void sq_tring__remove_over(struct sq_tring *q,
+SQ__SLOW void sq_tring__remove_over(struct sq_tring *q,
 					  struct sq_tring_node *n)
 {
 	sq_rb_dequeue(&q->tr_over, &n->tr_u.tr_over);
@@ -325,7 +320,7 @@ SQ_TRING__SLOW void sq_tring__remove_over(struct sq_tring *q,
 }
 
 /* pop @x, the first node, from the overflow: nothing else is queued */
-SQ_TRING__SLOW void sq_tring__pop_over(struct sq_tring *q,
+SQ__SLOW void sq_tring__pop_over(struct sq_tring *q,
 				       struct sq_tring_node *x)
 {
 	sq_rb_pop(&q->tr_over);
