@@ -272,34 +272,38 @@ SQ__SLOW struct sq_gavl_node *sq_gavl__fix_right_heavy(
 
 /*
  * sq_gavl__insert_fixup - retrace after @n was linked in as a leaf
+ * @p: n's parent (not NULL)
+ * @d: +1 when n is p's left child, -1 when its right
  *
- * Walk up while the subtree that holds @n grew by one level.  Growing the
- * lower side of a node ends the walk; growing a balanced node's side moves
- * on; growing the higher side rotates, which restores the old height and
- * ends the walk.
+ * Walk up while the subtree that holds @n grew by one level, which is
+ * while the node above was balanced: it now leans by d (+1 when the grown
+ * side is its left, -1 when its right), and its own subtree grew.  The
+ * first node that was not balanced ends the walk: if it leaned the other
+ * way it is balanced now; if it leaned the same way (by one, or a spine
+ * node right-heavy by any amount) it rotates, which restores its old
+ * height.  d is computed, not branched on: the side is a coin flip to a
+ * predictor, and "was balanced" is the only test each step.
  */
 static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
-					 struct sq_gavl_node *n)
+					 struct sq_gavl_node *n,
+					 struct sq_gavl_node *p, int d)
 {
-	struct sq_gavl_node *p;
+	int b;
 
-	/* The side is a coin flip to a predictor, so it is not branched
-	 * on: d = +1 when n is p's left child, -1 when its right; then
-	 * b * d says how the grown side compares with the other one. */
-	for (p = n->gv_parent; p; n = p, p = p->gv_parent) {
-		int d = (p->gv_left == n) - (p->gv_left != n);
-		int b = p->gv_balance + d;
-
-		p->gv_balance = b;
-		if (b * d <= 0)
-			return;		/* the lower side grew */
-		if (b * d >= 2) {	/* the higher side grew */
-			if (d > 0)
-				sq_gavl__fix_left_heavy(q, p);
-			else
-				sq_gavl__fix_right_heavy(q, p);
+	while ((b = p->gv_balance) == 0) {
+		p->gv_balance = d;
+		n = p;
+		p = p->gv_parent;
+		if (!p)
 			return;
-		}
+		d = (p->gv_left == n) - (p->gv_left != n);
+	}
+	p->gv_balance = b + d;
+	if ((b ^ d) >= 0) {	/* b != 0 leans the same way as d */
+		if (d > 0)
+			sq_gavl__fix_left_heavy(q, p);
+		else
+			sq_gavl__fix_right_heavy(q, p);
 	}
 }
 
@@ -605,17 +609,19 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 		 * any C select between the two words); left of the old
 		 * first means no right turn on the way */
 		bool left = key < parent->key;
-		size_t off = offsetof(struct sq_gavl_node, gv_left) +
-			     (size_t)!left * (offsetof(struct sq_gavl_node, gv_right) -
-					      offsetof(struct sq_gavl_node, gv_left));
+		size_t off;
+
+		off = offsetof(struct sq_gavl_node, gv_left) +
+		      (size_t)!left * (offsetof(struct sq_gavl_node, gv_right) -
+				       offsetof(struct sq_gavl_node, gv_left));
 
 		*(struct sq_gavl_node **)(void *)((char *)parent + off) = n;
 		leftmost = parent == q->gv_first && left;	/* rarely the first */
+		sq_gavl__insert_fixup(q, n, parent, 2 * (int)left - 1);
 	}
 	q->gv_count++;
 	if (leftmost)
 		q->gv_first = n;
-	sq_gavl__insert_fixup(q, n);
 	return leftmost;
 }
 
