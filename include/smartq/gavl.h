@@ -128,12 +128,18 @@ SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
 				       const struct sq_gavl_node *old,
 				       struct sq_gavl_node *nw)
 {
-	if (!parent)
+	if (!parent) {
 		q->gv_root = nw;
-	else if (parent->gv_left == old)
-		parent->gv_left = nw;
-	else
-		parent->gv_right = nw;
+	} else {
+		/* the side is a coin flip: the word is picked by its offset,
+		 * not by a branch */
+		size_t off = offsetof(struct sq_gavl_node, gv_left) +
+			     (size_t)(parent->gv_left != old) *
+			     (offsetof(struct sq_gavl_node, gv_right) -
+			      offsetof(struct sq_gavl_node, gv_left));
+
+		*(struct sq_gavl_node **)(void *)((char *)parent + off) = nw;
+	}
 }
 
 /*
@@ -161,8 +167,9 @@ static inline int sq_gavl__rotate_right(struct sq_gavl *q,
 	int bx = x->gv_balance, by = y->gv_balance, nx, ny;
 
 	x->gv_left = b;
-	if (b)
-		b->gv_parent = x;
+	/* no branch on "is B empty": then the write goes to x's own
+	 * parent word, which is overwritten just below */
+	(b ? b : x)->gv_parent = x;
 	y->gv_right = x;
 	x->gv_parent = y;
 	y->gv_parent = p;
@@ -198,8 +205,9 @@ static inline int sq_gavl__rotate_left(struct sq_gavl *q,
 	int bx = x->gv_balance, by = y->gv_balance, nx, ny;
 
 	x->gv_right = b;
-	if (b)
-		b->gv_parent = x;
+	/* no branch on "is B empty": then the write goes to x's own
+	 * parent word, which is overwritten just below */
+	(b ? b : x)->gv_parent = x;
 	y->gv_left = x;
 	x->gv_parent = y;
 	y->gv_parent = p;
