@@ -381,13 +381,17 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__leftmost(struct sq_gavl_node *n)
 SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
 {
 	struct sq_gavl_node *p = f->gv_parent, *r = f->gv_right;
+	struct sq_gavl_node *w = r ? r : f, *first = r ? r : p, *c;
 
-	if (r) {
-		r->gv_parent = p;
-		q->gv_first = sq_gavl__leftmost(r);
-	} else {
-		q->gv_first = p;
-	}
+	/* No branch on "is there a right subtree" (a coin flip to a
+	 * predictor): w is r, or f itself when r is empty, and f's own
+	 * words already say the right thing -- its parent is p, its left
+	 * child is NULL.  So p becomes w's parent either way, and the walk
+	 * to the new first starts below w, mostly not turning at all. */
+	w->gv_parent = p;
+	for (c = w->gv_left; c; c = c->gv_left)
+		first = c;
+	q->gv_first = first;
 	if (p) {
 		p->gv_left = r;
 		while (p->gv_balance-- == 1) {
