@@ -69,9 +69,12 @@
  * (a spine node already right-heavy gets its rotation then, which repairs
  * it, so inserts undo what pops degrade).  The rotation helpers update
  * balances with the general formulas, exact for any balance, including a
- * degraded spine node's.  They never compare keys and exist once; the only
- * compare is the small descent loop inside sq_gavl_enqueue(), which
- * inlines into the caller and selects the child without a branch.
+ * degraded spine node's.  They never compare keys and exist once, for
+ * both sides: the side is a number (0 left, 1 right) and a child word is
+ * picked by its offset, so no rotation branches on which side it turns
+ * (a coin flip to a predictor).  The only compare is the small descent
+ * loop inside sq_gavl_enqueue(), which inlines into the caller and
+ * selects the child without a branch.
  *
  * A node that is not queued has gv_balance == SQ_GAVL__UNQUEUED, a value no
  * queued node can have (a queued balance lies in [-height, 1]), so queued()
@@ -116,9 +119,9 @@ struct sq_gavl {
  * broken tree. */
 #define SQ_GAVL__MAX_DEPTH 128
 
-/* The rotations stay out of line (SQ__SLOW; an insert rotates at most once, and
- * rarely): enqueue's descent and retrace then inline into the caller's
- * loop with both compilers. */
+/* The rotations stay out of line (SQ__SLOW; an insert rotates at most once,
+ * about every other insert in the hold loop): enqueue's descent and
+ * retrace then inline into the caller's loop with both compilers. */
 
 /* ---- rebalancing: no key compares below this line until the descent ---- */
 
@@ -142,8 +145,26 @@ SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
 	}
 }
 
+/* The child word of @x on side @s (0 left, 1 right), picked by its offset:
+ * a side that is a coin flip to a predictor costs no branch. */
+#define SQ_GAVL__CHILD(x, s)						\
+	(*(struct sq_gavl_node **)(void *)((char *)(x) +		\
+		offsetof(struct sq_gavl_node, gv_left) + (size_t)(s) *	\
+		(offsetof(struct sq_gavl_node, gv_right) -		\
+		 offsetof(struct sq_gavl_node, gv_left))))
+
+/* @b seen from side @s: b itself for the left (0), -b for the right (1). */
+SQ__INLINE int sq_gavl__lean(int b, unsigned s)
+{
+	int neg = -(int)s;
+
+	return (b ^ neg) - neg;
+}
+
 /*
- * sq_gavl__rotate_right - lift the left child @y of @x above it
+ * sq_gavl__rotate - lift the child @y of @x on side @s above it
+ *
+ * For s = 0 (the left child; s = 1 is the mirror image):
  *
  *          x                y
  *         / \              / \
@@ -151,80 +172,46 @@ SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
  *       / \                  / \
  *      A   B                B   C
  *
- * With b = h(left) - h(right) before and b' after, for any values:
- *	b'(x) = b(x) - 1 - max(b(y), 0)
- *	b'(y) = b(y) - 1 + min(b'(x), 0)
+ * With b = h(left) - h(right) before and b' after, seen from side s
+ * (B = b for s = 0, -b for s = 1), for any values:
+ *	B'(x) = B(x) - 1 - max(B(y), 0)
+ *	B'(y) = B(y) - 1 + min(B'(x), 0)
  * and the subtree's height changes by
- *	max(-b'(y), 0) - 1 - max(-b(y), 0) - max(-b(x), 0)
- * (measure every height from h(A): h(y) = h(A) + 1 + max(-b(y), 0) ...).
+ *	max(-B'(y), 0) - 1 - max(-B(y), 0) - max(-B(x), 0)
+ * (measure every height from h(A): h(y) = h(A) + 1 + max(-B(y), 0) ...).
  * Return: that height change.
  */
-static inline int sq_gavl__rotate_right(struct sq_gavl *q,
-					struct sq_gavl_node *x)
+SQ__INLINE int sq_gavl__rotate(struct sq_gavl *q, struct sq_gavl_node *x,
+			       unsigned s)
 {
-	struct sq_gavl_node *y = x->gv_left, *p = x->gv_parent;
-	struct sq_gavl_node *b = y->gv_right;
-	int bx = x->gv_balance, by = y->gv_balance, nx, ny;
+	struct sq_gavl_node *y = SQ_GAVL__CHILD(x, s), *p = x->gv_parent;
+	struct sq_gavl_node *b = SQ_GAVL__CHILD(y, !s);
+	int bx = sq_gavl__lean(x->gv_balance, s);
+	int by = sq_gavl__lean(y->gv_balance, s), nx, ny;
 
-	x->gv_left = b;
+	SQ_GAVL__CHILD(x, s) = b;
 	/* no branch on "is B empty": then the write goes to x's own
 	 * parent word, which is overwritten just below */
 	(b ? b : x)->gv_parent = x;
-	y->gv_right = x;
+	SQ_GAVL__CHILD(y, !s) = x;
 	x->gv_parent = y;
 	y->gv_parent = p;
 	sq_gavl__replace_child(q, p, x, y);
 
 	nx = bx - 1 - (by > 0 ? by : 0);
 	ny = by - 1 + (nx < 0 ? nx : 0);
-	x->gv_balance = nx;
-	y->gv_balance = ny;
+	x->gv_balance = sq_gavl__lean(nx, s);
+	y->gv_balance = sq_gavl__lean(ny, s);
 	return (ny < 0 ? -ny : 0) - 1 - (by < 0 ? -by : 0) - (bx < 0 ? -bx : 0);
 }
 
 /*
- * sq_gavl__rotate_left - lift the right child @y of @x above it
+ * sq_gavl__fix - @x leans by two or more to side @s: rotate it back
  *
- *        x                    y
- *       / \                  / \
- *      A   y      -->       x   C
- *         / \              / \
- *        B   C            A   B
- *
- *	b'(x) = b(x) + 1 - min(b(y), 0)
- *	b'(y) = b(y) + 1 + max(b'(x), 0)
- * and the subtree's height changes by
- *	max(b'(y), 0) - 1 - max(b(y), 0) - max(b(x), 0).
- * Return: that height change.
- */
-static inline int sq_gavl__rotate_left(struct sq_gavl *q,
-				       struct sq_gavl_node *x)
-{
-	struct sq_gavl_node *y = x->gv_right, *p = x->gv_parent;
-	struct sq_gavl_node *b = y->gv_left;
-	int bx = x->gv_balance, by = y->gv_balance, nx, ny;
-
-	x->gv_right = b;
-	/* no branch on "is B empty": then the write goes to x's own
-	 * parent word, which is overwritten just below */
-	(b ? b : x)->gv_parent = x;
-	y->gv_left = x;
-	x->gv_parent = y;
-	y->gv_parent = p;
-	sq_gavl__replace_child(q, p, x, y);
-
-	nx = bx + 1 - (by < 0 ? by : 0);
-	ny = by + 1 + (nx > 0 ? nx : 0);
-	x->gv_balance = nx;
-	y->gv_balance = ny;
-	return (ny > 0 ? ny : 0) - 1 - (by > 0 ? by : 0) - (bx > 0 ? bx : 0);
-}
-
-/*
- * sq_gavl__fix_left_heavy - @x has balance +2: rotate it back
- *
- * Single rotation when the left child y is not right-heavy; otherwise the
- * double rotation, which lifts y's right child z above both:
+ * For s = 0 (x has balance +2; s = 1, balance -2 or less, is the mirror
+ * image).  A single rotation when the child y on side s does not lean
+ * the other way; otherwise the double rotation, which lifts y's inner
+ * child z above both:
  *
  *          x                  z
  *         / \               /   \
@@ -234,47 +221,27 @@ static inline int sq_gavl__rotate_left(struct sq_gavl *q,
  *         / \
  *        B   C
  *
- * y may be a degraded spine node (balance -2 or less).  Then the first
- * rotation can lower the subtree under x by one level, which x's balance
- * must see before the second; with that, the general formulas keep every
- * balance exact, y stays on the spine and x, z end up AVL.
+ * For s = 0, y may be a degraded spine node (balance -2 or less).  Then
+ * the first rotation can lower the subtree under x by one level, which
+ * x's balance must see before the second; with that, the general formulas
+ * keep every balance exact, y stays on the spine and x, z end up AVL.
+ * For s = 1, y is never on the spine, so it is AVL (-1..1), and x itself
+ * may be a spine node right-heavy by more than two: it then stays on the
+ * spine, still right-heavy but less.
  * Return: the new root of the subtree.
  */
-SQ__SLOW struct sq_gavl_node *sq_gavl__fix_left_heavy(
-	struct sq_gavl *q, struct sq_gavl_node *x)
+SQ__SLOW struct sq_gavl_node *sq_gavl__fix(struct sq_gavl *q,
+					   struct sq_gavl_node *x, unsigned s)
 {
-	struct sq_gavl_node *y = x->gv_left;
+	struct sq_gavl_node *y = SQ_GAVL__CHILD(x, s);
 
-	if (y->gv_balance >= 0) {
-		sq_gavl__rotate_right(q, x);
+	if (sq_gavl__lean(y->gv_balance, s) >= 0) {
+		sq_gavl__rotate(q, x, s);
 		return y;
 	}
-	/* the first rotation may lower x's left subtree: keep b(x) exact */
-	x->gv_balance += sq_gavl__rotate_left(q, y);
-	sq_gavl__rotate_right(q, x);
-	return x->gv_parent;
-}
-
-/*
- * sq_gavl__fix_right_heavy - @x has balance -2 or less: rotate it back
- *
- * The mirror of sq_gavl__fix_left_heavy().  The right child y is never on
- * the spine, so it is AVL (-1..1); x itself may be a spine node right-heavy
- * by more than two, and then stays on the spine, still right-heavy but less.
- * Return: the new root of the subtree.
- */
-SQ__SLOW struct sq_gavl_node *sq_gavl__fix_right_heavy(
-	struct sq_gavl *q, struct sq_gavl_node *x)
-{
-	struct sq_gavl_node *y = x->gv_right;
-
-	if (y->gv_balance <= 0) {
-		sq_gavl__rotate_left(q, x);
-		return y;
-	}
-	/* y is AVL, so this correction is 0; it keeps the helper exact */
-	x->gv_balance -= sq_gavl__rotate_right(q, y);
-	sq_gavl__rotate_left(q, x);
+	/* the first rotation may lower x's side s: keep b(x) exact */
+	x->gv_balance += sq_gavl__lean(sq_gavl__rotate(q, y, !s), s);
+	sq_gavl__rotate(q, x, s);
 	return x->gv_parent;
 }
 
@@ -307,12 +274,8 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
 		d = (p->gv_left == n) - (p->gv_left != n);
 	}
 	p->gv_balance = b + d;
-	if ((b ^ d) >= 0) {	/* b != 0 leans the same way as d */
-		if (d > 0)
-			sq_gavl__fix_left_heavy(q, p);
-		else
-			sq_gavl__fix_right_heavy(q, p);
-	}
+	if ((b ^ d) >= 0)	/* b != 0 leans the same way as d */
+		sq_gavl__fix(q, p, d < 0);
 }
 
 /*
@@ -336,7 +299,7 @@ static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
 			if (b <= -2) {
 				bool same = p->gv_right->gv_balance == 0;
 
-				p = sq_gavl__fix_right_heavy(q, p);
+				p = sq_gavl__fix(q, p, 1);
 				if (same)
 					return;
 			}
@@ -347,7 +310,7 @@ static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
 			if (b >= 2) {
 				bool same = p->gv_left->gv_balance == 0;
 
-				p = sq_gavl__fix_left_heavy(q, p);
+				p = sq_gavl__fix(q, p, 0);
 				if (same)
 					return;
 			}
@@ -860,5 +823,6 @@ walked:
 	return 0;
 }
 #undef SQ_GAVL__CHECK
+#undef SQ_GAVL__CHILD
 
 #endif /* SMARTQ_GAVL_H */
