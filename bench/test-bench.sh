@@ -127,6 +127,16 @@ for w in hold sched timer; do
 	ok
 done
 
+# table.sh turns the CSV into the README's table: a header naming every
+# queue, a rule, and one row of numbers per N.
+sh "$(dirname "$0")/table.sh" "$tmp/hold.csv" min >"$tmp/table.md" ||
+	fail "table.sh exited non-zero"
+[ "$(sed -n 1p "$tmp/table.md" | tr -cd '|' | wc -c)" -eq $((nq + 2)) ] ||
+	fail "table.sh: header is not one column per queue"
+[ "$(grep -c '^| [124] | [0-9]' "$tmp/table.md")" -eq 3 ] ||
+	fail "table.sh: not one row of numbers per N"
+ok
+
 for d in exp ties; do
 	for w in hold sched timer; do
 		"$BIN" -n 1..8 -l 100 -r 1 --warmup 10 -d "$d" -w "$w" \
