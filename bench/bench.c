@@ -728,6 +728,24 @@ struct bq_result {
 	double min, median;
 };
 
+/* One summary table: a row per N, a column per queue, medians * @scale. */
+static void bq_summary(const struct bq_options *o, const struct bq_result *res,
+		       double scale)
+{
+	size_t i, k, nq = o->nq;
+
+	printf("%9s", "N");
+	for (k = 0; k < nq; k++)
+		printf(" %9s%s", o->queues[k]->name, o->queues[k]->peer ? "*" : " ");
+	printf("\n");
+	for (i = 0; i < o->nn; i++) {
+		printf("%9zu", o->ns[i]);
+		for (k = 0; k < nq; k++)
+			printf(" %9.1f ", res[i * nq + k].median * scale);
+		printf("\n");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct bq_options o;
@@ -853,28 +871,11 @@ int main(int argc, char **argv)
 	}
 
 	printf("\nSummary: median cycles/loop over both passes "
-	       "(%s workload; * = peer)\n%9s", bq_workload_names[o.workload],
-	       "N");
-	for (k = 0; k < nq; k++)
-		printf(" %9s%s", o.queues[k]->name, o.queues[k]->peer ? "*" : " ");
-	printf("\n");
-	for (i = 0; i < o.nn; i++) {
-		printf("%9zu", o.ns[i]);
-		for (k = 0; k < nq; k++)
-			printf(" %9.1f ", res[i * nq + k].median);
-		printf("\n");
-	}
-	printf("\nSummary: median ns/loop (%s %.1f MHz)\n%9s",
-	       BQ_HAVE_TSC ? "TSC" : "clock", hz / 1e6, "N");
-	for (k = 0; k < nq; k++)
-		printf(" %9s%s", o.queues[k]->name, o.queues[k]->peer ? "*" : " ");
-	printf("\n");
-	for (i = 0; i < o.nn; i++) {
-		printf("%9zu", o.ns[i]);
-		for (k = 0; k < nq; k++)
-			printf(" %9.1f ", res[i * nq + k].median * 1e9 / hz);
-		printf("\n");
-	}
+	       "(%s workload; * = peer)\n", bq_workload_names[o.workload]);
+	bq_summary(&o, res, 1.0);
+	printf("\nSummary: median ns/loop (%s %.1f MHz)\n",
+	       BQ_HAVE_TSC ? "TSC" : "clock", hz / 1e6);
+	bq_summary(&o, res, 1e9 / hz);
 
 	if (o.csv) {
 		f = fopen(o.csv, "w");
