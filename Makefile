@@ -1,7 +1,13 @@
 # smartq - header-only intrusive priority queues
 #
-#   make test     build and run every test (gcc, clang, sanitizers, C++)
-#   make bench    the rdtsc harness: N = 1..2048, seed layout
+#   make test       build and run every test (gcc, clang, sanitizers, C++)
+#   make bench      the rdtsc harness: N = 1..2048, seed layout
+#                   (BENCH_ARGS="--help" lists its options)
+#   make plot       cycles/loop against N as a PNG (gnuplot)
+#   make lint       cppcheck and clang-tidy
+#   make fuzz       libFuzzer over all four backends (FUZZ_SECONDS=60)
+#   make examples   the example programs, once per backend
+#   make install    headers and smartq.pc (PREFIX, DESTDIR); make uninstall
 #   make clean
 
 CC       ?= cc
