@@ -47,7 +47,10 @@
  * nodes.
  *
  * The balancing code (insert fix-up, erase, erase fix-up) never compares
- * keys and exists once, the two fix-up loops out of line; the only compare
+ * keys and exists once, the two fix-up loops out of line.  Each fix-up is
+ * written once for both sides, as in gavl.h: the side is a number (0 left,
+ * 1 right) and a child word is picked by its offset (SQ_RB__CHILD), so no
+ * rotation branches on which side it turns.  The only compare
  * is the small descent loop of sq_rb__add() (behind enqueue and requeue),
  * which inlines into the caller and selects each child without a branch.
  */
@@ -161,15 +164,28 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb_node *old,
 	sq_rb__replace_child(q, parent, old, top);
 }
 
+/* ---- the child words by side ------------------------------------------- */
+
+/* The child word of @x on side @s (0 left, 1 right), picked by its offset:
+ * the fix-ups below exist once for both sides, and which side a rotation
+ * turns (a coin flip to a predictor) costs no branch. */
+#define SQ_RB__CHILD(x, s)						\
+	(*(struct sq_rb_node **)(void *)((char *)(x) +			\
+		offsetof(struct sq_rb_node, rb_left) + (size_t)(s) *	\
+		(offsetof(struct sq_rb_node, rb_right) -		\
+		 offsetof(struct sq_rb_node, rb_left))))
+
 /* ---- insert fix-up (no compare) ---------------------------------------- */
 
 /*
  * sq_rb__insert_fixup - restore (2) and (4) after linking red leaf @n
  *
  * n is red.  While its parent p is red too, the grandparent g exists (the
- * root is black) and is black; u is p's sibling.  Pictures show p as a left
- * child (the code mirrors them for a right one); upper case is black,
- * lower case red, A B C are subtrees that keep their black height.
+ * root is black) and is black; u is p's sibling.  The code handles both
+ * sides at once: s is p's side under g (0 left, 1 right), u is on side
+ * !s.  Pictures show s = 0 (p a left child; s = 1 is their mirror image);
+ * upper case is black, lower case red, A B C are subtrees that keep their
+ * black height.
  *
  *  Case 1, u red: push g's black down to p and u.  Nothing moves, but g
  *  is red now and may clash with its own parent: go on from g.
@@ -180,8 +196,8 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb_node *old,
  *          |                      |
  *          n                      n
  *
- *  Case 2, u black, n inside (p's right child): rotate p down to the
- *  left, so the red pair points outward; then it is case 3 with the
+ *  Case 2, u black, n inside (p's child on side !s): rotate p down to
+ *  side s, so the red pair points outward; then it is case 3 with the
  *  roles of n and p swapped.
  *
  *            G                      G
@@ -192,7 +208,7 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb_node *old,
  *           / \                / \
  *          B   C              A   B
  *
- *  Case 3, u black, n outside: rotate g down to the right and trade
+ *  Case 3, u black, n outside: rotate g down to side !s and trade
  *  colours between p and g.  The top of the subtree is black again, with
  *  the same black height: finished.  t is the subtree that changes
  *  parent (the code's variable of that name).
@@ -206,6 +222,7 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb_node *old,
 SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
 {
 	struct sq_rb_node *p = sq_rb__red_parent(n), *g, *u, *t;
+	unsigned s;
 
 	for (;;) {
 		if (SQ__UNLIKELY(!p)) {
@@ -216,67 +233,36 @@ SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
 		if (sq_rb__is_black(p))
 			return;
 		g = sq_rb__red_parent(p);	/* p is red, so g is black */
-		u = g->rb_right;
-		if (p != u) {			/* p is the left child */
-			if (sq_rb__is_red(u)) {
-				/* Case 1 */
-				sq_rb__set_parent_color(u, g, SQ_RB__BLACK);
-				sq_rb__set_parent_color(p, g, SQ_RB__BLACK);
-				n = g;
-				p = sq_rb__parent(n);
-				sq_rb__set_parent_color(n, p, 0);
-				continue;
-			}
-			t = p->rb_right;
-			if (n == t) {
-				/* Case 2 */
-				t = n->rb_left;
-				p->rb_right = t;
-				n->rb_left = p;
-				if (t)
-					sq_rb__set_parent_color(t, p, SQ_RB__BLACK);
-				sq_rb__set_parent_color(p, n, 0);
-				p = n;
-				t = n->rb_right;
-			}
-			/* Case 3 */
-			g->rb_left = t;
-			p->rb_right = g;
-			if (t)
-				sq_rb__set_parent_color(t, g, SQ_RB__BLACK);
-			sq_rb__rotate_finish(q, g, p, 0);
-			return;
-		} else {			/* mirror: p is the right child */
-			u = g->rb_left;
-			if (sq_rb__is_red(u)) {
-				/* Case 1 */
-				sq_rb__set_parent_color(u, g, SQ_RB__BLACK);
-				sq_rb__set_parent_color(p, g, SQ_RB__BLACK);
-				n = g;
-				p = sq_rb__parent(n);
-				sq_rb__set_parent_color(n, p, 0);
-				continue;
-			}
-			t = p->rb_left;
-			if (n == t) {
-				/* Case 2 */
-				t = n->rb_right;
-				p->rb_left = t;
-				n->rb_right = p;
-				if (t)
-					sq_rb__set_parent_color(t, p, SQ_RB__BLACK);
-				sq_rb__set_parent_color(p, n, 0);
-				p = n;
-				t = n->rb_left;
-			}
-			/* Case 3 */
-			g->rb_right = t;
-			p->rb_left = g;
-			if (t)
-				sq_rb__set_parent_color(t, g, SQ_RB__BLACK);
-			sq_rb__rotate_finish(q, g, p, 0);
-			return;
+		s = g->rb_left != p;		/* p's side */
+		u = SQ_RB__CHILD(g, !s);
+		if (sq_rb__is_red(u)) {
+			/* Case 1 */
+			sq_rb__set_parent_color(u, g, SQ_RB__BLACK);
+			sq_rb__set_parent_color(p, g, SQ_RB__BLACK);
+			n = g;
+			p = sq_rb__parent(n);
+			sq_rb__set_parent_color(n, p, 0);
+			continue;
 		}
+		t = SQ_RB__CHILD(p, !s);
+		if (n == t) {
+			/* Case 2 */
+			t = SQ_RB__CHILD(n, s);
+			SQ_RB__CHILD(p, !s) = t;
+			SQ_RB__CHILD(n, s) = p;
+			if (t)
+				sq_rb__set_parent_color(t, p, SQ_RB__BLACK);
+			sq_rb__set_parent_color(p, n, 0);
+			p = n;
+			t = SQ_RB__CHILD(n, !s);
+		}
+		/* Case 3 */
+		SQ_RB__CHILD(g, s) = t;
+		SQ_RB__CHILD(p, !s) = g;
+		if (t)
+			sq_rb__set_parent_color(t, g, SQ_RB__BLACK);
+		sq_rb__rotate_finish(q, g, p, 0);
+		return;
 	}
 }
 
@@ -285,13 +271,14 @@ SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
 /*
  * sq_rb__erase_fixup - restore (5) below @p after a black node went away
  *
- * One child x of p (NULL at first; @left says which side) is "short":
- * paths through it count one black fewer than paths through its sibling
- * s, which therefore exists.
+ * One child x of p (NULL at first; @side says which: 0 left, 1 right) is
+ * "short": paths through it count one black fewer than paths through its
+ * sibling s, which therefore exists (on side !side).
  * x is black or NULL (a red one would just have been painted black).
- * Pictures show x as the left child; upper case black, lower case red,
- * (c) either colour; of s's children, "near" (N) is the one on x's side
- * and "far" (F) the other.
+ * The code handles both sides at once; pictures show x as the left child
+ * (side 0; side 1 is their mirror image).  Upper case black, lower case
+ * red, (c) either colour; of s's children, "near" (N) is the one on x's
+ * side and "far" (F) the other.
  *
  *  Case 1, s red: rotate p down towards x and trade colours of p and s.
  *  x's new sibling is the old near child, black; cases 2-4 follow and,
@@ -336,107 +323,58 @@ SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
  *           (n)  f              X  (n)
  */
 SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p,
-				    bool left)
+				    unsigned side)
 {
 	struct sq_rb_node *x, *s, *near, *far;
 
 	for (;;) {
-		if (left) {			/* x is the left child */
-			s = p->rb_right;
-			if (!sq_rb__is_black(s)) {
-				/* Case 1 */
-				near = s->rb_left;
-				p->rb_right = near;
-				s->rb_left = p;
-				sq_rb__set_parent_color(near, p, SQ_RB__BLACK);
-				sq_rb__rotate_finish(q, p, s, 0);
-				s = near;
-			}
-			far = s->rb_right;
-			if (!sq_rb__is_red(far)) {
-				near = s->rb_left;
-				if (!sq_rb__is_red(near)) {
-					/* Case 2 */
-					sq_rb__set_parent_color(s, p, 0);
-					if (!sq_rb__is_black(p)) {
-						p->rb_parent_color |= SQ_RB__BLACK;
-						return;
-					}
-					x = p;
-					p = sq_rb__parent(x);
-					if (!p)
-						return;
-					left = p->rb_left == x;
-					continue;
-				}
-				/* Case 3: near is red; the old s becomes
-				 * the far child, painted black in case 4. */
-				far = near->rb_right;
-				s->rb_left = far;
-				near->rb_right = s;
-				p->rb_right = near;
-				if (far)
-					sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
-				far = s;
-				s = near;
-			}
-			/* Case 4 */
-			near = s->rb_left;
-			p->rb_right = near;
-			s->rb_left = p;
-			sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
-			if (near)
-				sq_rb__set_parent(near, p);
-			sq_rb__rotate_finish(q, p, s, SQ_RB__BLACK);
-			return;
-		} else {			/* mirror: x is the right child */
-			s = p->rb_left;
-			if (!sq_rb__is_black(s)) {
-				/* Case 1 */
-				near = s->rb_right;
-				p->rb_left = near;
-				s->rb_right = p;
-				sq_rb__set_parent_color(near, p, SQ_RB__BLACK);
-				sq_rb__rotate_finish(q, p, s, 0);
-				s = near;
-			}
-			far = s->rb_left;
-			if (!sq_rb__is_red(far)) {
-				near = s->rb_right;
-				if (!sq_rb__is_red(near)) {
-					/* Case 2 */
-					sq_rb__set_parent_color(s, p, 0);
-					if (!sq_rb__is_black(p)) {
-						p->rb_parent_color |= SQ_RB__BLACK;
-						return;
-					}
-					x = p;
-					p = sq_rb__parent(x);
-					if (!p)
-						return;
-					left = p->rb_left == x;
-					continue;
-				}
-				/* Case 3 */
-				far = near->rb_left;
-				s->rb_right = far;
-				near->rb_left = s;
-				p->rb_left = near;
-				if (far)
-					sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
-				far = s;
-				s = near;
-			}
-			/* Case 4 */
-			near = s->rb_right;
-			p->rb_left = near;
-			s->rb_right = p;
-			sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
-			if (near)
-				sq_rb__set_parent(near, p);
-			sq_rb__rotate_finish(q, p, s, SQ_RB__BLACK);
-			return;
+		s = SQ_RB__CHILD(p, !side);
+		if (!sq_rb__is_black(s)) {
+			/* Case 1 */
+			near = SQ_RB__CHILD(s, side);
+			SQ_RB__CHILD(p, !side) = near;
+			SQ_RB__CHILD(s, side) = p;
+			sq_rb__set_parent_color(near, p, SQ_RB__BLACK);
+			sq_rb__rotate_finish(q, p, s, 0);
+			s = near;
 		}
+		far = SQ_RB__CHILD(s, !side);
+		if (!sq_rb__is_red(far)) {
+			near = SQ_RB__CHILD(s, side);
+			if (!sq_rb__is_red(near)) {
+				/* Case 2 */
+				sq_rb__set_parent_color(s, p, 0);
+				if (!sq_rb__is_black(p)) {
+					p->rb_parent_color |= SQ_RB__BLACK;
+					return;
+				}
+				x = p;
+				p = sq_rb__parent(x);
+				if (!p)
+					return;
+				side = p->rb_left != x;
+				continue;
+			}
+			/* Case 3: near is red; the old s becomes the far
+			 * child, painted black in case 4. */
+			far = SQ_RB__CHILD(near, !side);
+			SQ_RB__CHILD(s, side) = far;
+			SQ_RB__CHILD(near, !side) = s;
+			SQ_RB__CHILD(p, !side) = near;
+			if (far)
+				sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
+			far = s;
+			s = near;
+		}
+		/* Case 4 */
+		near = SQ_RB__CHILD(s, side);
+		SQ_RB__CHILD(p, !side) = near;
+		SQ_RB__CHILD(s, side) = p;
+		sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
+		if (near)
+			sq_rb__set_parent(near, p);
+		sq_rb__rotate_finish(q, p, s, SQ_RB__BLACK);
+		return;
 	}
 }
 
@@ -477,7 +415,7 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb_node *n)
 
 	parent = (struct sq_rb_node *)(pc & ~SQ_RB__BLACK);
 	if (!left || !right) {
-		bool was_left = parent && parent->rb_left == n;
+		unsigned side = parent && parent->rb_left != n;
 
 		c = left ? left : right;
 		sq_rb__replace_child(q, parent, n, c);
@@ -486,7 +424,7 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb_node *n)
 			return;
 		}
 		if ((pc & SQ_RB__BLACK) && parent)
-			sq_rb__erase_fixup(q, parent, was_left);
+			sq_rb__erase_fixup(q, parent, side);
 		return;
 	}
 
@@ -514,8 +452,8 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb_node *n)
 		bool y_was_black = sq_rb__is_black(y);
 
 		y->rb_parent_color = pc;
-		if (y_was_black)	/* c's place: y's, or y's parent's left */
-			sq_rb__erase_fixup(q, short_parent, short_parent != y);
+		if (y_was_black)	/* c's place: y's right, or y's parent's left */
+			sq_rb__erase_fixup(q, short_parent, short_parent == y);
 	}
 }
 
@@ -780,7 +718,7 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 	} else {
 		q->rb_leftmost = parent;
 		if ((pc & SQ_RB__BLACK) && parent)
-			sq_rb__erase_fixup(q, parent, true);
+			sq_rb__erase_fixup(q, parent, 0);
 	}
 	q->rb_count--;
 	sq_rb__unlink(n);
