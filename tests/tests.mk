@@ -187,3 +187,6 @@ $(SQT_DIR)/headers: tests/headers.sh tests/tests.mk sqt-force
 
 # The README's first example, compiled with each backend and run.
 TEST_PROGS += tests/readme.sh
+
+# An impossible SQ_TRING_SLOTS must be a compile-time error.
+TEST_PROGS += tests/config.sh
