@@ -41,6 +41,9 @@
 #ifndef BQ_BUILD_CC
 #define BQ_BUILD_CC "cc"
 #endif
+#if defined(BQ_HAVE_LINUX_RB) && !defined(BQ_LINUX_RB_VERSION)
+#define BQ_LINUX_RB_VERSION "(version unknown)"
+#endif
 #ifndef BQ_BUILD_CFLAGS
 #define BQ_BUILD_CFLAGS "(unknown: built outside make)"
 #endif
@@ -145,6 +148,14 @@ static unsigned bq_tring_shift;
 #include "queue.h"
 #endif
 
+#ifdef BQ_HAVE_LINUX_RB
+#define BQ_K peer_linux_rb
+#define BQ_NAME "linux_rb"
+#define BQ_PEER 1
+#define BQ_GRAN 1
+#include "queue.h"
+#endif
+
 #define BQ_K peer_tr_seed
 #define BQ_NAME "tr_seed"
 #define BQ_PEER 1
@@ -164,6 +175,9 @@ static const struct bq_queue *const bq_all[] = {
 	&bq_peer_tsearch_ops,
 #ifdef BQ_HAVE_BSD_TREE
 	&bq_peer_bsd_rb_ops,
+#endif
+#ifdef BQ_HAVE_LINUX_RB
+	&bq_peer_linux_rb_ops,
 #endif
 	&bq_peer_tr_seed_ops, &bq_peer_heap_ops,
 };
@@ -276,7 +290,8 @@ static void bq_usage(FILE *f)
 "\n"
 "The smart-queue harness: cycles per loop of every smartq backend (rb, gavl,\n"
 "binom, tring) and of peers measured in the same run (tsearch, bsd_rb when\n"
-"libbsd was found at build time, tr_seed, heap).  For each N every queue\n"
+"libbsd was found at build time, linux_rb when built with LINUX_SRC=, a\n"
+"kernel source tree, tr_seed, heap).  For each N every queue\n"
 "first passes a correctness check (else: an error and exit status 1), then\n"
 "is timed twice, in mirrored order.\n"
 "\n"
@@ -440,10 +455,16 @@ static void bq_parse_queues(struct bq_options *o, const char *s)
 			bq_die("-q: bsd_rb was not built: libbsd's "
 			       "<bsd/sys/tree.h> was not found at build time "
 			       "(apt-get install libbsd-dev, then rebuild)");
+		} else if (len == 8 && !strncmp(p, "linux_rb", 8)) {
+			bq_die("-q: linux_rb was not built: it needs a kernel "
+			       "source tree at build time (make bench "
+			       "LINUX_SRC=/path/to/linux)");
 		} else {
 			bq_die("-q: no queue '%.*s' (have rb gavl binom tring "
-			       "tsearch%s tr_seed heap, or all, backends, peers)",
-			       (int)len, p, bq_find("bsd_rb", 6) ? " bsd_rb" : "");
+			       "tsearch%s%s tr_seed heap, or all, backends, "
+			       "peers)", (int)len, p,
+			       bq_find("bsd_rb", 6) ? " bsd_rb" : "",
+			       bq_find("linux_rb", 8) ? " linux_rb" : "");
 		}
 		p += len;
 		if (*p == ',')
@@ -815,12 +836,19 @@ int main(int argc, char **argv)
 	       (unsigned long long)window,
 	       window >= 2 * (uint64_t)o.inc_max ? ">=" : "< (keys overflow)");
 	printf("peers (for comparison, marked [peer]): tsearch = libc tsearch "
-	       "RB tree, malloc per node; %s; tr_seed = the 2007 seed's ring "
-	       "(Ns 1024, Tg 2048, bitmap scan); heap = array binary heap\n",
+	       "RB tree, malloc per node; %s; %s; tr_seed = the 2007 seed's "
+	       "ring (Ns 1024, Tg 2048, bitmap scan); heap = array binary "
+	       "heap\n",
 #ifdef BQ_HAVE_BSD_TREE
-	       "bsd_rb = libbsd <sys/tree.h> RB, cached minimum"
+	       "bsd_rb = libbsd <sys/tree.h> RB, cached minimum",
 #else
-	       "bsd_rb not built (no libbsd <bsd/sys/tree.h>)"
+	       "bsd_rb not built (no libbsd <bsd/sys/tree.h>)",
+#endif
+#ifdef BQ_HAVE_LINUX_RB
+	       "linux_rb = Linux " BQ_LINUX_RB_VERSION " rb_root_cached "
+	       "(rb_add_cached, rb_erase_cached)"
+#else
+	       "linux_rb not built (no LINUX_SRC kernel tree)"
 #endif
 	       );
 
@@ -920,12 +948,18 @@ int main(int argc, char **argv)
 			"  \"inc_max\": %lu,\n  \"loops\": %zu,\n"
 			"  \"reps_per_pass\": %zu,\n  \"warmup\": %zu,\n"
 			"  \"seed\": %llu,\n  \"cpu_pinned\": %s,\n"
-			"  \"tring_slots\": %u,\n  \"tring_gran_shift\": %u,\n"
-			"  \"results\": [",
+			"  \"tring_slots\": %u,\n  \"tring_gran_shift\": %u,\n",
 			bq_workload_names[o.workload], bq_dist_names[o.dist],
 			(unsigned long)o.inc_max, o.loops, o.reps, o.warmup,
 			(unsigned long long)o.seed, pinned,
 			(unsigned)SQ_TRING_SLOTS, bq_tring_shift);
+		fprintf(f, "  \"linux_rb\": ");
+#ifdef BQ_HAVE_LINUX_RB
+		bq_json_str(f, BQ_LINUX_RB_VERSION);
+#else
+		fprintf(f, "null");
+#endif
+		fprintf(f, ",\n  \"results\": [");
 		for (i = 0; i < o.nn; i++)
 			for (k = 0; k < nq; k++) {
 				struct bq_result *r = &res[i * nq + k];

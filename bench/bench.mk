@@ -8,6 +8,14 @@
 # The bsd_rb peer is built when libbsd's <bsd/sys/tree.h> compiles
 # (apt-get install libbsd-dev); never required.  BENCH_BSD_CPPFLAGS can
 # point at a copy elsewhere (-I/some/usr/include).
+#
+# The linux_rb peer (the kernel's leftmost-cached rbtree) is built only
+# when LINUX_SRC names a kernel source tree (make bench
+# LINUX_SRC=/usr/src/linux-source-6.1): its tools/lib/rbtree.c is compiled
+# into $(BUILD)/bench/linux-rbtree.o with the same $(CC) $(CFLAGS) and
+# linked in, and bench.c includes its tools/include/linux/rbtree.h.  That
+# code is GPL and stays in the user's tree: nothing of it is in this
+# repository, and a binary built that way is the user's own business.
 
 BENCH_BIN   := $(BUILD)/bench/sq-bench
 BENCH_CSV   ?= $(BUILD)/bench/results.csv
@@ -15,12 +23,32 @@ BENCH_JSON  ?= $(BUILD)/bench/results.json
 BENCH_PNG   ?= $(BUILD)/bench/results.png
 BENCH_ARGS  ?=
 BENCH_BSD_CPPFLAGS ?=
+LINUX_SRC   ?=
 
 bench_have_bsd = $(shell printf '\043include <bsd/sys/tree.h>\nint main(void) { return 0; }\n' | \
 	$(CC) $(BENCH_BSD_CPPFLAGS) -x c -o /dev/null - 2>/dev/null && echo -DBQ_HAVE_BSD_TREE)
 
+ifneq ($(strip $(LINUX_SRC)),)
+bench_linux_src := $(patsubst %/,%,$(strip $(LINUX_SRC)))
+ifeq ($(wildcard $(bench_linux_src)/tools/lib/rbtree.c),)
+$(error LINUX_SRC=$(LINUX_SRC): no tools/lib/rbtree.c there (a kernel source tree, e.g. /usr/src/linux-source-6.1 from apt-get install linux-source-6.1))
+endif
+ifeq ($(wildcard $(bench_linux_src)/tools/include/linux/rbtree.h),)
+$(error LINUX_SRC=$(LINUX_SRC): no tools/include/linux/rbtree.h there)
+endif
+# "6.1.192", from the tree's top Makefile
+bench_linux_version := $(shell sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) *= *//p' \
+	$(bench_linux_src)/Makefile 2>/dev/null | head -n 3 | paste -sd. -)
+BENCH_LINUX_OBJ   := $(BUILD)/bench/linux-rbtree.o
+BENCH_LINUX_FLAGS := -isystem $(bench_linux_src)/tools/include \
+	-DBQ_HAVE_LINUX_RB -DBQ_LINUX_RB_VERSION='"$(bench_linux_version)"'
+else
+BENCH_LINUX_OBJ   :=
+BENCH_LINUX_FLAGS :=
+endif
+
 BENCH_FLAGS = $(CPPFLAGS) -Ibench $(BENCH_BSD_CPPFLAGS) $(bench_have_bsd) \
-	$(CFLAGS) $(WARN) -std=c11 \
+	$(BENCH_LINUX_FLAGS) $(CFLAGS) $(WARN) -std=c11 \
 	-DBQ_BUILD_CC='"$(CC)"' -DBQ_BUILD_CFLAGS='"$(CFLAGS)"'
 
 TEST_PROGS += bench/test-bench.sh
@@ -34,12 +62,22 @@ bench: $(BENCH_BIN)
 plot:
 	@sh bench/plot.sh $(BENCH_CSV) $(BENCH_PNG)
 
-# Rebuild when the compiler, the flags or libbsd's presence change.
+# Rebuild when the compiler, the flags, libbsd's presence or LINUX_SRC
+# change.
 $(BUILD)/bench/flags: bench-always
 	@mkdir -p $(@D)
 	@echo '$(subst ',,$(CC) $(BENCH_FLAGS))' > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-$(BENCH_BIN): bench/bench.c bench/queue.h bench/peers.h $(HEADERS) $(BUILD)/bench/flags
+$(BENCH_BIN): bench/bench.c bench/queue.h bench/peers.h $(HEADERS) \
+		$(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_FLAGS) -o $@ bench/bench.c -lm
+	$(CC) $(BENCH_FLAGS) -o $@ bench/bench.c $(BENCH_LINUX_OBJ) -lm
+
+# The kernel's own file, built in the user's tree's name: its flags, not
+# ours (-w: its warnings are not this repository's to fix).
+ifneq ($(BENCH_LINUX_OBJ),)
+$(BENCH_LINUX_OBJ): $(bench_linux_src)/tools/lib/rbtree.c $(BUILD)/bench/flags
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -I$(bench_linux_src)/tools/include -w -c -o $@ $<
+endif

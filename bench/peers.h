@@ -20,6 +20,18 @@
  *   peer_bsd_rb   BSD <sys/tree.h> RB_* macros (libbsd's <bsd/sys/tree.h>),
  *                 intrusive, with a cached minimum kept by RB_NEXT; ties by
  *                 sequence number as above.  Only when BQ_HAVE_BSD_TREE.
+ *   peer_linux_rb the Linux kernel's red-black tree with the leftmost
+ *                 cached, as CFS uses it: struct rb_root_cached,
+ *                 rb_add_cached() (its descent inlined here, rebalancing in
+ *                 rb_insert_color() out of line), rb_erase_cached() (which
+ *                 finds the new leftmost with rb_next(), then calls
+ *                 rb_erase()).  Equal keys go right, so it is stable
+ *                 without a sequence number.  Only when BQ_HAVE_LINUX_RB:
+ *                 the build was pointed at a kernel source tree
+ *                 (make bench LINUX_SRC=...), whose tools/include/linux/
+ *                 rbtree.h this includes and whose tools/lib/rbtree.c is
+ *                 compiled and linked in.  None of that code is in this
+ *                 repository.
  *   peer_tr_seed  the time ring as the 2007 LKML mail describes it: Ns = 1024
  *                 FIFO slots, granularity Tg = 2048, a key T goes to slot
  *                 S = Ib + min((T - Tb) / Tg, Ns - 1), and the first slot is
@@ -364,6 +376,179 @@ static inline void sq_peer_bsd_rb_destroy(struct sq_peer_bsd_rb *q)
 	(void)q;	/* intrusive: nothing of its own to free */
 }
 #endif /* BQ_HAVE_BSD_TREE */
+
+/* ---------------------------------------------------------------------
+ * peer_linux_rb: the kernel's leftmost-cached rbtree (LINUX_SRC builds)
+ */
+#ifdef BQ_HAVE_LINUX_RB
+#include <linux/rbtree.h>	/* $(LINUX_SRC)/tools/include, -isystem */
+
+/* The shape of a CFS entity's link: the kernel's 24-byte rb_node, then
+ * the key (32 bytes, as struct sq_rb_node). */
+struct sq_peer_linux_rb_node {
+	struct rb_node lr_link;
+	uint64_t key;
+};
+
+struct sq_peer_linux_rb {
+	struct rb_root_cached lr_root;
+	size_t lr_count;
+};
+
+/* container_of without the kernel's typeof (this file is ISO C11). */
+static inline struct sq_peer_linux_rb_node *
+bq_lr_entry(const struct rb_node *l)
+{
+	return l ? (struct sq_peer_linux_rb_node *)(uintptr_t)((const char *)l -
+			offsetof(struct sq_peer_linux_rb_node, lr_link)) : NULL;
+}
+
+/* rb_add_cached()'s order: strictly less goes left, so equal keys go
+ * right (after their equals), the stable order smartq's rb keeps. */
+static inline bool bq_lr_less(struct rb_node *a, const struct rb_node *b)
+{
+	return bq_lr_entry(a)->key < bq_lr_entry(b)->key;
+}
+
+static inline void sq_peer_linux_rb_init(struct sq_peer_linux_rb *q)
+{
+	q->lr_root.rb_root.rb_node = NULL;
+	q->lr_root.rb_leftmost = NULL;
+	q->lr_count = 0;
+}
+
+static inline void
+sq_peer_linux_rb_node_init(struct sq_peer_linux_rb_node *n)
+{
+	RB_CLEAR_NODE(&n->lr_link);
+}
+
+static inline bool sq_peer_linux_rb_enqueue(struct sq_peer_linux_rb *q,
+					    struct sq_peer_linux_rb_node *n,
+					    uint64_t key)
+{
+	n->key = key;
+	rb_add_cached(&n->lr_link, &q->lr_root, bq_lr_less);
+	q->lr_count++;
+	/* 6.1's rb_add_cached() returns nothing; the loops that ignore the
+	 * answer let the compiler drop this compare */
+	return q->lr_root.rb_leftmost == &n->lr_link;
+}
+
+static inline struct sq_peer_linux_rb_node *
+sq_peer_linux_rb_first(const struct sq_peer_linux_rb *q)
+{
+	return bq_lr_entry(rb_first_cached(&q->lr_root));
+}
+
+/* As the kernel's users do: erase, then mark the node empty so that
+ * RB_EMPTY_NODE() answers queued(). */
+static inline void sq_peer_linux_rb_dequeue(struct sq_peer_linux_rb *q,
+					    struct sq_peer_linux_rb_node *n)
+{
+	rb_erase_cached(&n->lr_link, &q->lr_root);
+	RB_CLEAR_NODE(&n->lr_link);
+	q->lr_count--;
+}
+
+static inline struct sq_peer_linux_rb_node *
+sq_peer_linux_rb_pop(struct sq_peer_linux_rb *q)
+{
+	struct rb_node *l = rb_first_cached(&q->lr_root);
+
+	if (!l)
+		return NULL;
+	rb_erase_cached(l, &q->lr_root);
+	RB_CLEAR_NODE(l);
+	q->lr_count--;
+	return bq_lr_entry(l);
+}
+
+static inline bool sq_peer_linux_rb_empty(const struct sq_peer_linux_rb *q)
+{
+	return q->lr_count == 0;
+}
+
+static inline size_t
+sq_peer_linux_rb_count(const struct sq_peer_linux_rb *q)
+{
+	return q->lr_count;
+}
+
+static inline bool
+sq_peer_linux_rb_queued(const struct sq_peer_linux_rb_node *n)
+{
+	return !RB_EMPTY_NODE(&n->lr_link);
+}
+
+/* The colour is bit 0 of the parent word, 1 = black (the kernel's
+ * RB_BLACK); the parent is the word with its two low bits masked off (as
+ * the kernel's rb_parent(), whose int mask -Wsign-conversion refuses). */
+static inline bool bq_lr_black(const struct rb_node *l)
+{
+	return !l || (l->__rb_parent_color & 1u);
+}
+
+static inline const struct rb_node *bq_lr_parent(const struct rb_node *l)
+{
+	return (const struct rb_node *)(l->__rb_parent_color & ~3ul);
+}
+
+/*
+ * The subtree at @l: parent links, no red node with a red child, keys in
+ * order, every node marked queued.  Returns its black height, or -1.
+ */
+static int bq_lr_check_sub(const struct rb_node *l, const struct rb_node *parent,
+			   size_t *count)
+{
+	int hl, hr;
+
+	if (!l)
+		return 0;
+	if (bq_lr_parent(l) != parent || RB_EMPTY_NODE(l))
+		return -1;
+	if (!bq_lr_black(l) &&
+	    (!bq_lr_black(l->rb_left) || !bq_lr_black(l->rb_right)))
+		return -1;
+	if (l->rb_left && bq_lr_entry(l->rb_left)->key > bq_lr_entry(l)->key)
+		return -1;
+	if (l->rb_right && bq_lr_entry(l->rb_right)->key < bq_lr_entry(l)->key)
+		return -1;
+	hl = bq_lr_check_sub(l->rb_left, l, count);
+	hr = bq_lr_check_sub(l->rb_right, l, count);
+	if (hl < 0 || hl != hr)
+		return -1;
+	++*count;
+	return hl + (bq_lr_black(l) ? 1 : 0);
+}
+
+/* The red-black rules, a black root, the in-order walk (rb_first(),
+ * rb_next()) non-decreasing, the cached leftmost and the count. */
+static inline int sq_peer_linux_rb_check(const struct sq_peer_linux_rb *q)
+{
+	const struct rb_node *root = q->lr_root.rb_root.rb_node, *l;
+	uint64_t prev = 0;
+	size_t count = 0, walked = 0;
+
+	if (root && !bq_lr_black(root))
+		return -1;
+	if (bq_lr_check_sub(root, NULL, &count) < 0 || count != q->lr_count)
+		return -1;
+	if (q->lr_root.rb_leftmost != rb_first(&q->lr_root.rb_root))
+		return -1;
+	for (l = rb_first(&q->lr_root.rb_root); l; l = rb_next(l)) {
+		if (walked++ && bq_lr_entry(l)->key < prev)
+			return -1;
+		prev = bq_lr_entry(l)->key;
+	}
+	return walked == count ? 0 : -1;
+}
+
+static inline void sq_peer_linux_rb_destroy(struct sq_peer_linux_rb *q)
+{
+	(void)q;	/* intrusive: nothing of its own to free */
+}
+#endif /* BQ_HAVE_LINUX_RB */
 
 /* ---------------------------------------------------------------------
  * peer_tr_seed: the seed's time ring, as described in the 2007 mail

@@ -52,7 +52,7 @@ check_run() {
 		if ($1 != order[seen]) {
 			print "N=" cur " line " seen ": " $1 ", expected " order[seen]; bad = 1
 		}
-		if (($0 ~ /\[peer\]/) != ($1 == "tsearch" || $1 == "bsd_rb" || $1 == "tr_seed" || $1 == "heap")) {
+		if (($0 ~ /\[peer\]/) != ($1 == "tsearch" || $1 == "bsd_rb" || $1 == "linux_rb" || $1 == "tr_seed" || $1 == "heap")) {
 			print "peer mark wrong: " $0; bad = 1
 		}
 	}
@@ -114,6 +114,7 @@ queues="rb gavl binom tring tsearch"
 "$BIN" -n 1 -l 1 -r 1 -q all --warmup 0 >"$tmp/probe" ||
 	fail "the smallest run failed: $(cat "$tmp/probe")"
 grep -q 'bsd_rb not built' "$tmp/probe" || queues="$queues bsd_rb"
+grep -q 'linux_rb not built' "$tmp/probe" || queues="$queues linux_rb"
 queues="$queues tr_seed heap"
 nq=$(echo $queues | wc -w)
 
@@ -163,6 +164,18 @@ if grep -q '^rb = ' "$tmp/fault.out"; then
 	fail "--fault rb: a number was published"
 fi
 ok
+
+# An optional peer that was not built: -q names it, the run refuses with
+# what to install or pass (libbsd-dev; LINUX_SRC=).
+for peer in bsd_rb:libbsd-dev linux_rb:LINUX_SRC; do
+	case " $queues " in *" ${peer%%:*} "*) continue ;; esac
+	"$BIN" -q "${peer%%:*}" -n 1 -l 10 -r 1 >/dev/null 2>"$tmp/absent.err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "-q ${peer%%:*} (not built): exit status $rc, expected 2"
+	grep -q "${peer#*:}" "$tmp/absent.err" ||
+		fail "-q ${peer%%:*} (not built): the message does not say ${peer#*:}"
+	ok
+done
 
 # Usage errors exit 2 with a message.
 for args in "--no-such-option" "-q nosuchqueue" "-n 0" "-w nosuch" "-d nosuch"; do
