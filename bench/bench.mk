@@ -74,8 +74,8 @@ $(BENCH_BIN): bench/bench.c bench/queue.h bench/peers.h $(HEADERS) \
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_FLAGS) -o $@ bench/bench.c $(BENCH_LINUX_OBJ) -lm
 
-# The kernel's own file, built in the user's tree's name: its flags, not
-# ours (-w: its warnings are not this repository's to fix).
+# The kernel's own file, from the user's tree, with the harness's $(CC)
+# $(CFLAGS) but not $(WARN) (-w: its warnings are not ours to fix).
 ifneq ($(BENCH_LINUX_OBJ),)
 $(BENCH_LINUX_OBJ): $(bench_linux_src)/tools/lib/rbtree.c $(BUILD)/bench/flags
 	@mkdir -p $(@D)
