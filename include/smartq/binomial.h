@@ -227,20 +227,30 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 }
 
 /*
- * sq_binom__release - carry the siblings from @c up to but not including
- * @stop (NULL: to the last) into the roots, each as a tree of its own.
- * The children of a node are binomial trees of distinct degrees, and so
- * is everything sq_binom__remove() releases.
+ * sq_binom__release - carry siblings into the roots, each as a tree of its
+ * own: @c, of degree @hi - 1, and those after it down to degree @lo.  The
+ * children of a node are binomial trees of distinct degrees, and so is
+ * everything sq_binom__remove() releases.
+ *
+ * The loop counts degrees instead of testing for the end of the list:
+ * the count is known at once, while each bh_next comes from a node that
+ * may be a cache miss.  A loop that ended on a NULL bh_next would have
+ * its exit branch wait for the whole chain of loads, and the exit is
+ * mispredicted whenever the degree differs from the last pop's, so all
+ * that follows would wait for the chain too; counted, the exit resolves
+ * early and the rest of the pop and the caller's next steps run while
+ * the chain is still loading.
  */
 SQ__INLINE void sq_binom__release(struct sq_binom *q, struct sq_binom_node *c,
-				  const struct sq_binom_node *stop)
+				  unsigned hi, unsigned lo)
 {
 	struct sq_binom_node *next;
 
-	while (c != stop) {
+	while (hi > lo) {
+		hi--;
 		next = c->bh_next;
 		c->bh_parent = NULL;
-		sq_binom__carry(q, c, c->bh_degree);
+		sq_binom__carry(q, c, hi);
 		c = next;
 	}
 }
@@ -286,22 +296,23 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
  *	            ...
  *
  * and x gives up its children.  The walk goes bottom-up along bh_parent,
- * saving each node's place among its siblings before it is released.
+ * saving each node's place among its siblings before it is released;
+ * the children of a_i above a_(i+1) are the first d(a_i) - d(a_(i+1)) - 1
+ * of its list.
  * The node moves, the keys never do.  Every release is O(1), so the
  * whole is O(log n).  bh_min is kept: the minimum wins every link it
  * takes part in, so unless it is @x it is a root again afterwards.
  */
 static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 {
-	struct sq_binom_node *root = x, *below, *below_next, *p, *up, *p_next;
+	struct sq_binom_node *root = x, *below_next, *p, *up, *p_next;
 	unsigned below_deg, p_deg;
 
 	while (root->bh_parent)
 		root = root->bh_parent;
 	q->bh_roots[root->bh_degree] = NULL;
 
-	sq_binom__release(q, x->bh_child, NULL);
-	below = x;
+	sq_binom__release(q, x->bh_child, x->bh_degree, 0);
 	below_next = x->bh_next;
 	below_deg = x->bh_degree;
 	p = x->bh_parent;
@@ -309,12 +320,11 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 		up = p->bh_parent;
 		p_next = p->bh_next;
 		p_deg = p->bh_degree;
-		sq_binom__release(q, p->bh_child, below);
+		sq_binom__release(q, p->bh_child, p_deg, below_deg + 1);
 		p->bh_child = below_next;
 		p->bh_degree = below_deg;
 		p->bh_parent = NULL;
 		sq_binom__carry(q, p, below_deg);
-		below = p;
 		below_next = p_next;
 		below_deg = p_deg;
 		p = up;
@@ -484,12 +494,14 @@ static inline void sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 {
 	struct sq_binom_node *m = q->bh_min;
+	unsigned d;
 
 	if (!m)
 		return NULL;
 	/* The minimum is a root: no path to take apart, only its children. */
-	q->bh_roots[m->bh_degree] = NULL;
-	sq_binom__release(q, m->bh_child, NULL);
+	d = m->bh_degree;
+	q->bh_roots[d] = NULL;
+	sq_binom__release(q, m->bh_child, d, 0);
 	q->bh_count--;
 	q->bh_min = sq_binom__scan_min(q);
 	sq_binom__dead(m);
