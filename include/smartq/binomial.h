@@ -493,7 +493,8 @@ static inline void sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
  */
 SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 {
-	struct sq_binom_node *m = q->bh_min;
+	struct sq_binom_node *m = q->bh_min, *best = NULL, *c, *next, *l;
+	uint64_t occ, bk = UINT64_MAX, bs = UINT64_MAX;
 	unsigned d;
 
 	if (!m)
@@ -501,9 +502,23 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 	/* The minimum is a root: no path to take apart, only its children. */
 	d = m->bh_degree;
 	q->bh_roots[d] = NULL;
-	sq_binom__release(q, m->bh_child, d, 0);
+	occ = (uint64_t)q->bh_count & ~((uint64_t)1 << d);
+	while (occ) {
+		c = q->bh_roots[sq__ctz64(occ)];
+		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key, c->bh_seq);
+		occ &= occ - 1;
+	}
+	c = m->bh_child;
+	while (d) {
+		d--;
+		next = c->bh_next;
+		c->bh_parent = NULL;
+		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key, c->bh_seq);
+		sq_binom__carry(q, c, d);
+		c = next;
+	}
 	q->bh_count--;
-	q->bh_min = sq_binom__scan_min(q);
+	q->bh_min = best;
 	sq_binom__dead(m);
 	return m;
 }
