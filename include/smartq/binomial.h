@@ -83,21 +83,50 @@
 /**
  * struct sq_binom_node - the link a user embeds in the struct to be queued
  * @key:       the priority, smallest first; readable, set by enqueue/requeue
- * @bh_seq:    (re)queue stamp, breaks ties between equal keys
+ * @bh_seqdeg: the (re)queue stamp, which breaks ties between equal keys,
+ *             shifted left by SQ_BINOM__DEG_BITS, or'ed with the number of
+ *             children (the degree)
  * @bh_parent: parent in its tree, NULL for a root, the node itself when
  *             the node is not queued
  * @bh_child:  first child, the one of highest degree; NULL if degree 0
  * @bh_next:   next sibling, of the next lower degree (unused on roots)
- * @bh_degree: number of children
  */
 struct sq_binom_node {
 	uint64_t key;
-	uint64_t bh_seq;
+	uint64_t bh_seqdeg;
 	struct sq_binom_node *bh_parent;
 	struct sq_binom_node *bh_child;
 	struct sq_binom_node *bh_next;
-	unsigned bh_degree;
 };
+
+/*
+ * The degree lives in the low six bits of bh_seqdeg (a heap of fewer than
+ * 2^64 nodes has degrees 0..63), the stamp above them.  Stamps are
+ * distinct, so the order on (key, bh_seqdeg) is the order on (key, stamp)
+ * whatever the degrees, and a link can bump the winner's degree without
+ * changing the order.  The stamp has 58 bits: 2^58 enqueues and requeues
+ * are nine years at 10^9 a second.
+ */
+#define SQ_BINOM__DEG_BITS 6
+#define SQ_BINOM__DEG_MASK ((uint64_t)63)
+
+/* sq_binom__degree - the number of children of @n. */
+SQ__INLINE unsigned sq_binom__degree(const struct sq_binom_node *n)
+{
+	return (unsigned)(n->bh_seqdeg & SQ_BINOM__DEG_MASK);
+}
+
+/* sq_binom__stamp - the (re)queue stamp of @n. */
+SQ__INLINE uint64_t sq_binom__stamp(const struct sq_binom_node *n)
+{
+	return n->bh_seqdeg >> SQ_BINOM__DEG_BITS;
+}
+
+/* sq_binom__set_degree - give @n degree @d, its stamp unchanged. */
+SQ__INLINE void sq_binom__set_degree(struct sq_binom_node *n, unsigned d)
+{
+	n->bh_seqdeg = (n->bh_seqdeg & ~SQ_BINOM__DEG_MASK) | d;
+}
 
 /**
  * struct sq_binom - a binomial heap
@@ -147,7 +176,7 @@ SQ__INLINE bool sq_binom__before(uint64_t ak, uint64_t as, uint64_t bk,
 SQ__INLINE bool sq_binom__less(const struct sq_binom_node *a,
 			       const struct sq_binom_node *b)
 {
-	return sq_binom__before(a->key, a->bh_seq, b->key, b->bh_seq);
+	return sq_binom__before(a->key, a->bh_seqdeg, b->key, b->bh_seqdeg);
 }
 
 /*
@@ -209,16 +238,17 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 				unsigned d)
 {
 	struct sq_binom_node *o, *a, *b;
-	uint64_t tk = t->key, ts = t->bh_seq;
+	uint64_t tk = t->key, ts = t->bh_seqdeg;
 
 	while ((o = q->bh_roots[d]) != NULL) {
-		/* a = the smaller root, b = the other */
+		/* a = the smaller root, b = the other; both have degree d,
+		 * so ts is a's word, and ts + 1 gives a degree d + 1 */
 		a = t;
-		sq_binom__challenge(&a, &tk, &ts, &b, o, o->key, o->bh_seq);
+		sq_binom__challenge(&a, &tk, &ts, &b, o, o->key, o->bh_seqdeg);
 		b->bh_parent = a;
 		b->bh_next = a->bh_child;
 		a->bh_child = b;
-		a->bh_degree = d + 1;
+		a->bh_seqdeg = ++ts;
 		q->bh_roots[d] = NULL;
 		d++;
 		t = a;
@@ -266,11 +296,11 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
 		return NULL;
 	m = q->bh_roots[sq__ctz64(occ)];
 	mk = m->key;
-	ms = m->bh_seq;
+	ms = m->bh_seqdeg;
 	occ &= occ - 1;
 	while (occ) {
 		t = q->bh_roots[sq__ctz64(occ)];
-		sq_binom__challenge(&m, &mk, &ms, &l, t, t->key, t->bh_seq);
+		sq_binom__challenge(&m, &mk, &ms, &l, t, t->key, t->bh_seqdeg);
 		occ &= occ - 1;
 	}
 	return m;
@@ -310,19 +340,19 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 
 	while (root->bh_parent)
 		root = root->bh_parent;
-	q->bh_roots[root->bh_degree] = NULL;
+	q->bh_roots[sq_binom__degree(root)] = NULL;
 
-	sq_binom__release(q, x->bh_child, x->bh_degree, 0);
+	below_deg = sq_binom__degree(x);
+	sq_binom__release(q, x->bh_child, below_deg, 0);
 	below_next = x->bh_next;
-	below_deg = x->bh_degree;
 	p = x->bh_parent;
 	while (p) {
 		up = p->bh_parent;
 		p_next = p->bh_next;
-		p_deg = p->bh_degree;
+		p_deg = sq_binom__degree(p);
 		sq_binom__release(q, p->bh_child, p_deg, below_deg + 1);
 		p->bh_child = below_next;
-		p->bh_degree = below_deg;
+		sq_binom__set_degree(p, below_deg);
 		p->bh_parent = NULL;
 		sq_binom__carry(q, p, below_deg);
 		below_next = p_next;
@@ -345,16 +375,15 @@ SQ__INLINE void sq_binom__dead(struct sq_binom_node *x)
 }
 
 /*
- * sq_binom__insert - add @n as a tree of degree 0, its key and sequence
- * already set; returns true if it is the new minimum.  Since @n carries
- * the newest sequence number it is below the minimum exactly when its
- * key is, and it would win every link on the way.
+ * sq_binom__insert - add @n as a tree of degree 0, its key and stamp
+ * already set and its degree 0; returns true if it is the new minimum.
+ * Since @n carries the newest stamp it is below the minimum exactly when
+ * its key is, and it would win every link on the way.
  */
 SQ__INLINE bool sq_binom__insert(struct sq_binom *q, struct sq_binom_node *n)
 {
 	n->bh_parent = NULL;
 	n->bh_child = NULL;
-	n->bh_degree = 0;
 	sq_binom__carry(q, n, 0);
 	q->bh_count++;
 	if (!q->bh_min || n->key < q->bh_min->key) {
@@ -392,11 +421,10 @@ static inline void sq_binom_init(struct sq_binom *q)
 static inline void sq_binom_node_init(struct sq_binom_node *n)
 {
 	n->key = 0;
-	n->bh_seq = 0;
+	n->bh_seqdeg = 0;
 	n->bh_parent = n;
 	n->bh_child = NULL;
 	n->bh_next = NULL;
-	n->bh_degree = 0;
 }
 
 /**
@@ -463,7 +491,7 @@ static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
 	SQ__MISUSE(n->bh_parent != n, "sq_binom_enqueue",
 		   "node is already queued");
 	n->key = key;
-	n->bh_seq = q->bh_seq++;
+	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS;	/* degree 0 */
 	return sq_binom__insert(q, n);
 }
 
@@ -500,12 +528,12 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 	if (!m)
 		return NULL;
 	/* The minimum is a root: no path to take apart, only its children. */
-	d = m->bh_degree;
+	d = sq_binom__degree(m);
 	q->bh_roots[d] = NULL;
 	occ = (uint64_t)q->bh_count & ~((uint64_t)1 << d);
 	while (occ) {
 		c = q->bh_roots[sq__ctz64(occ)];
-		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key, c->bh_seq);
+		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key, c->bh_seqdeg);
 		occ &= occ - 1;
 	}
 	c = m->bh_child;
@@ -513,7 +541,7 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 		d--;
 		next = c->bh_next;
 		c->bh_parent = NULL;
-		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key, c->bh_seq);
+		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key, c->bh_seqdeg);
 		sq_binom__carry(q, c, d);
 		c = next;
 	}
@@ -550,7 +578,8 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 	in_place = !n->bh_parent || n->bh_parent->key <= key;
 	for (c = n->bh_child; in_place && c; c = c->bh_next)
 		in_place = key < c->key;
-	n->bh_seq = q->bh_seq++;
+	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS |
+		       (n->bh_seqdeg & SQ_BINOM__DEG_MASK);
 	if (in_place) {
 		n->key = key;
 		if (!n->bh_parent) {
@@ -562,6 +591,7 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 	} else {
 		sq_binom__remove(q, n);
 		n->key = key;
+		sq_binom__set_degree(n, 0);
 		sq_binom__insert(q, n);
 	}
 	return q->bh_min != old || q->bh_min->key != old_key;
@@ -586,34 +616,34 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 	for (;;) {
 		c = v->bh_child;
 		if (c) {
-			SQ_BINOM__CHECK(v->bh_degree > 0, v,
+			SQ_BINOM__CHECK(sq_binom__degree(v) > 0, v,
 					"degree 0 with a child");
 			SQ_BINOM__CHECK(c->bh_parent == v, c,
 					"parent pointer wrong");
-			SQ_BINOM__CHECK(c->bh_degree == v->bh_degree - 1, c,
+			SQ_BINOM__CHECK(sq_binom__degree(c) == sq_binom__degree(v) - 1, c,
 					"first child degree wrong");
 		} else {
-			SQ_BINOM__CHECK(v->bh_degree == 0, v,
+			SQ_BINOM__CHECK(sq_binom__degree(v) == 0, v,
 					"degree > 0 without children");
 			/* A last child has degree 0, so its parent has not. */
 			while (v != r && !v->bh_next) {
-				SQ_BINOM__CHECK(v->bh_degree == 0, v,
+				SQ_BINOM__CHECK(sq_binom__degree(v) == 0, v,
 						"last child degree > 0");
 				v = v->bh_parent;
 			}
 			if (v == r)
 				return 0;
 			c = v->bh_next;
-			SQ_BINOM__CHECK(v->bh_degree > 0, v,
+			SQ_BINOM__CHECK(sq_binom__degree(v) > 0, v,
 					"sibling after degree 0");
 			SQ_BINOM__CHECK(c->bh_parent == v->bh_parent, c,
 					"parent pointer wrong");
-			SQ_BINOM__CHECK(c->bh_degree == v->bh_degree - 1, c,
+			SQ_BINOM__CHECK(sq_binom__degree(c) == sq_binom__degree(v) - 1, c,
 					"sibling degree wrong");
 		}
 		SQ_BINOM__CHECK(sq_binom__less(c->bh_parent, c), c,
 				"heap order: child before parent");
-		SQ_BINOM__CHECK(c->bh_seq < q->bh_seq, c, "seq >= counter");
+		SQ_BINOM__CHECK(sq_binom__stamp(c) < q->bh_seq, c, "seq >= counter");
 		SQ_BINOM__CHECK(++*seen <= count, c, "more nodes than count");
 		v = c;
 	}
@@ -642,8 +672,8 @@ static inline int sq_binom_check(const struct sq_binom *q)
 		}
 		SQ_BINOM__CHECK(r, r, "no root in a degree of count");
 		SQ_BINOM__CHECK(!r->bh_parent, r, "root has a parent");
-		SQ_BINOM__CHECK(r->bh_degree == d, r, "root degree != slot");
-		SQ_BINOM__CHECK(r->bh_seq < q->bh_seq, r, "seq >= counter");
+		SQ_BINOM__CHECK(sq_binom__degree(r) == d, r, "root degree != slot");
+		SQ_BINOM__CHECK(sq_binom__stamp(r) < q->bh_seq, r, "seq >= counter");
 		if (!min || sq_binom__less(r, min))
 			min = r;
 		seen++;
