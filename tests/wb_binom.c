@@ -5,13 +5,13 @@
  *
  * A random mix of enqueue / pop / dequeue (any node) / requeue on a few
  * dozen nodes, compared after every step with the model of tests/model.h,
- * (key, seq) included, and with sq_binom_check(); the same on a few
- * thousand nodes with check() now and then; the shape of the heap (one tree per set bit
- * of the count); equal keys in FIFO order; the edge keys 0 and UINT64_MAX;
- * dequeue of every node of a single B_k, the deepest included; requeue in
- * place; and check() catching heaps broken on purpose.  (What SQ_DEBUG
- * says on misuse is tests/misuse.c's, for every backend.)  A failure
- * prints the seed.
+ * (key, stamp) included, and with sq_binom_check(); the same on a few
+ * thousand nodes with check() now and then; the shape of the heap (one
+ * tree per set bit of the count); equal keys in FIFO order; the edge keys
+ * 0 and UINT64_MAX; dequeue of every node of a single B_k, the deepest
+ * included; requeue in place; and check() catching heaps broken on
+ * purpose.  (What SQ_DEBUG says on misuse is tests/misuse.c's, for every
+ * backend.)  A failure prints the seed.
  */
 #include "smartq/binomial.h"
 #include "sq_test.h"
@@ -228,7 +228,8 @@ SQ_TEST(binom_shape)
 
 			SQ_ASSERT((q.bh_roots[d] != NULL) == bit);
 			if (bit)
-				SQ_ASSERT_EQ(sq_binom__degree(q.bh_roots[d]), d);
+				SQ_ASSERT_EQ(sq_binom__degree(q.bh_roots[d]),
+					     d);
 		}
 		SQ_ASSERT(sq_binom_check(&q) == 0);
 	}
@@ -553,6 +554,10 @@ SQ_TEST(binom_check_catches)
 
 	k = q.bh_seq;				/* the stamp counter */
 	q.bh_seq = 0;
+	SQ_ASSERT(sq_binom_check(&q) == -1);
+	q.bh_seq = (uint64_t)1 << (64 - SQ_BINOM__DEG_BITS);	/* the last */
+	SQ_ASSERT(sq_binom_check(&q) == 0);
+	q.bh_seq++;				/* past the stamp's width */
 	SQ_ASSERT(sq_binom_check(&q) == -1);
 	q.bh_seq = k;
 
