@@ -86,8 +86,9 @@
  * mispredicted exit made all that follows wait for the whole chain), and
  * the new minimum is challenged child by child as the chain delivers
  * them (the other roots first, before the walk), instead of in a scan of
- * all roots after it.  Measured (hold, TSC ticks a loop, gcc -O2): N=256
- * 66 -> 48, 2048 93 -> 70, 65536 ~290 -> ~235; clang alike.
+ * all roots after it.  Measured (hold, median TSC ticks a loop, gcc -O2,
+ * doc/binomial.md): N=16 34 -> 28, 256 69 -> 48, 2048 94 -> 74, 65536
+ * 300..400 -> ~237 (rb ~267); clang alike.
  *
  * Context: no allocation, no locks (the caller serialises), no recursion.
  */
