@@ -5,13 +5,13 @@
  *
  * A random mix of enqueue / pop / dequeue (any node) / requeue on a few
  * dozen nodes, compared after every step with the model of tests/model.h,
- * (key, seq) included, and with sq_binom_check(); the same on a few
- * thousand nodes with check() now and then; the shape of the heap (one tree per set bit
- * of the count); equal keys in FIFO order; the edge keys 0 and UINT64_MAX;
- * dequeue of every node of a single B_k, the deepest included; requeue in
- * place; and check() catching heaps broken on purpose.  (What SQ_DEBUG
- * says on misuse is tests/misuse.c's, for every backend.)  A failure
- * prints the seed.
+ * (key, stamp) included, and with sq_binom_check(); the same on a few
+ * thousand nodes with check() now and then; the shape of the heap (one
+ * tree per set bit of the count); equal keys in FIFO order; the edge keys
+ * 0 and UINT64_MAX; dequeue of every node of a single B_k, the deepest
+ * included; requeue in place; and check() catching heaps broken on
+ * purpose.  (What SQ_DEBUG says on misuse is tests/misuse.c's, for every
+ * backend.)  A failure prints the seed.
  */
 #include "smartq/binomial.h"
 #include "sq_test.h"
@@ -25,7 +25,7 @@
 /*
  * Nodes 0 .. nnodes - 1 are the model's ids.  The model's seq counts
  * enqueues and requeues exactly as the queue's bh_seq does, so it must
- * equal the node's bh_seq: white-box, and the order is then the same
+ * equal the node's stamp: white-box, and the order is then the same
  * (key, seq) order by construction.
  */
 static struct sq_binom bq;
@@ -82,7 +82,8 @@ static void mix_agree(uint64_t seed, unsigned long step, bool full)
 			   (unsigned long long)seed, step, i);
 		if (queued)
 			SQ_ASSERTF(bnode[i].key == sqm_key(&model, i) &&
-				   bnode[i].bh_seq == sqm_seq(&model, i),
+				   sq_binom__stamp(&bnode[i]) ==
+				   sqm_seq(&model, i),
 				   "seed %llu step %lu: node %u key/seq\n",
 				   (unsigned long long)seed, step, i);
 	}
@@ -227,7 +228,8 @@ SQ_TEST(binom_shape)
 
 			SQ_ASSERT((q.bh_roots[d] != NULL) == bit);
 			if (bit)
-				SQ_ASSERT_EQ(q.bh_roots[d]->bh_degree, d);
+				SQ_ASSERT_EQ(sq_binom__degree(q.bh_roots[d]),
+					     d);
 		}
 		SQ_ASSERT(sq_binom_check(&q) == 0);
 	}
@@ -439,13 +441,13 @@ SQ_TEST(binom_requeue_in_place)
 	SQ_ASSERT(root == &n[0] && sq_binom_first(&q) == root);
 	mid = root->bh_child;			/* degree 3 */
 	leaf = mid->bh_child->bh_child->bh_child; /* degree 0, depth 4 */
-	SQ_ASSERT_EQ(mid->bh_degree, 3);
+	SQ_ASSERT_EQ(sq_binom__degree(mid), 3);
 	SQ_ASSERT_EQ(depth_of(leaf), 4);
 
 	/* a leaf going later stays put */
 	p = leaf->bh_parent;
 	SQ_ASSERT(!sq_binom_requeue(&q, leaf, 1000));
-	SQ_ASSERT(leaf->bh_parent == p && leaf->bh_degree == 0);
+	SQ_ASSERT(leaf->bh_parent == p && sq_binom__degree(leaf) == 0);
 	SQ_ASSERT(sq_binom_check(&q) == 0);
 	/* equal to its parent's key: still after it, in place */
 	SQ_ASSERT(!sq_binom_requeue(&q, leaf, p->key));
@@ -462,7 +464,7 @@ SQ_TEST(binom_requeue_in_place)
 	SQ_ASSERT(sq_binom_check(&q) == 0);
 	/* equal to a child's key: must move behind that child */
 	SQ_ASSERT(!sq_binom_requeue(&q, mid, mid->bh_child->key));
-	SQ_ASSERT(root->bh_child != mid || mid->bh_degree != 3);
+	SQ_ASSERT(root->bh_child != mid || sq_binom__degree(mid) != 3);
 	SQ_ASSERT(sq_binom_check(&q) == 0);
 	/* a leaf going before the root moves and becomes first */
 	SQ_ASSERT(sq_binom_requeue(&q, leaf, 0));
@@ -472,6 +474,13 @@ SQ_TEST(binom_requeue_in_place)
 	SQ_ASSERT(sq_binom_requeue(&q, leaf, UINT64_MAX));
 	SQ_ASSERT(sq_binom_first(&q) == root);
 	SQ_ASSERT(sq_binom_check(&q) == 0);
+}
+
+/* set_stamp - give @n the stamp @s, its degree unchanged (damage). */
+static void set_stamp(struct sq_binom_node *n, uint64_t s)
+{
+	n->bh_seqdeg = s << SQ_BINOM__DEG_BITS |
+		       (n->bh_seqdeg & SQ_BINOM__DEG_MASK);
 }
 
 /* check() must notice each kind of damage; undo it and it passes again. */
@@ -497,35 +506,35 @@ SQ_TEST(binom_check_catches)
 	while (leaf->bh_child)
 		leaf = leaf->bh_child;
 
-	deg = root->bh_degree;			/* a root's degree */
-	root->bh_degree = 3;
+	deg = sq_binom__degree(root);		/* a root's degree */
+	sq_binom__set_degree(root, 3);
 	SQ_ASSERT(sq_binom_check(&q) == -1);
-	root->bh_degree = deg;
+	sq_binom__set_degree(root, deg);
 
-	deg = c->bh_degree;			/* an inner node's degree */
-	c->bh_degree = deg + 1;
+	deg = sq_binom__degree(c);		/* an inner node's degree */
+	sq_binom__set_degree(c, deg + 1);
 	SQ_ASSERT(sq_binom_check(&q) == -1);
-	c->bh_degree = deg;
+	sq_binom__set_degree(c, deg);
 	SQ_ASSERT(sq_binom_check(&q) == 0);
 
 	p = leaf->bh_parent;		/* heap order: swap with the parent */
-	pk = p->key;
-	ps = p->bh_seq;
+	pk = p->key;			/* (keys and stamps; degrees stay) */
+	ps = sq_binom__stamp(p);
 	lk = leaf->key;
-	ls = leaf->bh_seq;
+	ls = sq_binom__stamp(leaf);
 	leaf->key = pk;
-	leaf->bh_seq = ps;
+	set_stamp(leaf, ps);
 	p->key = lk;
-	p->bh_seq = ls;
+	set_stamp(p, ls);
 	SQ_ASSERT(sq_binom_check(&q) == -1);
 	p->key = pk;				/* equal pairs: not strict */
-	p->bh_seq = ps;
+	set_stamp(p, ps);
 	SQ_ASSERT(sq_binom_check(&q) == -1);
 	SQ_ASSERT(ps > 0);			/* equal keys, seq reversed */
-	leaf->bh_seq = ps - 1;
+	set_stamp(leaf, ps - 1);
 	SQ_ASSERT(sq_binom_check(&q) == -1);
 	leaf->key = lk;
-	leaf->bh_seq = ls;
+	set_stamp(leaf, ls);
 	SQ_ASSERT(sq_binom_check(&q) == 0);
 
 	cnt = q.bh_count;			/* the count */
@@ -545,6 +554,10 @@ SQ_TEST(binom_check_catches)
 
 	k = q.bh_seq;				/* the stamp counter */
 	q.bh_seq = 0;
+	SQ_ASSERT(sq_binom_check(&q) == -1);
+	q.bh_seq = (uint64_t)1 << (64 - SQ_BINOM__DEG_BITS);	/* the last */
+	SQ_ASSERT(sq_binom_check(&q) == 0);
+	q.bh_seq++;				/* past the stamp's width */
 	SQ_ASSERT(sq_binom_check(&q) == -1);
 	q.bh_seq = k;
 

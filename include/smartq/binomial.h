@@ -21,12 +21,15 @@
  *	                                   |
  *	                                   o
  *
- * Stability.  A heap alone is not stable, so each node carries a sequence
- * number stamped from a 64-bit counter in the queue on every enqueue and
- * requeue, and all comparisons are on (key, seq).  Every pair is distinct,
- * the order is total, and pops come out in exactly the order of the
- * smartq trees: smallest key first, earliest (re)queued among equal keys.
- * (The counter would need 2^64 stamps to wrap: centuries at 10^9 a second.)
+ * Stability.  A heap alone is not stable, so each node carries a stamp
+ * from a counter in the queue, taken on every enqueue and requeue, and all
+ * comparisons are on (key, stamp).  Every pair is distinct, the order is
+ * total, and pops come out in exactly the order of the smartq trees:
+ * smallest key first, earliest (re)queued among equal keys.  The stamp
+ * shares a word with the node's degree (bh_seqdeg = stamp << 6 | degree),
+ * so it has 58 bits: 2^58 enqueues and requeues on one queue, nine years
+ * at 10^9 a second, before it would wrap (check() reports a counter past
+ * that as a broken heap).
  *
  * Intrusive.  Nodes move, keys never do: an arbitrary dequeue takes the
  * node's tree apart along the path from its root (see sq_binom__remove())
@@ -36,13 +39,17 @@
  *  1. The occupied degrees are exactly the set bits of bh_count: for each
  *     bit d set, bh_roots[d] is a root of degree d with bh_parent NULL;
  *     for each bit clear, bh_roots[d] is NULL (the carry tests the slot,
- *     the minimum scan walks the bits).
- *  2. Each tree is a true binomial tree: a node of degree d has exactly d
- *     children, linked from bh_child (the child of highest degree) along
- *     bh_next with degrees d-1, d-2, ... 0, each child's bh_parent pointing
- *     back at it.  So a tree of degree d holds 2^d nodes.
- *  3. Heap order: every node is less than each of its children on (key, seq).
- *  4. Every queued node's sequence number is below the queue's counter.
+ *     the pop's scan of the other roots walks the bits).
+ *  2. Each tree is a true binomial tree: a node of degree d (the low six
+ *     bits of bh_seqdeg) has exactly d children, linked from bh_child (the
+ *     child of highest degree) along bh_next with degrees d-1, d-2, ... 0,
+ *     each child's bh_parent pointing back at it.  So a tree of degree d
+ *     holds 2^d nodes, and the i-th child from bh_child has degree d-1-i:
+ *     the pop and the dequeue count degrees instead of reading them.
+ *  3. Heap order: every node is less than each of its children on
+ *     (key, stamp).
+ *  4. Every queued node's stamp is below the queue's counter, and the
+ *     counter is at most 2^58 (the stamp's width).
  *  5. The nodes in the trees number bh_count.
  *  6. bh_min is the smallest root (hence the smallest node), NULL if empty.
  *  A node not on a queue has bh_parent pointing at itself.
@@ -50,14 +57,14 @@
  * Costs (n nodes):
  *	enqueue		O(1) amortised, O(log n) worst case (the carry chain)
  *	first		O(1): the cached minimum
- *	pop		O(log n): release its children, carry them in, rescan
- *			the at most log2(n)+1 roots for the new minimum
+ *	pop		O(log n): release its children and carry them in,
+ *			the new minimum found among them and the other roots
  *	dequeue		O(log n): as pop, along the path from the root
  *	requeue		O(log n); in place when the node stays above its
  *			children and below its parent
  *	sizes		a queue is 64 root pointers plus three words (536
- *			bytes on LP64); a node is key, sequence, three
- *			pointers and a degree (48 bytes on LP64)
+ *			bytes on LP64); a node is key, stamp and degree in
+ *			one word, and three pointers (40 bytes on LP64)
  *
  * In the hold loop (pop, advance the key, enqueue) at n = 2^k the pop
  * leaves one tree of each degree below k, and the enqueue carries through
@@ -65,13 +72,23 @@
  * not special to 2^k: in a steady state each link undoes a root that a
  * pop released, so a loop links as often as the popped root had children,
  * about log2(n) - 1 at any n (the minimum tends to sit in the largest
- * tree).  With the release and the minimum scan that is some 3 log2(n)
- * small steps a loop, against one descent in the trees.  Links and the
- * minimum scan select without branching (sq_binom__challenge(): one
- * compare, four conditional moves on x86-64) and keep the winner's key in
- * registers, so a loop costs instructions, not mispredictions or load
- * latency; at large n the pop's walk along the children of the popped
- * root (one cold node after another) is what it waits for.
+ * tree).  With the release that is some 2 log2(n) small steps a loop,
+ * against one descent in the trees.  Links and the search for the minimum
+ * select without branching (sq_binom__challenge(): one compare, four
+ * conditional moves on x86-64) and keep the winner's key in registers, so
+ * a loop costs instructions, not mispredictions.
+ *
+ * What a loop waits for is the pop's walk along the children of the
+ * popped root: each bh_next is a load that needs the one before (at large
+ * n one cold node after another).  So nothing else waits on that chain
+ * longer than it must: the walk is counted by the popped root's degree,
+ * so its exit branch does not wait for the last load (when it did, every
+ * mispredicted exit made all that follows wait for the whole chain), and
+ * the new minimum is challenged child by child as the chain delivers
+ * them (the other roots first, before the walk), instead of in a scan of
+ * all roots after it.  Measured (hold, median TSC ticks a loop, gcc -O2,
+ * doc/binomial.md): N=16 34 -> 28, 256 69 -> 48, 2048 94 -> 74, 65536
+ * 300..400 -> ~237 (rb ~267); clang alike.
  *
  * Context: no allocation, no locks (the caller serialises), no recursion.
  */
@@ -83,21 +100,54 @@
 /**
  * struct sq_binom_node - the link a user embeds in the struct to be queued
  * @key:       the priority, smallest first; readable, set by enqueue/requeue
- * @bh_seq:    (re)queue stamp, breaks ties between equal keys
+ * @bh_seqdeg: the (re)queue stamp, which breaks ties between equal keys,
+ *             shifted left by SQ_BINOM__DEG_BITS, or'ed with the number of
+ *             children (the degree)
  * @bh_parent: parent in its tree, NULL for a root, the node itself when
  *             the node is not queued
  * @bh_child:  first child, the one of highest degree; NULL if degree 0
  * @bh_next:   next sibling, of the next lower degree (unused on roots)
- * @bh_degree: number of children
+ *
+ * 40 bytes on LP64.  bh_next is kept apart from bh_parent: side by side,
+ * gcc merges a link's two stores to the loser into one 16-byte store,
+ * and the hold loop measured slower (by some 5% at n = 65536).
  */
 struct sq_binom_node {
 	uint64_t key;
-	uint64_t bh_seq;
+	uint64_t bh_seqdeg;
 	struct sq_binom_node *bh_parent;
 	struct sq_binom_node *bh_child;
 	struct sq_binom_node *bh_next;
-	unsigned bh_degree;
 };
+
+/*
+ * The degree lives in the low six bits of bh_seqdeg (a heap of fewer than
+ * 2^64 nodes has degrees 0..63), the stamp above them.  Stamps are
+ * distinct, so the order on (key, bh_seqdeg) is the order on (key, stamp)
+ * whatever the degrees, and a link can bump the winner's degree without
+ * changing the order.  The stamp has 58 bits: 2^58 enqueues and requeues
+ * are nine years at 10^9 a second.
+ */
+#define SQ_BINOM__DEG_BITS 6
+#define SQ_BINOM__DEG_MASK ((uint64_t)63)
+
+/* sq_binom__degree - the number of children of @n. */
+SQ__INLINE unsigned sq_binom__degree(const struct sq_binom_node *n)
+{
+	return (unsigned)(n->bh_seqdeg & SQ_BINOM__DEG_MASK);
+}
+
+/* sq_binom__stamp - the (re)queue stamp of @n. */
+SQ__INLINE uint64_t sq_binom__stamp(const struct sq_binom_node *n)
+{
+	return n->bh_seqdeg >> SQ_BINOM__DEG_BITS;
+}
+
+/* sq_binom__set_degree - give @n degree @d, its stamp unchanged. */
+SQ__INLINE void sq_binom__set_degree(struct sq_binom_node *n, unsigned d)
+{
+	n->bh_seqdeg = (n->bh_seqdeg & ~SQ_BINOM__DEG_MASK) | d;
+}
 
 /**
  * struct sq_binom - a binomial heap
@@ -105,7 +155,7 @@ struct sq_binom_node {
  *            @bh_count is clear
  * @bh_min:   the smallest root, NULL when empty
  * @bh_count: number of queued nodes; its set bits are the occupied degrees
- * @bh_seq:   the next sequence number to stamp
+ * @bh_seq:   the next stamp to give (at most 2^58, see bh_seqdeg)
  */
 struct sq_binom {
 	struct sq_binom_node *bh_roots[64];
@@ -147,7 +197,7 @@ SQ__INLINE bool sq_binom__before(uint64_t ak, uint64_t as, uint64_t bk,
 SQ__INLINE bool sq_binom__less(const struct sq_binom_node *a,
 			       const struct sq_binom_node *b)
 {
-	return sq_binom__before(a->key, a->bh_seq, b->key, b->bh_seq);
+	return sq_binom__before(a->key, a->bh_seqdeg, b->key, b->bh_seqdeg);
 }
 
 /*
@@ -209,16 +259,17 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 				unsigned d)
 {
 	struct sq_binom_node *o, *a, *b;
-	uint64_t tk = t->key, ts = t->bh_seq;
+	uint64_t tk = t->key, ts = t->bh_seqdeg;
 
 	while ((o = q->bh_roots[d]) != NULL) {
-		/* a = the smaller root, b = the other */
+		/* a = the smaller root, b = the other; both have degree d,
+		 * so ts is a's word, and ts + 1 gives a degree d + 1 */
 		a = t;
-		sq_binom__challenge(&a, &tk, &ts, &b, o, o->key, o->bh_seq);
+		sq_binom__challenge(&a, &tk, &ts, &b, o, o->key, o->bh_seqdeg);
 		b->bh_parent = a;
 		b->bh_next = a->bh_child;
 		a->bh_child = b;
-		a->bh_degree = d + 1;
+		a->bh_seqdeg = ++ts;
 		q->bh_roots[d] = NULL;
 		d++;
 		t = a;
@@ -227,20 +278,30 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 }
 
 /*
- * sq_binom__release - carry the siblings from @c up to but not including
- * @stop (NULL: to the last) into the roots, each as a tree of its own.
- * The children of a node are binomial trees of distinct degrees, and so
- * is everything sq_binom__remove() releases.
+ * sq_binom__release - carry siblings into the roots, each as a tree of its
+ * own: @c, of degree @hi - 1, and those after it down to degree @lo.  The
+ * children of a node are binomial trees of distinct degrees, and so is
+ * everything sq_binom__remove() releases.
+ *
+ * The loop counts degrees instead of testing for the end of the list:
+ * the count is known at once, while each bh_next comes from a node that
+ * may be a cache miss.  A loop that ended on a NULL bh_next would have
+ * its exit branch wait for the whole chain of loads, and the exit is
+ * mispredicted whenever the degree differs from the last pop's, so all
+ * that follows would wait for the chain too; counted, the exit resolves
+ * early and the rest of the pop and the caller's next steps run while
+ * the chain is still loading.
  */
 SQ__INLINE void sq_binom__release(struct sq_binom *q, struct sq_binom_node *c,
-				  const struct sq_binom_node *stop)
+				  unsigned hi, unsigned lo)
 {
 	struct sq_binom_node *next;
 
-	while (c != stop) {
+	while (hi > lo) {
+		hi--;
 		next = c->bh_next;
 		c->bh_parent = NULL;
-		sq_binom__carry(q, c, c->bh_degree);
+		sq_binom__carry(q, c, hi);
 		c = next;
 	}
 }
@@ -256,11 +317,11 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
 		return NULL;
 	m = q->bh_roots[sq__ctz64(occ)];
 	mk = m->key;
-	ms = m->bh_seq;
+	ms = m->bh_seqdeg;
 	occ &= occ - 1;
 	while (occ) {
 		t = q->bh_roots[sq__ctz64(occ)];
-		sq_binom__challenge(&m, &mk, &ms, &l, t, t->key, t->bh_seq);
+		sq_binom__challenge(&m, &mk, &ms, &l, t, t->key, t->bh_seqdeg);
 		occ &= occ - 1;
 	}
 	return m;
@@ -286,35 +347,35 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
  *	            ...
  *
  * and x gives up its children.  The walk goes bottom-up along bh_parent,
- * saving each node's place among its siblings before it is released.
+ * saving each node's place among its siblings before it is released;
+ * the children of a_i above a_(i+1) are the first d(a_i) - d(a_(i+1)) - 1
+ * of its list.
  * The node moves, the keys never do.  Every release is O(1), so the
  * whole is O(log n).  bh_min is kept: the minimum wins every link it
  * takes part in, so unless it is @x it is a root again afterwards.
  */
 static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 {
-	struct sq_binom_node *root = x, *below, *below_next, *p, *up, *p_next;
+	struct sq_binom_node *root = x, *below_next, *p, *up, *p_next;
 	unsigned below_deg, p_deg;
 
 	while (root->bh_parent)
 		root = root->bh_parent;
-	q->bh_roots[root->bh_degree] = NULL;
+	q->bh_roots[sq_binom__degree(root)] = NULL;
 
-	sq_binom__release(q, x->bh_child, NULL);
-	below = x;
+	below_deg = sq_binom__degree(x);
+	sq_binom__release(q, x->bh_child, below_deg, 0);
 	below_next = x->bh_next;
-	below_deg = x->bh_degree;
 	p = x->bh_parent;
 	while (p) {
 		up = p->bh_parent;
 		p_next = p->bh_next;
-		p_deg = p->bh_degree;
-		sq_binom__release(q, p->bh_child, below);
+		p_deg = sq_binom__degree(p);
+		sq_binom__release(q, p->bh_child, p_deg, below_deg + 1);
 		p->bh_child = below_next;
-		p->bh_degree = below_deg;
+		sq_binom__set_degree(p, below_deg);
 		p->bh_parent = NULL;
 		sq_binom__carry(q, p, below_deg);
-		below = p;
 		below_next = p_next;
 		below_deg = p_deg;
 		p = up;
@@ -335,16 +396,15 @@ SQ__INLINE void sq_binom__dead(struct sq_binom_node *x)
 }
 
 /*
- * sq_binom__insert - add @n as a tree of degree 0, its key and sequence
- * already set; returns true if it is the new minimum.  Since @n carries
- * the newest sequence number it is below the minimum exactly when its
- * key is, and it would win every link on the way.
+ * sq_binom__insert - add @n as a tree of degree 0, its key and stamp
+ * already set and its degree 0; returns true if it is the new minimum.
+ * Since @n carries the newest stamp it is below the minimum exactly when
+ * its key is, and it would win every link on the way.
  */
 SQ__INLINE bool sq_binom__insert(struct sq_binom *q, struct sq_binom_node *n)
 {
 	n->bh_parent = NULL;
 	n->bh_child = NULL;
-	n->bh_degree = 0;
 	sq_binom__carry(q, n, 0);
 	q->bh_count++;
 	if (!q->bh_min || n->key < q->bh_min->key) {
@@ -382,11 +442,10 @@ static inline void sq_binom_init(struct sq_binom *q)
 static inline void sq_binom_node_init(struct sq_binom_node *n)
 {
 	n->key = 0;
-	n->bh_seq = 0;
+	n->bh_seqdeg = 0;
 	n->bh_parent = n;
 	n->bh_child = NULL;
 	n->bh_next = NULL;
-	n->bh_degree = 0;
 }
 
 /**
@@ -453,7 +512,7 @@ static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
 	SQ__MISUSE(n->bh_parent != n, "sq_binom_enqueue",
 		   "node is already queued");
 	n->key = key;
-	n->bh_seq = q->bh_seq++;
+	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS;	/* degree 0 */
 	return sq_binom__insert(q, n);
 }
 
@@ -483,15 +542,34 @@ static inline void sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
  */
 SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 {
-	struct sq_binom_node *m = q->bh_min;
+	struct sq_binom_node *m = q->bh_min, *best = NULL, *c, *next, *l;
+	uint64_t occ, bk = UINT64_MAX, bs = UINT64_MAX;
+	unsigned d;
 
 	if (!m)
 		return NULL;
 	/* The minimum is a root: no path to take apart, only its children. */
-	q->bh_roots[m->bh_degree] = NULL;
-	sq_binom__release(q, m->bh_child, NULL);
+	d = sq_binom__degree(m);
+	q->bh_roots[d] = NULL;
+	occ = (uint64_t)q->bh_count & ~((uint64_t)1 << d);
+	while (occ) {
+		c = q->bh_roots[sq__ctz64(occ)];
+		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key,
+				    c->bh_seqdeg);
+		occ &= occ - 1;
+	}
+	c = m->bh_child;
+	while (d) {
+		d--;
+		next = c->bh_next;
+		c->bh_parent = NULL;
+		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key,
+				    c->bh_seqdeg);
+		sq_binom__carry(q, c, d);
+		c = next;
+	}
 	q->bh_count--;
-	q->bh_min = sq_binom__scan_min(q);
+	q->bh_min = best;
 	sq_binom__dead(m);
 	return m;
 }
@@ -523,7 +601,8 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 	in_place = !n->bh_parent || n->bh_parent->key <= key;
 	for (c = n->bh_child; in_place && c; c = c->bh_next)
 		in_place = key < c->key;
-	n->bh_seq = q->bh_seq++;
+	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS |
+		       (n->bh_seqdeg & SQ_BINOM__DEG_MASK);
 	if (in_place) {
 		n->key = key;
 		if (!n->bh_parent) {
@@ -535,6 +614,7 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 	} else {
 		sq_binom__remove(q, n);
 		n->key = key;
+		sq_binom__set_degree(n, 0);
 		sq_binom__insert(q, n);
 	}
 	return q->bh_min != old || q->bh_min->key != old_key;
@@ -559,34 +639,37 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 	for (;;) {
 		c = v->bh_child;
 		if (c) {
-			SQ_BINOM__CHECK(v->bh_degree > 0, v,
+			SQ_BINOM__CHECK(sq_binom__degree(v) > 0, v,
 					"degree 0 with a child");
 			SQ_BINOM__CHECK(c->bh_parent == v, c,
 					"parent pointer wrong");
-			SQ_BINOM__CHECK(c->bh_degree == v->bh_degree - 1, c,
+			SQ_BINOM__CHECK(sq_binom__degree(c) ==
+					sq_binom__degree(v) - 1, c,
 					"first child degree wrong");
 		} else {
-			SQ_BINOM__CHECK(v->bh_degree == 0, v,
+			SQ_BINOM__CHECK(sq_binom__degree(v) == 0, v,
 					"degree > 0 without children");
 			/* A last child has degree 0, so its parent has not. */
 			while (v != r && !v->bh_next) {
-				SQ_BINOM__CHECK(v->bh_degree == 0, v,
+				SQ_BINOM__CHECK(sq_binom__degree(v) == 0, v,
 						"last child degree > 0");
 				v = v->bh_parent;
 			}
 			if (v == r)
 				return 0;
 			c = v->bh_next;
-			SQ_BINOM__CHECK(v->bh_degree > 0, v,
+			SQ_BINOM__CHECK(sq_binom__degree(v) > 0, v,
 					"sibling after degree 0");
 			SQ_BINOM__CHECK(c->bh_parent == v->bh_parent, c,
 					"parent pointer wrong");
-			SQ_BINOM__CHECK(c->bh_degree == v->bh_degree - 1, c,
+			SQ_BINOM__CHECK(sq_binom__degree(c) ==
+					sq_binom__degree(v) - 1, c,
 					"sibling degree wrong");
 		}
 		SQ_BINOM__CHECK(sq_binom__less(c->bh_parent, c), c,
 				"heap order: child before parent");
-		SQ_BINOM__CHECK(c->bh_seq < q->bh_seq, c, "seq >= counter");
+		SQ_BINOM__CHECK(sq_binom__stamp(c) < q->bh_seq, c,
+				"stamp >= counter");
 		SQ_BINOM__CHECK(++*seen <= count, c, "more nodes than count");
 		v = c;
 	}
@@ -607,6 +690,8 @@ static inline int sq_binom_check(const struct sq_binom *q)
 	const struct sq_binom_node *r, *min = NULL;
 	unsigned d;
 
+	SQ_BINOM__CHECK(q->bh_seq <= (uint64_t)1 << (64 - SQ_BINOM__DEG_BITS),
+			q->bh_min, "stamp counter past its 58 bits");
 	for (d = 0; d < 64; d++) {
 		r = q->bh_roots[d];
 		if (!(count & ((uint64_t)1 << d))) {
@@ -615,8 +700,10 @@ static inline int sq_binom_check(const struct sq_binom *q)
 		}
 		SQ_BINOM__CHECK(r, r, "no root in a degree of count");
 		SQ_BINOM__CHECK(!r->bh_parent, r, "root has a parent");
-		SQ_BINOM__CHECK(r->bh_degree == d, r, "root degree != slot");
-		SQ_BINOM__CHECK(r->bh_seq < q->bh_seq, r, "seq >= counter");
+		SQ_BINOM__CHECK(sq_binom__degree(r) == d, r,
+				"root degree != slot");
+		SQ_BINOM__CHECK(sq_binom__stamp(r) < q->bh_seq, r,
+				"stamp >= counter");
 		if (!min || sq_binom__less(r, min))
 			min = r;
 		seen++;
