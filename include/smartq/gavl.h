@@ -556,6 +556,16 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 	struct sq_gavl_node *parent = NULL, *cur = q->gv_root;
 	bool leftmost;
 
+	/* The words that do not depend on the descent are written before
+	 * it, once for every path: for an empty tree (parent NULL too) clang
+	 * would merge all five into two overlapping 16-byte stores, from
+	 * which the next pop's 8-byte loads cannot forward (N = 1 ran at 10
+	 * cycles against gcc's 4). */
+	n->key = key;
+	n->gv_left = NULL;
+	n->gv_right = NULL;
+	n->gv_balance = 0;
+
 	/* both children loaded, one selected: a conditional move, so the
 	 * descent has no data-dependent branch to mispredict */
 	while (cur) {
@@ -570,11 +580,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 		parent = cur;
 		cur = key < cur->key ? l : r;
 	}
-	n->key = key;
 	n->gv_parent = parent;
-	n->gv_left = NULL;
-	n->gv_right = NULL;
-	n->gv_balance = 0;
 	if (!parent) {
 		q->gv_root = n;
 		leftmost = true;
