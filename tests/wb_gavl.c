@@ -256,7 +256,8 @@ SQ_TEST(gavl_hold_long)
  * Cuts do not rotate: popping half of a full tree leaves spine nodes
  * right-heavy by more than one, the height stays within H(n) + 1, and the
  * tree is as tall as before (a true AVL delete would have shrunk it).
- * An enqueue into the right side of a degraded spine node rotates it.
+ * An enqueue into the right side of a degraded spine node rotates it,
+ * singly or doubly.
  */
 SQ_TEST(gavl_cut_first_degrades_within_bound)
 {
@@ -329,6 +330,27 @@ SQ_TEST(gavl_cut_first_degrades_within_bound)
 	SQ_ASSERT_EQ(sq_gavl_check(&q), 0);
 	SQ_ASSERT(q.gv_root == &node[5]);
 	SQ_ASSERT(spine_min_balance(&q) >= -1);
+	while (sq_gavl_pop(&q))
+		;
+
+	/*
+	 * The same degraded 3, grown on the inner side: a second 4 goes
+	 * right of 4, so 5 leans left and 3 would be -3; the double
+	 * rotation lifts 4 over both (3 a leaf, 5 over 4' and 6, 4 at -1).
+	 */
+	for (i = 0; i < 7; i++)
+		sq_gavl_enqueue(&q, &node[i], i);
+	for (i = 0; i < 3; i++)
+		SQ_ASSERT(sq_gavl_pop(&q) == &node[i]);
+	SQ_ASSERT_EQ(node[3].gv_balance, -2);
+	sq_gavl_enqueue(&q, &node[7], 4);
+	SQ_ASSERT_EQ(sq_gavl_check(&q), 0);
+	SQ_ASSERT(q.gv_root == &node[4]);
+	SQ_ASSERT_EQ(node[4].gv_balance, -1);
+	SQ_ASSERT_EQ(node[3].gv_balance, 0);
+	SQ_ASSERT_EQ(node[5].gv_balance, 0);
+	SQ_ASSERT(node[5].gv_left == &node[7] && node[5].gv_right == &node[6]);
+	SQ_ASSERT(sq_gavl_first(&q) == &node[3]);
 	while (sq_gavl_pop(&q))
 		;
 }
