@@ -292,27 +292,43 @@ SQ__INLINE unsigned sq_tring__scan(const struct sq_tring *q, unsigned s)
 	return (w << 6) | sq__ctz64(q->tr_map[w]);
 }
 
-/* The first node when the late list is empty: the first slot at or after
- * @s in wrap order (@s must be cur's slot or a slot no earlier in tick
- * order than the first non-empty one), else the overflow's first. */
-SQ__INLINE struct sq_tring_node *sq_tring__first_from(const struct sq_tring *q,
-						      unsigned s)
-{
-	const struct sq_rb__link *r;
-
-	s = sq_tring__scan(q, s);
-	if (SQ__LIKELY(s != SQ_TRING__NONE))
-		return q->tr_slot[s];
-	r = q->tr_over.rb_leftmost;
-	return r ? sq_tring__of_over(r) : NULL;
-}
-
 /* Cache @n (NULL when empty) as the first node, and its tick. */
 SQ__INLINE void sq_tring__set_first(struct sq_tring *q, struct sq_tring_node *n)
 {
 	q->tr_first = n;
 	if (n)
 		q->tr_ftick = n->key >> q->tr_shift;
+}
+
+/*
+ * Cache the first node when the late list is empty: the head of the first
+ * slot at or after @s in wrap order (@s must be cur's slot or a slot no
+ * earlier in tick order than the first non-empty one), else the
+ * overflow's first, else NULL.  A slot's tick follows from its index
+ * (invariant 2), so the new first node is not read: at large n it is a
+ * cache miss, and the next enqueue's "now first" compare would wait for it.
+ */
+SQ__INLINE void sq_tring__refirst(struct sq_tring *q, unsigned s)
+{
+	const struct sq_rb__link *r;
+
+	s = sq_tring__scan(q, s);
+	if (SQ__LIKELY(s != SQ_TRING__NONE)) {
+		q->tr_first = q->tr_slot[s];
+		q->tr_ftick = q->tr_cur + ((s - q->tr_cur) & SQ_TRING__MASK);
+		return;
+	}
+	r = q->tr_over.rb_leftmost;
+	sq_tring__set_first(q, r ? sq_tring__of_over(r) : NULL);
+}
+
+/* Cache the first node after the late list changed. */
+SQ__INLINE void sq_tring__refirst_late(struct sq_tring *q)
+{
+	if (q->tr_late)
+		sq_tring__set_first(q, q->tr_late);
+	else
+		sq_tring__refirst(q, sq_tring__slot_of(q->tr_cur));
 }
 
 /* Move the overflow nodes the window now reaches into their slots, in key
@@ -368,8 +384,7 @@ SQ__SLOW void sq_tring__remove_over(struct sq_tring *q,
 {
 	sq_rb__remove(&q->tr_over, &n->tr_u.tr_over);
 	if (q->tr_first == n)	/* then nothing else is queued */
-		sq_tring__set_first(q, sq_tring__first_from(q,
-					sq_tring__slot_of(q->tr_cur)));
+		sq_tring__refirst(q, sq_tring__slot_of(q->tr_cur));
 	sq_tring__unqueue(n);
 }
 
@@ -380,8 +395,7 @@ SQ__SLOW void sq_tring__pop_over(struct sq_tring *q,
 	sq_rb__pop(&q->tr_over);
 	q->tr_cur = x->key >> q->tr_shift;
 	sq_tring__migrate(q);
-	sq_tring__set_first(q, sq_tring__first_from(q,
-					sq_tring__slot_of(q->tr_cur)));
+	sq_tring__refirst(q, sq_tring__slot_of(q->tr_cur));
 	sq_tring__unqueue(x);
 }
 
@@ -441,15 +455,12 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 			if (q->tr_slot[s])	/* same tick */
 				q->tr_first = q->tr_slot[s];
 			else
-				sq_tring__set_first(q,
-					sq_tring__first_from(q, s));
+				sq_tring__refirst(q, s);
 		}
 	} else if (w == SQ_TRING__LATE) {
 		sq_tring__unlink(&q->tr_late, n);
 		if (q->tr_first == n)
-			sq_tring__set_first(q, q->tr_late ? q->tr_late :
-				sq_tring__first_from(q,
-					sq_tring__slot_of(q->tr_cur)));
+			sq_tring__refirst_late(q);
 	} else {
 		sq_tring__remove_over(q, n);
 		return;
@@ -651,10 +662,10 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 	if (SQ__UNLIKELY(!x))
 		return NULL;
 	q->tr_count--;
-	t = x->key >> q->tr_shift;
 	w = sq_tring__tag(x);
 	if (SQ__LIKELY(w == SQ_TRING__SLOT)) {
-		/* a slot's head, so nothing is late */
+		/* a slot's head, so nothing is late; its tick is cached */
+		t = q->tr_ftick;
 		s = sq_tring__slot_of(t);
 		q->tr_cur = t;
 		if (sq_tring__unlink(&q->tr_slot[s], x))
@@ -665,13 +676,12 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 		if (q->tr_slot[s])	/* same tick: no need to read it */
 			q->tr_first = q->tr_slot[s];
 		else
-			sq_tring__set_first(q, sq_tring__first_from(q, s));
+			sq_tring__refirst(q, s);
 		sq_tring__unqueue(x);
 	} else if (w == SQ_TRING__LATE) {
 		/* the late head: time stays */
 		sq_tring__unlink(&q->tr_late, x);
-		sq_tring__set_first(q, q->tr_late ? q->tr_late :
-			sq_tring__first_from(q, sq_tring__slot_of(q->tr_cur)));
+		sq_tring__refirst_late(q);
 		sq_tring__unqueue(x);
 	} else {
 		sq_tring__pop_over(q, x);
