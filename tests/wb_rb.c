@@ -121,7 +121,8 @@ SQ_TEST(rb_node_layout)
 	/* the key comes first and the link right after it, where the
 	 * layout rule says (what tring.h's nodes rely on too) */
 	SQ_ASSERT((void *)&n.key == (void *)&n);
-	SQ_ASSERT((char *)&n.key - (char *)&n.rb_link == SQ_RB__KEY_AT);
+	SQ_ASSERT((const void *)((const char *)&n.rb_link + SQ_RB__KEY_AT) ==
+		  (const void *)&n.key);
 	SQ_ASSERT(sq_rb__node(&n.rb_link) == &n);
 	SQ_ASSERT(sq_rb__node(NULL) == NULL);
 	n.key = 0x0123456789abcdefu;
