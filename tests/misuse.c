@@ -352,6 +352,7 @@ static void check_and_exit(void)
 #if defined(SQ_K_IS_rb)
 #define COUNT_FIELD rb_count
 #define FIRST_FIELD rb_leftmost
+#define FIRST_OF(n) (&(n)->rb_link)	/* rb caches the first node's link */
 #elif defined(SQ_K_IS_gavl)
 #define COUNT_FIELD gv_count
 #define FIRST_FIELD gv_first
@@ -363,6 +364,9 @@ static void check_and_exit(void)
 #define FIRST_FIELD tr_first
 #else
 #error "define SQ_K_IS_<kind> (the Makefile does)"
+#endif
+#ifndef FIRST_OF
+#define FIRST_OF(n) (n)
 #endif
 
 static void damage_count_up(void)
@@ -382,7 +386,7 @@ static void damage_count_down(void)
 static void damage_first(void)
 {
 	fill();
-	q.FIRST_FIELD = &nodes[3];		/* a queued node, not the first */
+	q.FIRST_FIELD = FIRST_OF(&nodes[3]);	/* a queued node, not the first */
 	check_and_exit();
 }
 

@@ -118,6 +118,17 @@ SQ_TEST(rb_node_layout)
 	if (sizeof(void *) == 8)
 		SQ_ASSERT_EQ(sizeof(struct sq_rb_node), 32);
 	SQ_ASSERT_EQ((uintptr_t)&n & 1u, 0);
+	/* the key comes first and the link right after it, where the
+	 * layout rule says (what tring.h's nodes rely on too) */
+	SQ_ASSERT((void *)&n.key == (void *)&n);
+	SQ_ASSERT((const void *)((const char *)&n.rb_link + SQ_RB__KEY_AT) ==
+		  (const void *)&n.key);
+	SQ_ASSERT(sq_rb__node(&n.rb_link) == &n);
+	SQ_ASSERT(sq_rb__node(NULL) == NULL);
+	n.key = 0x0123456789abcdefu;
+	SQ_ASSERT_EQ(sq_rb__key(&n.rb_link), 0x0123456789abcdefu);
+	sq_rb__set_key(&n.rb_link, 42);
+	SQ_ASSERT_EQ(n.key, 42);
 }
 
 /* check() after every step against the model, many seeds */
@@ -297,13 +308,13 @@ SQ_TEST(rb_requeue_in_place)
 		sq_rb_enqueue(&q, &node[i], 10u * i);
 	}
 	for (i = 0; i < N; i++)
-		before[i] = node[i].rb_parent_color;
+		before[i] = node[i].rb_link.rb_parent_color;
 	/* each node moves within (prev, next): 10i -> 10i + 5 */
 	for (i = 1; i < N; i++)
 		SQ_ASSERT(!sq_rb_requeue(&q, &node[i], 10u * i + 5));
 	SQ_ASSERT(sq_rb_requeue(&q, &node[0], 3));	/* first key changes */
 	for (i = 0; i < N; i++)
-		SQ_ASSERT_EQ(node[i].rb_parent_color, before[i]);
+		SQ_ASSERT_EQ(node[i].rb_link.rb_parent_color, before[i]);
 	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
 	/* equal to next: must move behind it */
 	SQ_ASSERT(!sq_rb_requeue(&q, &node[10], 10u * 11 + 5));
@@ -316,7 +327,7 @@ static struct sq_rb_node *find_red(const struct sq_rb *q)
 	struct sq_rb_node *x;
 
 	for (x = sq_rb_first(q); x; x = sq_rb_next(x))
-		if (!(x->rb_parent_color & 1u))
+		if (!(x->rb_link.rb_parent_color & 1u))
 			return x;
 	return NULL;
 }
@@ -326,7 +337,8 @@ SQ_TEST(rb_check_detects_corruption)
 	enum { N = 50 };
 	static struct sq_rb_node node[N];
 	struct sq_rb q;
-	struct sq_rb_node *x, *saved;
+	struct sq_rb_node *x;
+	struct sq_rb__link *l, *saved;
 	uint64_t k;
 	unsigned i;
 
@@ -350,15 +362,15 @@ SQ_TEST(rb_check_detects_corruption)
 	/* a red node painted black: black heights differ (5) */
 	x = find_red(&q);
 	SQ_ASSERT(x != NULL);
-	x->rb_parent_color |= 1u;
+	x->rb_link.rb_parent_color |= 1u;
 	SQ_ASSERT_EQ(sq_rb_check(&q), -1);
-	x->rb_parent_color &= ~(uintptr_t)1;
+	x->rb_link.rb_parent_color &= ~(uintptr_t)1;
 	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
 
 	/* a black parent of a red node painted red: red-red (4) or (5) */
 	x = find_red(&q);
 	{
-		struct sq_rb_node *p = sq_rb__parent(x);
+		struct sq_rb__link *p = sq_rb__parent(&x->rb_link);
 
 		SQ_ASSERT(p != NULL && (p->rb_parent_color & 1u));
 		p->rb_parent_color &= ~(uintptr_t)1;
@@ -376,7 +388,7 @@ SQ_TEST(rb_check_detects_corruption)
 
 	/* stale leftmost, wrong count */
 	saved = q.rb_leftmost;
-	q.rb_leftmost = sq_rb_next(saved);
+	q.rb_leftmost = sq_rb__next(saved);
 	SQ_ASSERT_EQ(sq_rb_check(&q), -1);
 	q.rb_leftmost = saved;
 	q.rb_count++;
@@ -386,11 +398,11 @@ SQ_TEST(rb_check_detects_corruption)
 	q.rb_count++;
 
 	/* a broken parent link */
-	x = q.rb_root->rb_left;
-	saved = sq_rb__parent(x);
-	sq_rb__set_parent(x, x->rb_right ? x->rb_right : &node[0]);
+	l = q.rb_root->rb_left;
+	saved = sq_rb__parent(l);
+	sq_rb__set_parent(l, l->rb_right ? l->rb_right : &node[0].rb_link);
 	SQ_ASSERT_EQ(sq_rb_check(&q), -1);
-	sq_rb__set_parent(x, saved);
+	sq_rb__set_parent(l, saved);
 	SQ_ASSERT_EQ(sq_rb_check(&q), 0);
 
 	/* empty queue with a stale leftmost */
@@ -398,7 +410,7 @@ SQ_TEST(rb_check_detects_corruption)
 		struct sq_rb e;
 
 		sq_rb_init(&e);
-		e.rb_leftmost = &node[0];
+		e.rb_leftmost = &node[0].rb_link;
 		SQ_ASSERT_EQ(sq_rb_check(&e), -1);
 	}
 }
@@ -420,9 +432,9 @@ SQ_TEST(rb_unlinked_state)
 	SQ_ASSERT(!sq_rb_queued(&b));
 #ifdef SQ_DEBUG
 	/* dead links poisoned with distinct values, queued() still false */
-	SQ_ASSERT(a.rb_left == (struct sq_rb_node *)SQ__POISON(1));
-	SQ_ASSERT(a.rb_right == (struct sq_rb_node *)SQ__POISON(2));
-	SQ_ASSERT(a.rb_left != a.rb_right);
+	SQ_ASSERT(a.rb_link.rb_left == (struct sq_rb__link *)SQ__POISON(1));
+	SQ_ASSERT(a.rb_link.rb_right == (struct sq_rb__link *)SQ__POISON(2));
+	SQ_ASSERT(a.rb_link.rb_left != a.rb_link.rb_right);
 #endif
 	/* a popped node can be enqueued again */
 	SQ_ASSERT(sq_rb_enqueue(&q, &a, 7));

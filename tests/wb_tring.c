@@ -351,14 +351,14 @@ SQ_TEST(tring_horizon_migration)
 	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[5], NS - 1));
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	SQ_ASSERT_EQ(sq_rb_count(&ring.tr_over), 4);
-	SQ_ASSERT_EQ(nodes[1].tr_where, SQ_TRING__OVER);
-	SQ_ASSERT_EQ(nodes[5].tr_where, SQ_TRING__LIST);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__OVER);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[5]), SQ_TRING__SLOT);
 
 	pop_id(0);			/* time 10: NS, NS migrate, in order */
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 10);
 	SQ_ASSERT_EQ(sq_rb_count(&ring.tr_over), 2);
-	SQ_ASSERT_EQ(nodes[1].tr_where, SQ_TRING__LIST);
-	SQ_ASSERT_EQ(nodes[2].tr_where, SQ_TRING__LIST);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
 	/* an equal key queued now goes after the two migrants */
 	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[6], NS));
 	pop_id(5);
@@ -373,7 +373,7 @@ SQ_TEST(tring_horizon_migration)
 	pop_id(3);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 5 * NS + 3);
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[4]);
-	SQ_ASSERT_EQ(nodes[4].tr_where, SQ_TRING__OVER);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__OVER);
 	/* a smaller key past the horizon becomes first while only the
 	 * overflow is queued; one inside the window then takes over */
 	SQ_ASSERT(sq_tring_enqueue(&ring, &nodes[7], UINT64_MAX - 1));
@@ -388,7 +388,7 @@ SQ_TEST(tring_horizon_migration)
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[8]);
 	pop_id(8);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), UINT64_MAX - 1);
-	SQ_ASSERT_EQ(nodes[4].tr_where, SQ_TRING__LIST);	/* migrated */
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__SLOT);	/* migrated */
 	pop_id(4);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), UINT64_MAX);
 	SQ_ASSERT(sq_tring_empty(&ring));
@@ -407,15 +407,15 @@ SQ_TEST(tring_horizon_coarse)
 	sq_tring_enqueue(&ring, &nodes[2], (5 + NS) * tg - 1);	/* last tick */
 	sq_tring_enqueue(&ring, &nodes[3], (5 + NS) * tg);	/* overflow */
 	sq_tring_enqueue(&ring, &nodes[4], (5 + NS) * tg + tg - 1);
-	SQ_ASSERT_EQ(nodes[2].tr_where, SQ_TRING__LIST);
-	SQ_ASSERT_EQ(nodes[3].tr_where, SQ_TRING__OVER);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__OVER);
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	pop_id(0);			/* FIFO inside a tick, not key order */
 	pop_id(1);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 5 * tg);
 	pop_id(2);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), (4 + NS) * tg);
-	SQ_ASSERT_EQ(nodes[3].tr_where, SQ_TRING__LIST);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__SLOT);
 	pop_id(3);
 	pop_id(4);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), (5 + NS) * tg);
@@ -453,7 +453,7 @@ SQ_TEST(tring_late_fifo)
 	SQ_ASSERT(sq_tring_enqueue(&ring, &nodes[1], 1200));
 	/* requeue late -> window: still first, with another key */
 	SQ_ASSERT(sq_tring_requeue(&ring, &nodes[1], 1510));
-	SQ_ASSERT_EQ(nodes[1].tr_where, SQ_TRING__LIST);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__SLOT);
 	SQ_ASSERT(sq_tring_requeue(&ring, &nodes[1], 1520));
 	SQ_ASSERT(sq_tring_enqueue(&ring, &nodes[2], 1499));	/* late */
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[2]);
@@ -479,7 +479,7 @@ SQ_TEST(tring_time_only_on_pop)
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 288);	/* 300 rounded down */
 	/* 290 has the current tick: in the window, not late */
 	sq_tring_enqueue(&ring, &nodes[2], 290);
-	SQ_ASSERT_EQ(nodes[2].tr_where, SQ_TRING__LIST);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
 	sq_tring_enqueue(&ring, &nodes[3], 5);	/* late */
 	pop_id(3);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 288);	/* never back */
@@ -498,7 +498,9 @@ SQ_TEST(tring_edge_keys)
 	sq_tring_enqueue(&ring, &nodes[3], 0);			/* late */
 	sq_tring_enqueue(&ring, &nodes[4], UINT64_MAX - 11);	/* late */
 	sq_tring_enqueue(&ring, &nodes[5], UINT64_MAX);
-	SQ_ASSERT_EQ(nodes[0].tr_where, SQ_TRING__LIST);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[0]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__LATE);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__LATE);
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	pop_id(3);
 	pop_id(4);
@@ -526,7 +528,7 @@ SQ_TEST(tring_edge_keys)
 	/* key 0 at time 0 is not late */
 	reset(0, 0);
 	sq_tring_enqueue(&ring, &nodes[0], 0);
-	SQ_ASSERT_EQ(nodes[0].tr_where, SQ_TRING__LIST);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[0]), SQ_TRING__SLOT);
 	sq_tring_enqueue(&ring, &nodes[1], 0);
 	pop_id(0);
 	pop_id(1);
@@ -544,7 +546,7 @@ SQ_TEST(tring_requeue)
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[1]);
 	SQ_ASSERT(!sq_tring_requeue(&ring, &nodes[2], 12));
 	SQ_ASSERT(!sq_tring_requeue(&ring, &nodes[2], 3 * NS));	/* overflow */
-	SQ_ASSERT_EQ(nodes[2].tr_where, SQ_TRING__OVER);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__OVER);
 	SQ_ASSERT(sq_tring_requeue(&ring, &nodes[2], 9));	/* back, first */
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	pop_id(2);
@@ -643,6 +645,7 @@ SQ_TEST(tring_check_catches)
 {
 	struct sq_tring_node *save;
 	uint64_t w, k;
+	uintptr_t tag;
 	unsigned s;
 
 	reset(0, 0);
@@ -695,17 +698,31 @@ SQ_TEST(tring_check_catches)
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
 	nodes[4].key = 3;
 	k = nodes[3].key;
-	nodes[3].key = nodes[3].tr_u.tr_over.key = 20;
+	nodes[3].key = 20;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
-	nodes[3].key = nodes[3].tr_u.tr_over.key = k;
+	nodes[3].key = k;
 	/* broken list links, a node not marked as queued */
 	save = nodes[1].tr_u.tr_list.tr_prev;
 	nodes[1].tr_u.tr_list.tr_prev = &nodes[2];
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
 	nodes[1].tr_u.tr_list.tr_prev = save;
-	nodes[4].tr_where = SQ_TRING__OVER;
+	/* tags that lie: late as slot, slot as late, listed as unqueued,
+	 * an overflow node's tree word as a list tag */
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__LATE);
+	nodes[4].tr_u.tr_list.tr_tag = SQ_TRING__SLOT;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
-	nodes[4].tr_where = SQ_TRING__LIST;
+	nodes[4].tr_u.tr_list.tr_tag = SQ_TRING__UNQUEUED;
+	SQ_ASSERT(sq_tring_check(&ring) == -1);
+	nodes[4].tr_u.tr_list.tr_tag = SQ_TRING__LATE;
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
+	nodes[2].tr_u.tr_list.tr_tag = SQ_TRING__LATE;
+	SQ_ASSERT(sq_tring_check(&ring) == -1);
+	nodes[2].tr_u.tr_list.tr_tag = SQ_TRING__SLOT;
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__OVER);
+	tag = nodes[3].tr_u.tr_list.tr_tag;
+	nodes[3].tr_u.tr_list.tr_tag = SQ_TRING__SLOT;
+	SQ_ASSERT(sq_tring_check(&ring) == -1);
+	nodes[3].tr_u.tr_list.tr_tag = tag;
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 }
 
@@ -714,9 +731,11 @@ SQ_TEST(tring_sizes)
 	printf("wb_tring: %u slots, sizeof(struct sq_tring_node) %zu, "
 	       "sizeof(struct sq_tring) %zu\n", (unsigned)SQ_TRING_SLOTS,
 	       sizeof(struct sq_tring_node), sizeof(struct sq_tring));
-	/* the key, the larger link of the union, one state byte, padding */
-	SQ_ASSERT(sizeof(struct sq_tring_node) <=
-		  sizeof(uint64_t) + sizeof(struct sq_rb_node) + sizeof(void *));
+	/* the tree link (its first word the tag) and one key: no bigger
+	 * than an rb node, 32 bytes on LP64 */
+	SQ_ASSERT_EQ(sizeof(struct sq_tring_node), sizeof(struct sq_rb_node));
+	if (sizeof(void *) == 8)
+		SQ_ASSERT_EQ(sizeof(struct sq_tring_node), 32);
 }
 
 static const sq_test_entry tests[] = {

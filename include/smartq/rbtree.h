@@ -17,13 +17,20 @@
  *   requeue     O(log n)   in place (no relinking) when the order holds
  *   next/prev   O(log n)   amortised O(1) over a whole walk
  *
- * Layout.  A node is 32 bytes on LP64: the parent pointer with the colour
- * packed into its low bit, the two children and the key.  The packing assumes that
- * a struct sq_rb_node is aligned to at least 2 bytes, so bit 0 of its
- * address is always 0; it holds a uintptr_t and two pointers, so every ABI
- * we know aligns it to 4 or 8, and a compile-time check below refuses any
- * other.  Bit 0 set means black, clear means red, so a red node's word is
- * just its parent's address.
+ * Layout.  A node is 32 bytes on LP64: the key and a link of three words
+ * (the parent pointer with the colour packed into its low bit, the two
+ * children).  The packing assumes that a link is aligned to at least 2
+ * bytes, so bit 0 of its address is always 0; it holds a uintptr_t and
+ * two pointers, so every ABI we know aligns it to 4 or 8, and a
+ * compile-time check below refuses any other.  Bit 0 set means black,
+ * clear means red, so a red node's word is just its parent's address.
+ *
+ * The balancing code works on the link alone (struct sq_rb__link) and
+ * reads a link's key just before it (the layout rule, at the link's
+ * definition), so another node type can embed the same link and reuse
+ * the tree without a second copy of its key: tring.h's overflow does.
+ * The public functions take and return struct sq_rb_node and convert at
+ * the boundary (a constant offset, folded into the addressing).
  *
  * A node that is not queued has its parent word pointing at itself (no
  * queued node can be its own parent), so queued() is one compare and works
@@ -60,41 +67,84 @@
 #include "common.h"
 
 /**
- * struct sq_rb_node - the link a user embeds in its own struct
- * @rb_parent_color: parent address | colour bit (1 = black); own address
- *                   when not queued
+ * struct sq_rb__link - the tree link: what the balancing code works on
+ * @rb_parent_color: parent link address | colour bit (1 = black); for a
+ *                   struct sq_rb_node that is not queued, its own address
  * @rb_left:  left child (smaller keys)
  * @rb_right: right child (greater or equal keys)
- * @key:      the key the node is queued with; read it freely, change it
- *            only through sq_rb_requeue()
+ *
+ * Layout rule: the uint64_t key of a link sits SQ_RB__KEY_AT bytes from
+ * the link's address, in the struct that embeds it, where struct
+ * sq_rb_node has it (the key first, the link right after it: -8 on
+ * LP64); sq_rb__key() reads it there.  struct sq_rb_node follows the
+ * rule by definition; any other node that embeds a link (tring.h's)
+ * proves it with a compile-time check.  The key is a real uint64_t member
+ * of the embedding struct, read through a uint64_t lvalue: no struct type
+ * is punned for another.
+ */
+struct sq_rb__link {
+	uintptr_t rb_parent_color;
+	struct sq_rb__link *rb_left, *rb_right;
+};
+
+/**
+ * struct sq_rb_node - the link a user embeds in its own struct
+ * @key:     the key the node is queued with; read it freely, change it
+ *           only through sq_rb_requeue()
+ * @rb_link: the tree link (internal)
+ *
+ * The key comes first, as in every smartq node, so "{ 0 }" zero-fills a
+ * node embedded in an initialiser list without a missing-braces warning.
  */
 struct sq_rb_node {
-	uintptr_t rb_parent_color;
-	struct sq_rb_node *rb_left, *rb_right;
 	uint64_t key;
+	struct sq_rb__link rb_link;
 };
 
 /**
  * struct sq_rb - the queue
  * @rb_root:     root of the tree, NULL when empty
- * @rb_leftmost: the first node, NULL when empty
+ * @rb_leftmost: the first node's link, NULL when empty
  * @rb_count:    number of queued nodes
  */
 struct sq_rb {
-	struct sq_rb_node *rb_root, *rb_leftmost;
+	struct sq_rb__link *rb_root, *rb_leftmost;
 	size_t rb_count;
 };
 
-/* The colour lives in bit 0 of a node address: refuse any ABI where a node
- * could sit at an odd address. */
+/* Where a link's key is, in bytes from the link: see struct sq_rb__link. */
+#define SQ_RB__KEY_AT ((ptrdiff_t)offsetof(struct sq_rb_node, key) - \
+		       (ptrdiff_t)offsetof(struct sq_rb_node, rb_link))
+
+/* The colour lives in bit 0 of a link address: refuse any ABI where a
+ * link could sit at an odd address. */
 struct sq_rb__align_probe {
 	char c;
-	struct sq_rb_node n;
+	struct sq_rb__link l;
 };
-typedef char sq_rb__node_alignment_is_at_least_2
-	[offsetof(struct sq_rb__align_probe, n) >= 2 ? 1 : -1];
+typedef char sq_rb__link_alignment_is_at_least_2
+	[offsetof(struct sq_rb__align_probe, l) >= 2 ? 1 : -1];
 
 #define SQ_RB__BLACK ((uintptr_t)1)
+
+/* The key of link @l, by the layout rule (struct sq_rb__link). */
+SQ__INLINE uint64_t sq_rb__key(const struct sq_rb__link *l)
+{
+	return *(const uint64_t *)(const void *)
+		((const char *)l + SQ_RB__KEY_AT);
+}
+
+SQ__INLINE void sq_rb__set_key(struct sq_rb__link *l, uint64_t key)
+{
+	*(uint64_t *)(void *)((char *)l + SQ_RB__KEY_AT) = key;
+}
+
+/* The sq_rb_node that holds link @l, NULL for NULL.  Only for links that
+ * really are in an sq_rb_node (not tring's).  Non-const, like strchr. */
+SQ__INLINE struct sq_rb_node *sq_rb__node(const struct sq_rb__link *l)
+{
+	return l ? sq_entry(l, struct sq_rb_node, rb_link) : NULL;
+}
 
 /* The rebalancing loops stay out of line (SQ__SLOW): the hold loop's pop and enqueue
  * then inline into the caller with both compilers (clang otherwise inlines
@@ -102,35 +152,35 @@ typedef char sq_rb__node_alignment_is_at_least_2
 
 /* ---- the packed parent word ------------------------------------------ */
 
-SQ__INLINE struct sq_rb_node *sq_rb__parent(const struct sq_rb_node *n)
+SQ__INLINE struct sq_rb__link *sq_rb__parent(const struct sq_rb__link *n)
 {
-	return (struct sq_rb_node *)(n->rb_parent_color & ~SQ_RB__BLACK);
+	return (struct sq_rb__link *)(n->rb_parent_color & ~SQ_RB__BLACK);
 }
 
 /* The parent of a node known to be red: no mask needed. */
-SQ__INLINE struct sq_rb_node *sq_rb__red_parent(const struct sq_rb_node *n)
+SQ__INLINE struct sq_rb__link *sq_rb__red_parent(const struct sq_rb__link *n)
 {
-	return (struct sq_rb_node *)n->rb_parent_color;
+	return (struct sq_rb__link *)n->rb_parent_color;
 }
 
-SQ__INLINE bool sq_rb__is_black(const struct sq_rb_node *n)
+SQ__INLINE bool sq_rb__is_black(const struct sq_rb__link *n)
 {
 	return (n->rb_parent_color & SQ_RB__BLACK) != 0;
 }
 
 /* True for a real red node; a NULL leaf counts as black (property 3). */
-SQ__INLINE bool sq_rb__is_red(const struct sq_rb_node *n)
+SQ__INLINE bool sq_rb__is_red(const struct sq_rb__link *n)
 {
 	return n && !(n->rb_parent_color & SQ_RB__BLACK);
 }
 
-SQ__INLINE void sq_rb__set_parent(struct sq_rb_node *n, struct sq_rb_node *p)
+SQ__INLINE void sq_rb__set_parent(struct sq_rb__link *n, struct sq_rb__link *p)
 {
 	n->rb_parent_color = (uintptr_t)p | (n->rb_parent_color & SQ_RB__BLACK);
 }
 
-SQ__INLINE void sq_rb__set_parent_color(struct sq_rb_node *n,
-					struct sq_rb_node *p, uintptr_t color)
+SQ__INLINE void sq_rb__set_parent_color(struct sq_rb__link *n,
+					struct sq_rb__link *p, uintptr_t color)
 {
 	n->rb_parent_color = (uintptr_t)p | color;
 }
@@ -138,9 +188,9 @@ SQ__INLINE void sq_rb__set_parent_color(struct sq_rb_node *n,
 /* Make @parent (or the root, when @parent is NULL) point at @new_child
  * where it pointed at @old_child. */
 SQ__INLINE void sq_rb__replace_child(struct sq_rb *q,
-				     struct sq_rb_node *parent,
-				     const struct sq_rb_node *old_child,
-				     struct sq_rb_node *new_child)
+				     struct sq_rb__link *parent,
+				     const struct sq_rb__link *old_child,
+				     struct sq_rb__link *new_child)
 {
 	if (!parent)
 		q->rb_root = new_child;
@@ -154,10 +204,10 @@ SQ__INLINE void sq_rb__replace_child(struct sq_rb *q,
  * The last step of every rotation: @top takes @old's place (and its parent
  * word, hence its colour); @old becomes @top's child with @color.
  */
-SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb_node *old,
-				     struct sq_rb_node *top, uintptr_t color)
+SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
+				     struct sq_rb__link *top, uintptr_t color)
 {
-	struct sq_rb_node *parent = sq_rb__parent(old);
+	struct sq_rb__link *parent = sq_rb__parent(old);
 
 	top->rb_parent_color = old->rb_parent_color;
 	sq_rb__set_parent_color(old, top, color);
@@ -170,10 +220,10 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb_node *old,
  * the fix-ups below exist once for both sides, and which side a rotation
  * turns (a coin flip to a predictor) costs no branch. */
 #define SQ_RB__CHILD(x, s)						\
-	(*(struct sq_rb_node **)(void *)((char *)(x) +			\
-		offsetof(struct sq_rb_node, rb_left) + (size_t)(s) *	\
-		(offsetof(struct sq_rb_node, rb_right) -		\
-		 offsetof(struct sq_rb_node, rb_left))))
+	(*(struct sq_rb__link **)(void *)((char *)(x) +			\
+		offsetof(struct sq_rb__link, rb_left) + (size_t)(s) *	\
+		(offsetof(struct sq_rb__link, rb_right) -		\
+		 offsetof(struct sq_rb__link, rb_left))))
 
 /* ---- insert fix-up (no compare) ---------------------------------------- */
 
@@ -219,9 +269,9 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb_node *old,
  *         / \                        / \
  *        n   t                      t   U
  */
-SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
+SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
 {
-	struct sq_rb_node *p = sq_rb__red_parent(n), *g, *u, *t;
+	struct sq_rb__link *p = sq_rb__red_parent(n), *g, *u, *t;
 	unsigned s;
 
 	for (;;) {
@@ -322,10 +372,10 @@ SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb_node *n)
  *             / \                / \
  *           (n)  f              X  (n)
  */
-SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p,
+SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb__link *p,
 				    unsigned side)
 {
-	struct sq_rb_node *x, *s, *near, *far;
+	struct sq_rb__link *x, *s, *near, *far;
 
 	for (;;) {
 		s = SQ_RB__CHILD(p, !side);
@@ -407,13 +457,13 @@ SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb_node *p,
  *                                       \
  *                                        c
  */
-static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb_node *n)
+static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n)
 {
-	struct sq_rb_node *left = n->rb_left, *right = n->rb_right;
-	struct sq_rb_node *parent, *short_parent, *y, *c;
+	struct sq_rb__link *left = n->rb_left, *right = n->rb_right;
+	struct sq_rb__link *parent, *short_parent, *y, *c;
 	uintptr_t pc = n->rb_parent_color;
 
-	parent = (struct sq_rb_node *)(pc & ~SQ_RB__BLACK);
+	parent = (struct sq_rb__link *)(pc & ~SQ_RB__BLACK);
 	if (!left || !right) {
 		unsigned side = parent && parent->rb_left != n;
 
@@ -460,19 +510,154 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb_node *n)
 /* The node after the cached leftmost @n, in O(1): n has no left child, so
  * by (4) and (5) its right child, if any, is a red leaf, and otherwise
  * the successor is n's parent. */
-SQ__INLINE struct sq_rb_node *sq_rb__after_leftmost(const struct sq_rb_node *n)
+SQ__INLINE struct sq_rb__link *sq_rb__after_leftmost(const struct sq_rb__link *n)
 {
 	return n->rb_right ? n->rb_right : sq_rb__parent(n);
 }
 
 /* Mark @n unlinked; under SQ_DEBUG poison its child links. */
-SQ__INLINE void sq_rb__unlink(struct sq_rb_node *n)
+SQ__INLINE void sq_rb__unlink(struct sq_rb__link *n)
 {
 	n->rb_parent_color = (uintptr_t)n;
 #ifdef SQ_DEBUG
-	n->rb_left = (struct sq_rb_node *)SQ__POISON(1);
-	n->rb_right = (struct sq_rb_node *)SQ__POISON(2);
+	n->rb_left = (struct sq_rb__link *)SQ__POISON(1);
+	n->rb_right = (struct sq_rb__link *)SQ__POISON(2);
 #endif
+}
+
+/* ---- the link-level operations ------------------------------------------
+ *
+ * The public functions below are thin wrappers over these, converting
+ * node <-> link at the boundary; tring.h's overflow calls them directly on
+ * the links inside its own nodes (which keep their key by the layout rule).
+ */
+
+/* The link after @n in order, NULL if @n is the last. */
+SQ__INLINE struct sq_rb__link *sq_rb__next(const struct sq_rb__link *n)
+{
+	struct sq_rb__link *p, *c = n->rb_right;
+
+	if (c) {
+		while (c->rb_left)
+			c = c->rb_left;
+		return c;
+	}
+	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_right)
+		n = p;
+	return p;
+}
+
+/* The link before @n in order, NULL if @n is the first. */
+SQ__INLINE struct sq_rb__link *sq_rb__prev(const struct sq_rb__link *n)
+{
+	struct sq_rb__link *p, *c = n->rb_left;
+
+	if (c) {
+		while (c->rb_right)
+			c = c->rb_right;
+		return c;
+	}
+	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_left)
+		n = p;
+	return p;
+}
+
+/*
+ * sq_rb__add - the comparing descent, then the compare-free fix-up
+ *
+ * Stores @key as @n's key (layout rule) and links @n.  Equal keys go
+ * right, so @n lands after every node with its key; the node stays
+ * leftmost only if the descent never turned right.  True if @n is now
+ * the first.
+ */
+SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
+{
+	struct sq_rb__link *cur = q->rb_root, *parent = NULL;
+	bool leftmost;
+
+	/* Both children loaded, one selected: a conditional move, so the
+	 * descent has no data-dependent branch to mispredict (which way a
+	 * new key turns is a coin flip to a predictor). */
+	while (cur) {
+		struct sq_rb__link *l = cur->rb_left, *r = cur->rb_right;
+
+#if defined(__clang__)
+		/* clang would load only the chosen child, at an address that
+		 * waits for the compare: keep both loads ahead of it */
+		SQ__OPAQUE(l);
+		SQ__OPAQUE(r);
+#endif
+		parent = cur;
+		cur = key < sq_rb__key(cur) ? l : r;
+	}
+	sq_rb__set_key(n, key);
+	n->rb_parent_color = (uintptr_t)parent;	/* red */
+	n->rb_left = NULL;
+	n->rb_right = NULL;
+	if (!parent) {
+		n->rb_parent_color = SQ_RB__BLACK;	/* (2): a black root */
+		q->rb_root = n;
+		leftmost = true;
+	} else {
+		/* the last turn is not branched on either: the child word
+		 * to write is picked by its offset (gcc makes a branch of
+		 * any C select between the two words); left of the old
+		 * first means no right turn on the way */
+		bool left = key < sq_rb__key(parent);
+		size_t off = offsetof(struct sq_rb__link, rb_left) +
+			     (size_t)!left * (offsetof(struct sq_rb__link, rb_right) -
+					      offsetof(struct sq_rb__link, rb_left));
+
+		*(struct sq_rb__link **)(void *)((char *)parent + off) = n;
+		leftmost = parent == q->rb_leftmost && left;	/* rarely the first */
+	}
+	if (leftmost)
+		q->rb_leftmost = n;
+	q->rb_count++;
+	/* a red leaf under a red parent breaks (4); elsewhere nothing:
+	 * no call */
+	if (parent && !sq_rb__is_black(parent))
+		sq_rb__insert_fixup(q, n);
+	return leftmost;
+}
+
+/* Unlink queued link @n; its own words are left as they were. */
+SQ__INLINE void sq_rb__remove(struct sq_rb *q, struct sq_rb__link *n)
+{
+	if (q->rb_leftmost == n)
+		q->rb_leftmost = sq_rb__after_leftmost(n);
+	sq_rb__erase(q, n);
+	q->rb_count--;
+}
+
+/* Unlink and return the first link, NULL if empty; its own words are
+ * left as they were. */
+SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q)
+{
+	struct sq_rb__link *n = q->rb_leftmost, *parent, *c;
+	uintptr_t pc;
+
+	if (SQ__UNLIKELY(!n))
+		return NULL;
+	/* n has no left child: it is case "at most one child" of erase,
+	 * and n is the left child of its parent (or the root). */
+	pc = n->rb_parent_color;
+	parent = (struct sq_rb__link *)(pc & ~SQ_RB__BLACK);
+	c = n->rb_right;
+	if (parent)
+		parent->rb_left = c;
+	else
+		q->rb_root = c;
+	if (c) {
+		c->rb_parent_color = pc;	/* red leaf takes n's black */
+		q->rb_leftmost = c;
+	} else {
+		q->rb_leftmost = parent;
+		if ((pc & SQ_RB__BLACK) && parent)
+			sq_rb__erase_fixup(q, parent, 0);
+	}
+	q->rb_count--;
+	return n;
 }
 
 /* ---- public API --------------------------------------------------------- */
@@ -500,9 +685,9 @@ static inline void sq_rb_init(struct sq_rb *q)
  */
 static inline void sq_rb_node_init(struct sq_rb_node *n)
 {
-	n->rb_parent_color = (uintptr_t)n;
-	n->rb_left = NULL;
-	n->rb_right = NULL;
+	n->rb_link.rb_parent_color = (uintptr_t)&n->rb_link;
+	n->rb_link.rb_left = NULL;
+	n->rb_link.rb_right = NULL;
 	n->key = 0;
 }
 
@@ -515,7 +700,7 @@ static inline void sq_rb_node_init(struct sq_rb_node *n)
  */
 static inline bool sq_rb_queued(const struct sq_rb_node *n)
 {
-	return n->rb_parent_color != (uintptr_t)n;
+	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
 }
 
 /**
@@ -551,7 +736,7 @@ static inline size_t sq_rb_count(const struct sq_rb *q)
  */
 static inline struct sq_rb_node *sq_rb_first(const struct sq_rb *q)
 {
-	return q->rb_leftmost;
+	return sq_rb__node(q->rb_leftmost);
 }
 
 /**
@@ -564,16 +749,7 @@ static inline struct sq_rb_node *sq_rb_first(const struct sq_rb *q)
  */
 static inline struct sq_rb_node *sq_rb_next(const struct sq_rb_node *n)
 {
-	struct sq_rb_node *p, *c = n->rb_right;
-
-	if (c) {
-		while (c->rb_left)
-			c = c->rb_left;
-		return c;
-	}
-	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_right)
-		n = p;
-	return p;
+	return sq_rb__node(sq_rb__next(&n->rb_link));
 }
 
 /**
@@ -585,73 +761,7 @@ static inline struct sq_rb_node *sq_rb_next(const struct sq_rb_node *n)
  */
 static inline struct sq_rb_node *sq_rb_prev(const struct sq_rb_node *n)
 {
-	struct sq_rb_node *p, *c = n->rb_left;
-
-	if (c) {
-		while (c->rb_right)
-			c = c->rb_right;
-		return c;
-	}
-	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_left)
-		n = p;
-	return p;
-}
-
-/*
- * sq_rb__add - the comparing descent, then the compare-free fix-up
- *
- * Equal keys go right, so @n lands after every node with its key; the
- * node stays leftmost only if the descent never turned right.
- */
-SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb_node *n, uint64_t key)
-{
-	struct sq_rb_node *cur = q->rb_root, *parent = NULL;
-	bool leftmost;
-
-	/* Both children loaded, one selected: a conditional move, so the
-	 * descent has no data-dependent branch to mispredict (which way a
-	 * new key turns is a coin flip to a predictor). */
-	while (cur) {
-		struct sq_rb_node *l = cur->rb_left, *r = cur->rb_right;
-
-#if defined(__clang__)
-		/* clang would load only the chosen child, at an address that
-		 * waits for the compare: keep both loads ahead of it */
-		SQ__OPAQUE(l);
-		SQ__OPAQUE(r);
-#endif
-		parent = cur;
-		cur = key < cur->key ? l : r;
-	}
-	n->key = key;
-	n->rb_parent_color = (uintptr_t)parent;	/* red */
-	n->rb_left = NULL;
-	n->rb_right = NULL;
-	if (!parent) {
-		n->rb_parent_color = SQ_RB__BLACK;	/* (2): a black root */
-		q->rb_root = n;
-		leftmost = true;
-	} else {
-		/* the last turn is not branched on either: the child word
-		 * to write is picked by its offset (gcc makes a branch of
-		 * any C select between the two words); left of the old
-		 * first means no right turn on the way */
-		bool left = key < parent->key;
-		size_t off = offsetof(struct sq_rb_node, rb_left) +
-			     (size_t)!left * (offsetof(struct sq_rb_node, rb_right) -
-					      offsetof(struct sq_rb_node, rb_left));
-
-		*(struct sq_rb_node **)(void *)((char *)parent + off) = n;
-		leftmost = parent == q->rb_leftmost && left;	/* rarely the first */
-	}
-	if (leftmost)
-		q->rb_leftmost = n;
-	q->rb_count++;
-	/* a red leaf under a red parent breaks (4); elsewhere nothing:
-	 * no call */
-	if (parent && !sq_rb__is_black(parent))
-		sq_rb__insert_fixup(q, n);
-	return leftmost;
+	return sq_rb__node(sq_rb__prev(&n->rb_link));
 }
 
 /**
@@ -667,7 +777,7 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
 	SQ__MISUSE(sq_rb_queued(n), "sq_rb_enqueue", "node is already queued");
-	return sq_rb__add(q, n, key);
+	return sq_rb__add(q, &n->rb_link, key);
 }
 
 /**
@@ -681,11 +791,8 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 static inline void sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
 {
 	SQ__MISUSE(!sq_rb_queued(n), "sq_rb_dequeue", "node is not queued");
-	if (q->rb_leftmost == n)
-		q->rb_leftmost = sq_rb__after_leftmost(n);
-	sq_rb__erase(q, n);
-	q->rb_count--;
-	sq_rb__unlink(n);
+	sq_rb__remove(q, &n->rb_link);
+	sq_rb__unlink(&n->rb_link);
 }
 
 /**
@@ -698,31 +805,12 @@ static inline void sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
  */
 static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 {
-	struct sq_rb_node *n = q->rb_leftmost, *parent, *c;
-	uintptr_t pc;
+	struct sq_rb__link *n = sq_rb__pop(q);
 
 	if (SQ__UNLIKELY(!n))
 		return NULL;
-	/* n has no left child: it is case "at most one child" of erase,
-	 * and n is the left child of its parent (or the root). */
-	pc = n->rb_parent_color;
-	parent = (struct sq_rb_node *)(pc & ~SQ_RB__BLACK);
-	c = n->rb_right;
-	if (parent)
-		parent->rb_left = c;
-	else
-		q->rb_root = c;
-	if (c) {
-		c->rb_parent_color = pc;	/* red leaf takes n's black */
-		q->rb_leftmost = c;
-	} else {
-		q->rb_leftmost = parent;
-		if ((pc & SQ_RB__BLACK) && parent)
-			sq_rb__erase_fixup(q, parent, 0);
-	}
-	q->rb_count--;
 	sq_rb__unlink(n);
-	return n;
+	return sq_entry(n, struct sq_rb_node, rb_link);
 }
 
 /**
@@ -739,28 +827,26 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
-	const struct sq_rb_node *nb;
+	struct sq_rb__link *l = &n->rb_link;
+	const struct sq_rb__link *nb;
 	bool was_first;
 
 	SQ__MISUSE(!sq_rb_queued(n), "sq_rb_requeue", "node is not queued");
-	was_first = q->rb_leftmost == n;
+	was_first = q->rb_leftmost == l;
 	/* In place iff prev->key <= key < next->key: n must end after all
 	 * nodes with an equal key, so an equal next forces a move. */
-	nb = sq_rb_next(n);
-	if (!nb || nb->key > key) {
-		nb = was_first ? NULL : sq_rb_prev(n);
-		if (!nb || nb->key <= key) {
+	nb = sq_rb__next(l);
+	if (!nb || sq_rb__key(nb) > key) {
+		nb = was_first ? NULL : sq_rb__prev(l);
+		if (!nb || sq_rb__key(nb) <= key) {
 			bool changed = was_first && n->key != key;
 
 			n->key = key;
 			return changed;
 		}
 	}
-	if (was_first)
-		q->rb_leftmost = sq_rb__after_leftmost(n);
-	sq_rb__erase(q, n);
-	q->rb_count--;
-	return sq_rb__add(q, n, key) || was_first;
+	sq_rb__remove(q, l);
+	return sq_rb__add(q, l, key) || was_first;
 }
 
 /**
@@ -774,7 +860,7 @@ static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 #define SQ_RB__CHK "sq_rb_check"
 static inline int sq_rb_check(const struct sq_rb *q)
 {
-	const struct sq_rb_node *cur = q->rb_root, *from = NULL, *last = NULL;
+	const struct sq_rb__link *cur = q->rb_root, *from = NULL, *last = NULL;
 	size_t seen = 0, blacks, leaf_blacks = 0;
 	bool have_leaf = false;
 
@@ -795,7 +881,7 @@ static inline int sq_rb_check(const struct sq_rb *q)
 	 * a broken tree cannot send the walk around in a cycle.
 	 */
 	while (cur) {
-		const struct sq_rb_node *l = cur->rb_left, *r = cur->rb_right;
+		const struct sq_rb__link *l = cur->rb_left, *r = cur->rb_right;
 
 		if (from == sq_rb__parent(cur)) {
 			/* first arrival from above */
@@ -837,7 +923,7 @@ static inline int sq_rb_check(const struct sq_rb *q)
 				SQ__CHECK(q->rb_leftmost == cur, SQ_RB__CHK, cur,
 					  "leftmost is not the minimum");
 			else
-				SQ__CHECK(last->key <= cur->key, SQ_RB__CHK, cur,
+				SQ__CHECK(sq_rb__key(last) <= sq_rb__key(cur), SQ_RB__CHK, cur,
 					  "keys out of order");
 			last = cur;
 			if (r) {

@@ -43,8 +43,10 @@
  *       else the overflow's first, else NULL; when there is one, the
  *       cached first tick is its tick (so enqueue compares against it
  *       without reading the first node, a cache miss at large n);
- *   (6) the count is the number of queued nodes, and each node's tr_where
- *       says list (1, 2) or overflow (3) as its tick says.
+ *   (6) the count is the number of queued nodes, and each node's tag
+ *       (the first word of its link) says where it is, as its tick says:
+ *       SQ_TRING__LATE on the late list, SQ_TRING__SLOT in a slot, a tree
+ *       parent word (bit 1 clear, not 0) in the overflow.
  *
  * Guarantee.  first()/pop() answer the earliest (re)queued late node if
  * there is one, else a node whose key is below the smallest queued key
@@ -68,8 +70,15 @@
  * 64 to 4096, default 1024; define it before the first include of smartq.h
  * or smartq/tring.h, and identically in every translation unit that shares
  * a struct sq_tring.  The slots live inside struct sq_tring (8 KiB of slot
- * heads plus Ns / 8 bytes of bitmap at the default on LP64); nothing here
- * allocates.
+ * heads plus Ns / 8 bytes of bitmap at the default on LP64: 8400 bytes in
+ * all; 600 at Ns = 64, 33360 at 4096); nothing here allocates.
+ *
+ * Layout.  A node is 32 bytes on LP64, as small as the seed's: the key,
+ * then one union of three words, the list arm (tag, next, prev) or the
+ * overflow tree's link (rbtree.h's struct sq_rb__link, which reads the
+ * same key).  The tag word is shared with the tree's parent word, so where
+ * a node is (unqueued, slot, late, overflow) is one load: see the tags
+ * below.
  */
 #ifndef SMARTQ_TRING_H
 #define SMARTQ_TRING_H
@@ -93,33 +102,64 @@
 /* The overflow paths stay out of line (SQ__SLOW), so the O(1) paths are small enough
  * to inline into the caller's loop. */
 
-/* tr_where: which kind of place holds a node (late and slot are lists) */
-#define SQ_TRING__UNQUEUED 0
-#define SQ_TRING__LIST     1
-#define SQ_TRING__OVER     2
+/*
+ * The tag: a node's first word says where it is, in one load.  It is the
+ * list arm's tr_tag and the overflow link's rb_parent_color, one word: the
+ * two arms of the union begin with it (a uintptr_t in both, a common
+ * initial sequence, so reading it through either arm is defined C and
+ * C++).  In the overflow the tree owns the word: a link address (aligned
+ * to 4 or more, checked below) with the colour in bit 0, so its bit 1 is
+ * always clear.  The tags for the other places have bit 1 set, or are 0,
+ * which the tree never stores (a red node has a parent, a black one has
+ * bit 0 set):
+ */
+#define SQ_TRING__UNQUEUED ((uintptr_t)0)	/* on no queue */
+#define SQ_TRING__SLOT     ((uintptr_t)2)	/* on a slot's list */
+#define SQ_TRING__LATE     ((uintptr_t)6)	/* on the late list */
+#define SQ_TRING__LISTBIT  ((uintptr_t)2)	/* set for both lists */
+/* not a tag: what sq_tring__where() answers for an overflow node */
+#define SQ_TRING__OVER     ((uintptr_t)1)
 
 struct sq_tring_node;
 
-/* links of a circular doubly linked list: the head's tr_prev is the tail */
+/* The list arm: the tag, then the links of a circular doubly linked list
+ * (the head's tr_prev is the tail). */
 struct sq_tring__list {
+	uintptr_t tr_tag;
 	struct sq_tring_node *tr_next, *tr_prev;
 };
 
 /**
  * struct sq_tring_node - the link a user embeds in its own struct
- * @key:      the key the node is queued with; read it freely, change it
- *            only through sq_tring_requeue()
- * @tr_u:     list links (late list or a slot) or the overflow tree's link
- * @tr_where: SQ_TRING__UNQUEUED, SQ_TRING__LIST or SQ_TRING__OVER
+ * @key:  the key the node is queued with; read it freely, change it
+ *        only through sq_tring_requeue().  The overflow tree reads it too
+ *        (it sits where rbtree.h's layout rule says a link's key is), so
+ *        there is one copy.
+ * @tr_u: the list arm (tag, list links: late list or a slot) or the
+ *        overflow tree's link (rbtree.h's: parent word, two children);
+ *        the first word is the tag either way
  */
 struct sq_tring_node {
 	uint64_t key;
 	union {
 		struct sq_tring__list tr_list;
-		struct sq_rb_node tr_over;
+		struct sq_rb__link tr_over;
 	} tr_u;
-	unsigned char tr_where;
 };
+
+/* The layout rule of rbtree.h (a link's key SQ_RB__KEY_AT bytes from it,
+ * as in struct sq_rb_node), and bit 1 of a link address always 0 (the
+ * tags need it). */
+typedef char sq_tring__key_is_where_the_tree_reads_it
+	[(ptrdiff_t)offsetof(struct sq_tring_node, key) -
+	 (ptrdiff_t)offsetof(struct sq_tring_node, tr_u) == SQ_RB__KEY_AT ?
+	 1 : -1];
+struct sq_tring__align_probe {
+	char c;
+	struct sq_tring_node n;
+};
+typedef char sq_tring__node_alignment_is_at_least_4
+	[offsetof(struct sq_tring__align_probe, n) >= 4 ? 1 : -1];
 
 /**
  * struct sq_tring - the queue
@@ -151,9 +191,24 @@ struct sq_tring {
 
 /* The ring node that holds overflow link @r (the union is at offset of
  * tr_u, and tr_over starts it).  Non-const, like strchr. */
-SQ__INLINE struct sq_tring_node *sq_tring__of_over(const struct sq_rb_node *r)
+SQ__INLINE struct sq_tring_node *sq_tring__of_over(const struct sq_rb__link *r)
 {
 	return sq_entry(r, struct sq_tring_node, tr_u);
+}
+
+SQ__INLINE uintptr_t sq_tring__tag(const struct sq_tring_node *n)
+{
+	return n->tr_u.tr_list.tr_tag;
+}
+
+/* Where a node is: SQ_TRING__UNQUEUED, __SLOT, __LATE or __OVER. */
+SQ__INLINE uintptr_t sq_tring__where(const struct sq_tring_node *n)
+{
+	uintptr_t w = sq_tring__tag(n);
+
+	if (w & SQ_TRING__LISTBIT)
+		return w;
+	return w != SQ_TRING__UNQUEUED ? SQ_TRING__OVER : SQ_TRING__UNQUEUED;
 }
 
 SQ__INLINE unsigned sq_tring__slot_of(uint64_t tick)
@@ -237,21 +292,6 @@ SQ__INLINE unsigned sq_tring__scan(const struct sq_tring *q, unsigned s)
 	return (w << 6) | sq__ctz64(q->tr_map[w]);
 }
 
-/* The first node when the late list is empty: the first slot at or after
- * @s in wrap order (@s must be cur's slot or a slot no earlier in tick
- * order than the first non-empty one), else the overflow's first. */
-SQ__INLINE struct sq_tring_node *sq_tring__first_from(const struct sq_tring *q,
-						      unsigned s)
-{
-	const struct sq_rb_node *r;
-
-	s = sq_tring__scan(q, s);
-	if (SQ__LIKELY(s != SQ_TRING__NONE))
-		return q->tr_slot[s];
-	r = sq_rb_first(&q->tr_over);
-	return r ? sq_tring__of_over(r) : NULL;
-}
-
 /* Cache @n (NULL when empty) as the first node, and its tick. */
 SQ__INLINE void sq_tring__set_first(struct sq_tring *q, struct sq_tring_node *n)
 {
@@ -260,35 +300,66 @@ SQ__INLINE void sq_tring__set_first(struct sq_tring *q, struct sq_tring_node *n)
 		q->tr_ftick = n->key >> q->tr_shift;
 }
 
+/*
+ * Cache the first node when the late list is empty: the head of the first
+ * slot at or after @s in wrap order (@s must be cur's slot or a slot no
+ * earlier in tick order than the first non-empty one), else the
+ * overflow's first, else NULL.  A slot's tick follows from its index
+ * (invariant 2), so the new first node is not read: at large n it is a
+ * cache miss, and the next enqueue's "now first" compare would wait for it.
+ */
+SQ__INLINE void sq_tring__refirst(struct sq_tring *q, unsigned s)
+{
+	const struct sq_rb__link *r;
+
+	s = sq_tring__scan(q, s);
+	if (SQ__LIKELY(s != SQ_TRING__NONE)) {
+		q->tr_first = q->tr_slot[s];
+		q->tr_ftick = q->tr_cur + ((s - q->tr_cur) & SQ_TRING__MASK);
+		return;
+	}
+	r = q->tr_over.rb_leftmost;
+	sq_tring__set_first(q, r ? sq_tring__of_over(r) : NULL);
+}
+
+/* Cache the first node after the late list changed. */
+SQ__INLINE void sq_tring__refirst_late(struct sq_tring *q)
+{
+	if (q->tr_late)
+		sq_tring__set_first(q, q->tr_late);
+	else
+		sq_tring__refirst(q, sq_tring__slot_of(q->tr_cur));
+}
+
 /* Move the overflow nodes the window now reaches into their slots, in key
  * order (FIFO on ties); the slots they go to are empty (invariant 2). */
 SQ__SLOW void sq_tring__migrate(struct sq_tring *q)
 {
-	struct sq_rb_node *r;
+	struct sq_rb__link *r;
 
-	while ((r = sq_rb_first(&q->tr_over)) != NULL) {
+	while ((r = q->tr_over.rb_leftmost) != NULL) {
 		struct sq_tring_node *n = sq_tring__of_over(r);
 		uint64_t t = n->key >> q->tr_shift;
 		unsigned s;
 
 		if (t - q->tr_cur >= SQ_TRING__NS)	/* t >= cur: (3) */
 			break;
-		sq_rb_pop(&q->tr_over);
-		n->tr_where = SQ_TRING__LIST;
+		sq_rb__pop(&q->tr_over);
+		n->tr_u.tr_list.tr_tag = SQ_TRING__SLOT;
 		s = sq_tring__slot_of(t);
 		if (sq_tring__append(&q->tr_slot[s], n))
 			sq_tring__mark(q, s);
 	}
 }
 
-/* Under SQ_DEBUG, poison the list links of a node that left a list. */
-SQ__INLINE void sq_tring__poison(struct sq_tring_node *n)
+/* Mark @n, which just left its place, unqueued; under SQ_DEBUG poison
+ * its links (the list words, which are the tree's child words too). */
+SQ__INLINE void sq_tring__unqueue(struct sq_tring_node *n)
 {
+	n->tr_u.tr_list.tr_tag = SQ_TRING__UNQUEUED;
 #ifdef SQ_DEBUG
 	n->tr_u.tr_list.tr_next = (struct sq_tring_node *)SQ__POISON(3);
 	n->tr_u.tr_list.tr_prev = (struct sq_tring_node *)SQ__POISON(4);
-#else
-	(void)n;
 #endif
 }
 
@@ -298,10 +369,9 @@ SQ__SLOW bool sq_tring__insert_over(struct sq_tring *q,
 {
 	const struct sq_tring_node *f = q->tr_first;
 
-	n->tr_where = SQ_TRING__OVER;
-	sq_rb_node_init(&n->tr_u.tr_over);	/* the list links shared its words */
-	if (sq_rb_enqueue(&q->tr_over, &n->tr_u.tr_over, n->key) &&
-	    (!f || f->tr_where == SQ_TRING__OVER)) {
+	/* the tree writes all three link words, the tag among them */
+	if (sq_rb__add(&q->tr_over, &n->tr_u.tr_over, n->key) &&
+	    (!f || !(sq_tring__tag(f) & SQ_TRING__LISTBIT))) {
 		sq_tring__set_first(q, n);	/* nothing late, slots empty */
 		return true;
 	}
@@ -312,23 +382,21 @@ SQ__SLOW bool sq_tring__insert_over(struct sq_tring *q,
 SQ__SLOW void sq_tring__remove_over(struct sq_tring *q,
 					  struct sq_tring_node *n)
 {
-	sq_rb_dequeue(&q->tr_over, &n->tr_u.tr_over);
+	sq_rb__remove(&q->tr_over, &n->tr_u.tr_over);
 	if (q->tr_first == n)	/* then nothing else is queued */
-		sq_tring__set_first(q, sq_tring__first_from(q,
-					sq_tring__slot_of(q->tr_cur)));
-	n->tr_where = SQ_TRING__UNQUEUED;
+		sq_tring__refirst(q, sq_tring__slot_of(q->tr_cur));
+	sq_tring__unqueue(n);
 }
 
 /* pop @x, the first node, from the overflow: nothing else is queued */
 SQ__SLOW void sq_tring__pop_over(struct sq_tring *q,
 				       struct sq_tring_node *x)
 {
-	sq_rb_pop(&q->tr_over);
+	sq_rb__pop(&q->tr_over);
 	q->tr_cur = x->key >> q->tr_shift;
 	sq_tring__migrate(q);
-	sq_tring__set_first(q, sq_tring__first_from(q,
-					sq_tring__slot_of(q->tr_cur)));
-	x->tr_where = SQ_TRING__UNQUEUED;
+	sq_tring__refirst(q, sq_tring__slot_of(q->tr_cur));
+	sq_tring__unqueue(x);
 }
 
 /* enqueue without the misuse check */
@@ -344,7 +412,7 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 	if (SQ__LIKELY(t >= q->tr_cur && t - q->tr_cur < SQ_TRING__NS)) {
 		unsigned s = sq_tring__slot_of(t);
 
-		n->tr_where = SQ_TRING__LIST;
+		n->tr_u.tr_list.tr_tag = SQ_TRING__SLOT;
 		if (sq_tring__append(&q->tr_slot[s], n))
 			sq_tring__mark(q, s);
 		/* A late first has a smaller tick, an overflow first a larger
@@ -361,7 +429,7 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 		return is_first;
 	}
 	if (t < q->tr_cur) {
-		n->tr_where = SQ_TRING__LIST;
+		n->tr_u.tr_list.tr_tag = SQ_TRING__LATE;
 		if (sq_tring__append(&q->tr_late, n)) {
 			q->tr_first = n;
 			q->tr_ftick = t;
@@ -375,22 +443,11 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 /* dequeue without the misuse check; time does not move */
 SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 {
-	uint64_t t = n->key >> q->tr_shift;
+	uintptr_t w = sq_tring__tag(n);
 
 	q->tr_count--;
-	if (SQ__UNLIKELY(n->tr_where == SQ_TRING__OVER)) {
-		sq_tring__remove_over(q, n);
-		return;
-	}
-	if (t < q->tr_cur) {
-		sq_tring__unlink(&q->tr_late, n);
-		if (q->tr_first == n)
-			sq_tring__set_first(q, q->tr_late ? q->tr_late :
-				sq_tring__first_from(q,
-					sq_tring__slot_of(q->tr_cur)));
-		sq_tring__poison(n);
-	} else {
-		unsigned s = sq_tring__slot_of(t);
+	if (SQ__LIKELY(w == SQ_TRING__SLOT)) {
+		unsigned s = sq_tring__slot_of(n->key >> q->tr_shift);
 
 		if (sq_tring__unlink(&q->tr_slot[s], n))
 			sq_tring__unmark(q, s);
@@ -398,12 +455,17 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 			if (q->tr_slot[s])	/* same tick */
 				q->tr_first = q->tr_slot[s];
 			else
-				sq_tring__set_first(q,
-					sq_tring__first_from(q, s));
+				sq_tring__refirst(q, s);
 		}
-		sq_tring__poison(n);
+	} else if (w == SQ_TRING__LATE) {
+		sq_tring__unlink(&q->tr_late, n);
+		if (q->tr_first == n)
+			sq_tring__refirst_late(q);
+	} else {
+		sq_tring__remove_over(q, n);
+		return;
 	}
-	n->tr_where = SQ_TRING__UNQUEUED;
+	sq_tring__unqueue(n);
 }
 
 /* ---- public API --------------------------------------------------------- */
@@ -460,10 +522,10 @@ static inline void sq_tring_init(struct sq_tring *q)
  */
 static inline void sq_tring_node_init(struct sq_tring_node *n)
 {
-	n->key = 0;
+	n->tr_u.tr_list.tr_tag = SQ_TRING__UNQUEUED;
 	n->tr_u.tr_list.tr_next = NULL;
 	n->tr_u.tr_list.tr_prev = NULL;
-	n->tr_where = SQ_TRING__UNQUEUED;
+	n->key = 0;
 }
 
 /**
@@ -475,7 +537,7 @@ static inline void sq_tring_node_init(struct sq_tring_node *n)
  */
 static inline bool sq_tring_queued(const struct sq_tring_node *n)
 {
-	return n->tr_where != SQ_TRING__UNQUEUED;
+	return sq_tring__tag(n) != SQ_TRING__UNQUEUED;
 }
 
 /**
@@ -593,37 +655,34 @@ static inline void sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 {
 	struct sq_tring_node *x = q->tr_first;
+	uintptr_t w;
 	uint64_t t;
 	unsigned s;
 
 	if (SQ__UNLIKELY(!x))
 		return NULL;
 	q->tr_count--;
-	t = x->key >> q->tr_shift;
-	if (SQ__LIKELY(x->tr_where == SQ_TRING__LIST)) {
-		if (SQ__LIKELY(t >= q->tr_cur)) {
-			/* a slot's head, so nothing is late */
-			s = sq_tring__slot_of(t);
-			q->tr_cur = t;
-			if (sq_tring__unlink(&q->tr_slot[s], x))
-				sq_tring__unmark(q, s);
-			/* migrants land past every slot tick, never in s */
-			if (SQ__UNLIKELY(sq_rb_first(&q->tr_over) != NULL))
-				sq_tring__migrate(q);
-			if (q->tr_slot[s])	/* same tick: no need to read it */
-				q->tr_first = q->tr_slot[s];
-			else
-				sq_tring__set_first(q,
-					sq_tring__first_from(q, s));
-		} else {
-			/* the late head: time stays */
-			sq_tring__unlink(&q->tr_late, x);
-			sq_tring__set_first(q, q->tr_late ? q->tr_late :
-				sq_tring__first_from(q,
-					sq_tring__slot_of(q->tr_cur)));
-		}
-		sq_tring__poison(x);
-		x->tr_where = SQ_TRING__UNQUEUED;
+	w = sq_tring__tag(x);
+	if (SQ__LIKELY(w == SQ_TRING__SLOT)) {
+		/* a slot's head, so nothing is late; its tick is cached */
+		t = q->tr_ftick;
+		s = sq_tring__slot_of(t);
+		q->tr_cur = t;
+		if (sq_tring__unlink(&q->tr_slot[s], x))
+			sq_tring__unmark(q, s);
+		/* migrants land past every slot tick, never in s */
+		if (SQ__UNLIKELY(q->tr_over.rb_leftmost != NULL))
+			sq_tring__migrate(q);
+		if (q->tr_slot[s])	/* same tick: no need to read it */
+			q->tr_first = q->tr_slot[s];
+		else
+			sq_tring__refirst(q, s);
+		sq_tring__unqueue(x);
+	} else if (w == SQ_TRING__LATE) {
+		/* the late head: time stays */
+		sq_tring__unlink(&q->tr_late, x);
+		sq_tring__refirst_late(q);
+		sq_tring__unqueue(x);
 	} else {
 		sq_tring__pop_over(q, x);
 	}
@@ -645,15 +704,17 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 				    uint64_t key)
 {
 	struct sq_tring_node *f = q->tr_first;
+	uintptr_t w;
 	uint64_t fkey;
 
 	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_requeue", "node is not queued");
 	fkey = f->key;
-	if (n->tr_where == SQ_TRING__LIST) {
+	w = sq_tring__tag(n);
+	if (w & SQ_TRING__LISTBIT) {
 		uint64_t t0 = n->key >> q->tr_shift, t1 = key >> q->tr_shift;
 		const struct sq_tring_node *head = NULL;
 
-		if (t0 >= q->tr_cur) {
+		if (w == SQ_TRING__SLOT) {
 			if (t1 == t0)
 				head = q->tr_slot[sq_tring__slot_of(t0)];
 		} else if (t1 < q->tr_cur) {
@@ -685,7 +746,7 @@ static inline int sq_tring_check(const struct sq_tring *q)
 {
 	const uint64_t cur = q->tr_cur;
 	const struct sq_tring_node *n, *h, *expect;
-	const struct sq_rb_node *r;
+	const struct sq_rb__link *r;
 	size_t seen = 0;
 	unsigned s, w, i;
 	uint64_t t;
@@ -705,8 +766,10 @@ static inline int sq_tring_check(const struct sq_tring *q)
 
 			SQ__CHECK(++seen <= q->tr_count, SQ_TRING__CHK, n,
 				  "more nodes than the count");
-			SQ__CHECK(n->tr_where == SQ_TRING__LIST, SQ_TRING__CHK, n,
-				  "list node not marked as on a list");
+			SQ__CHECK(sq_tring__tag(n) == (i == 0 ? SQ_TRING__LATE :
+							   SQ_TRING__SLOT),
+				  SQ_TRING__CHK, n,
+				  "list node's tag is not its list's");
 			SQ__CHECK(nx && n->tr_u.tr_list.tr_prev, SQ_TRING__CHK, n,
 				  "NULL list link");
 			SQ__CHECK(nx->tr_u.tr_list.tr_prev == n, SQ_TRING__CHK, n,
@@ -746,14 +809,12 @@ static inline int sq_tring_check(const struct sq_tring *q)
 	/* the overflow: a sound tree, every node past the horizon */
 	SQ__CHECK(sq_rb_check(&q->tr_over) == 0, SQ_TRING__CHK, q,
 		  "overflow tree is unsound");
-	for (r = sq_rb_first(&q->tr_over); r; r = sq_rb_next(r)) {
+	for (r = q->tr_over.rb_leftmost; r; r = sq_rb__next(r)) {
 		n = sq_tring__of_over(r);
 		SQ__CHECK(++seen <= q->tr_count, SQ_TRING__CHK, n,
 			  "more nodes than the count");
-		SQ__CHECK(n->tr_where == SQ_TRING__OVER, SQ_TRING__CHK, n,
-			  "overflow node not marked as in the overflow");
-		SQ__CHECK(r->key == n->key, SQ_TRING__CHK, n,
-			  "overflow link key differs from the node key");
+		SQ__CHECK(sq_tring__where(n) == SQ_TRING__OVER, SQ_TRING__CHK, n,
+			  "overflow node's tag is not a tree word");
 		t = n->key >> q->tr_shift;
 		SQ__CHECK(t >= cur && t - cur >= SQ_TRING__NS, SQ_TRING__CHK, n,
 			  "overflow node inside the window");
@@ -768,7 +829,7 @@ static inline int sq_tring_check(const struct sq_tring *q)
 		expect = q->tr_slot[s];
 	}
 	if (!expect) {
-		r = sq_rb_first(&q->tr_over);
+		r = q->tr_over.rb_leftmost;
 		expect = r ? sq_tring__of_over(r) : NULL;
 	}
 	SQ__CHECK(q->tr_first == expect, SQ_TRING__CHK, q->tr_first,
