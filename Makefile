@@ -4,6 +4,7 @@
 #   make bench      the rdtsc harness: N = 1..2048, seed layout
 #                   (BENCH_ARGS="--help" lists its options)
 #   make plot       cycles/loop against N as a PNG (gnuplot)
+#   make costs      instructions, cache misses, mispredicts per loop (callgrind)
 #   make lint       cppcheck and clang-tidy
 #   make fuzz       libFuzzer over all four backends (FUZZ_SECONDS=60)
 #   make examples   the example programs, once per backend

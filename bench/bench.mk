@@ -54,13 +54,26 @@ BENCH_FLAGS = $(CPPFLAGS) -Ibench $(BENCH_BSD_CPPFLAGS) $(bench_have_bsd) \
 TEST_PROGS += bench/test-bench.sh
 TEST_DEPS  += $(BENCH_BIN)
 
-.PHONY: bench plot bench-always
+.PHONY: bench plot costs bench-always
 bench: $(BENCH_BIN)
 	@mkdir -p $(dir $(BENCH_CSV)) $(dir $(BENCH_JSON))
 	$(BENCH_BIN) --csv $(BENCH_CSV) --json $(BENCH_JSON) $(BENCH_ARGS)
 
 plot:
 	@sh bench/plot.sh $(BENCH_CSV) $(BENCH_PNG)
+
+# Instructions, cache misses and mispredicts per hold loop, by callgrind:
+# make costs [COSTS_N=16,2048,65536] [COSTS_QUEUES=rb,gavl,binom,tring]
+COSTS_BIN    := $(BUILD)/bench/sq-bench-notsc
+COSTS_N      ?= 16,2048,65536
+COSTS_QUEUES ?= rb,gavl,binom,tring
+costs: $(COSTS_BIN)
+	@sh bench/costs.sh $(COSTS_BIN) $(COSTS_N) $(COSTS_QUEUES)
+
+$(COSTS_BIN): bench/bench.c bench/queue.h bench/peers.h $(HEADERS) \
+		$(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_FLAGS) -DBQ_NO_TSC -o $@ bench/bench.c $(BENCH_LINUX_OBJ) -lm
 
 # Rebuild when the compiler, the flags, libbsd's presence or LINUX_SRC
 # change.
