@@ -67,6 +67,7 @@ plot:
 COSTS_BIN    := $(BUILD)/bench/sq-bench-notsc
 COSTS_N      ?= 16,2048,65536
 COSTS_QUEUES ?= rb,gavl,binom,tring
+TEST_DEPS    += $(COSTS_BIN)
 costs: $(COSTS_BIN)
 	@sh bench/costs.sh $(COSTS_BIN) $(COSTS_N) $(COSTS_QUEUES)
 

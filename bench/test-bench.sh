@@ -186,4 +186,22 @@ for args in "--no-such-option" "-q nosuchqueue" "-n 0" "-w nosuch" "-d nosuch"; 
 done
 ok
 
+# make costs: callgrind's per-loop counts, one row per queue and N, every
+# count a number and the instructions more than none (skipped, saying so,
+# without valgrind or with SQ_VALGRIND=no, as tests/valgrind.sh is).
+COSTS_BIN=${COSTS_BIN:-build/bench/sq-bench-notsc}
+if [ "${SQ_VALGRIND:-}" = no ] || ! command -v valgrind >/dev/null 2>&1; then
+	echo "test-bench: make costs not checked (no valgrind, or SQ_VALGRIND=no)"
+else
+	[ -x "$COSTS_BIN" ] || fail "$COSTS_BIN not built"
+	sh bench/costs.sh "$COSTS_BIN" 4 rb,tring >"$tmp/costs" 2>&1 ||
+		fail "bench/costs.sh exited non-zero: $(cat "$tmp/costs")"
+	awk 'NR == 1 { if ($1 != "queue" || $3 != "instr" || $7 != "mispred") bad = 1; next }
+	     { rows++; if ($2 != 4 || !($3 > 0)) bad = 1
+	       for (i = 3; i <= 7; i++) if ($i !~ /^[0-9]+(\.[0-9]+)?$/) bad = 1 }
+	     END { exit bad || rows != 2 }' "$tmp/costs" ||
+		fail "bench/costs.sh output: $(cat "$tmp/costs")"
+	ok
+fi
+
 echo "test-bench: $checks checks passed ($nq queues: $queues)"
