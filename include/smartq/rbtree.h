@@ -644,10 +644,18 @@ SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q)
 	pc = n->rb_parent_color;
 	parent = (struct sq_rb__link *)(pc & ~SQ_RB__BLACK);
 	c = n->rb_right;
-	if (parent)
+	if (parent) {
 		parent->rb_left = c;
-	else
+	} else {
 		q->rb_root = c;
+#if defined(__clang__)
+		/* keep this a branch: clang would merge the two stores into
+		 * one whose address waits for a conditional move, and the
+		 * next descent's loads (which may read the word just written)
+		 * would wait for it too */
+		__asm__ __volatile__("");
+#endif
+	}
 	if (c) {
 		c->rb_parent_color = pc;	/* red leaf takes n's black */
 		q->rb_leftmost = c;
