@@ -53,6 +53,8 @@
  * SQ__OPAQUE(x) hides how a value was computed, so the compiler cannot
  * turn a branch-free select back into a branch (the compares that steer a
  * descent or a heap link are coin flips to a predictor).
+ * SQ__KEEP_BRANCH() in one arm of an if keeps it a branch: the compiler
+ * cannot merge the two arms' stores into one behind a conditional move.
  */
 #ifdef SQ__GNUC
 #define SQ__LIKELY(x)   __builtin_expect(!!(x), 1)
@@ -60,12 +62,14 @@
 #define SQ__INLINE      static inline __attribute__((always_inline))
 #define SQ__SLOW        static __attribute__((noinline, unused))
 #define SQ__OPAQUE(x)   __asm__("" : "+r"(x))
+#define SQ__KEEP_BRANCH() __asm__ __volatile__("")
 #else
 #define SQ__LIKELY(x)   (x)
 #define SQ__UNLIKELY(x) (x)
 #define SQ__INLINE      static inline
 #define SQ__SLOW        static inline
 #define SQ__OPAQUE(x)   ((void)0)
+#define SQ__KEEP_BRANCH() ((void)0)
 #endif
 
 /*

@@ -653,7 +653,7 @@ SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q)
 		 * one whose address waits for a conditional move, and the
 		 * next descent's loads (which may read the word just written)
 		 * would wait for it too */
-		__asm__ __volatile__("");
+		SQ__KEEP_BRANCH();
 #endif
 	}
 	if (c) {
