@@ -648,13 +648,11 @@ SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q)
 		parent->rb_left = c;
 	} else {
 		q->rb_root = c;
-#if defined(__clang__)
 		/* keep this a branch: clang would merge the two stores into
 		 * one whose address waits for a conditional move, and the
 		 * next descent's loads (which may read the word just written)
 		 * would wait for it too */
 		SQ__KEEP_BRANCH();
-#endif
 	}
 	if (c) {
 		c->rb_parent_color = pc;	/* red leaf takes n's black */
