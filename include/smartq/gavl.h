@@ -248,30 +248,37 @@ SQ__SLOW struct sq_gavl_node *sq_gavl__fix(struct sq_gavl *q,
 
 /*
  * sq_gavl__insert_fix - the rotation that ends an insert's retrace
+ * @b: x's balance before the insert (the caller may have stored b + d)
+ * @d: the side that grew: +1 for x's left (s = 0), -1 for its right (s = 1)
  *
  * As sq_gavl__fix(), for the one case an insert meets: the retrace came up
- * through the child y on side @s, which was balanced before and now leans
- * by exactly one (B(y) = +1 or -1 seen from side s), and x leans by B(x) =
- * 2, or by more when x is a spine node that cuts left right-heavy (then
- * s = 1).  With B(y) known the general formulas shrink:
+ * through the child y on side s, which was balanced before and now leans
+ * by exactly one, and x leaned the same way as d before: by one, or by
+ * more when x is a spine node that cuts left right-heavy (then d = -1).
+ * With y's lean known the general formulas shrink.  Seen from side s
+ * (B = b * d), B(x) = |b| + 1 >= 2, and with z the inner child of y:
  *
  *   single rotation (B(y) = +1):  B'(y) = 0,  B'(x) = B(x) - 2
- *   double rotation (B(y) = -1), with z the inner child of y:
+ *   double rotation (B(y) = -1):
  *	B'(y) = max(-B(z), 0),  B'(x) = B(x) - 2 - max(B(z), 0),
  *	B'(z) = min(B(x) - 2, max(B(z), 0))
  *
  * (B'(z) = h(y') - h(x'): h(y') = h(z), h(x') = h(z) + 1 - ... worked from
  * the heights in sq_gavl__fix()), and the subtree gets its old height
- * back, so the retrace ends here.
+ * back, so the retrace ends here.  Written in the stored balances (z is
+ * AVL: -1..1, and d is +1 or -1), max(-B(z), 0) * d is (d - b(z)) / 2,
+ * max(B(z), 0) * d is (b(z) + d) / 2, and B(x) - 2 is 0 exactly when
+ * b = d: no product, no lean taken and undone, no branch on z.
  */
 SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
-				  unsigned s)
+				  int b, int d)
 {
+	unsigned s = d < 0;
 	struct sq_gavl_node *p = x->gv_parent, *y = SQ_GAVL__CHILD(x, s);
-	struct sq_gavl_node *z = SQ_GAVL__CHILD(y, !s), *b, *c;
-	int bx = sq_gavl__lean(x->gv_balance, s), bz;
+	struct sq_gavl_node *z = SQ_GAVL__CHILD(y, !s), *l, *r;
+	int bz, up;
 
-	if (sq_gavl__lean(y->gv_balance, s) > 0) {
+	if (y->gv_balance == d) {
 		/* single: z is y's inner subtree, it moves under x */
 		SQ_GAVL__CHILD(x, s) = z;
 		(z ? z : x)->gv_parent = x;	/* as in sq_gavl__rotate() */
@@ -279,29 +286,27 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
 		x->gv_parent = y;
 		y->gv_parent = p;
 		sq_gavl__replace_child(q, p, x, y);
-		x->gv_balance = sq_gavl__lean(bx - 2, s);
+		x->gv_balance = b - d;
 		y->gv_balance = 0;
 		return;
 	}
-	bz = sq_gavl__lean(z->gv_balance, s);
-	b = SQ_GAVL__CHILD(z, s);
-	c = SQ_GAVL__CHILD(z, !s);
-	SQ_GAVL__CHILD(y, !s) = b;
-	(b ? b : y)->gv_parent = y;	/* y's word is rewritten below */
-	SQ_GAVL__CHILD(x, s) = c;
-	(c ? c : x)->gv_parent = x;
+	bz = z->gv_balance;
+	l = SQ_GAVL__CHILD(z, s);
+	r = SQ_GAVL__CHILD(z, !s);
+	SQ_GAVL__CHILD(y, !s) = l;
+	(l ? l : y)->gv_parent = y;	/* y's word is rewritten below */
+	SQ_GAVL__CHILD(x, s) = r;
+	(r ? r : x)->gv_parent = x;
 	SQ_GAVL__CHILD(z, s) = y;
 	SQ_GAVL__CHILD(z, !s) = x;
 	y->gv_parent = z;
 	x->gv_parent = z;
 	z->gv_parent = p;
 	sq_gavl__replace_child(q, p, x, z);
-	/* z is AVL (the retrace came through it, or it is the new leaf):
-	 * max(-B(z), 0) is just B(z) < 0, with no branch on z's lean */
-	y->gv_balance = sq_gavl__lean((int)(bz < 0), s);
-	bz = (int)(bz > 0);
-	x->gv_balance = sq_gavl__lean(bx - 2 - bz, s);
-	z->gv_balance = sq_gavl__lean(bx - 2 < bz ? bx - 2 : bz, s);
+	up = (bz + d) / 2;		/* d when z leaned to side s, else 0 */
+	y->gv_balance = (d - bz) / 2;	/* d when it leaned away, else 0 */
+	x->gv_balance = b - d - up;
+	z->gv_balance = up & -(int)(b != d);
 }
 
 /*
@@ -330,11 +335,11 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
 		p = p->gv_parent;
 		if (!p)
 			return;
-		d = (p->gv_left == n) - (p->gv_left != n);
+		d = 2 * (int)(p->gv_left == n) - 1;
 	}
 	p->gv_balance = b + d;
 	if ((b ^ d) >= 0)	/* b != 0 leans the same way as d */
-		sq_gavl__insert_fix(q, p, d < 0);
+		sq_gavl__insert_fix(q, p, b, d);
 }
 
 /*
@@ -653,6 +658,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 	n->gv_right = NULL;	/* apart from the left: see above */
 	if (!parent) {
 		q->gv_root = n;
+		q->gv_first = n;
 		leftmost = true;
 	} else {
 		/* the last turn is not branched on either: the child word
@@ -667,12 +673,15 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 				       offsetof(struct sq_gavl_node, gv_left));
 
 		*(struct sq_gavl_node **)(void *)((char *)parent + off) = n;
-		leftmost = parent == q->gv_first && left;	/* rarely the first */
+		/* rarely the first; settled before the retrace, which
+		 * never moves the first node, so nothing of it is kept
+		 * across the out-of-line rotation */
+		leftmost = parent == q->gv_first && left;
+		if (leftmost)
+			q->gv_first = n;
 		sq_gavl__insert_fixup(q, n, parent, 2 * (int)left - 1);
 	}
 	q->gv_count++;
-	if (leftmost)
-		q->gv_first = n;
 	return leftmost;
 }
 
