@@ -310,35 +310,55 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
 }
 
 /*
- * sq_gavl__insert_fixup - retrace after @n was linked in as a leaf
- * @p: n's parent (not NULL)
- * @d: +1 when n is p's left child, -1 when its right
+ * sq_gavl__insert_fixup - retrace after a new leaf was linked in
+ * @p: the leaf's parent (not NULL)
+ * @g: p's parent, as the descent had it (NULL when p is the root)
+ * @d: +1 when the leaf is p's left child, -1 when its right
  *
- * Walk up while the subtree that holds @n grew by one level, which is
- * while the node above was balanced: it now leans by d (+1 when the grown
- * side is its left, -1 when its right), and its own subtree grew.  The
- * first node that was not balanced ends the walk: if it leaned the other
- * way it is balanced now; if it leaned the same way (by one, or a spine
- * node right-heavy by any amount) it rotates, which restores its old
- * height.  d is computed, not branched on: the side is a coin flip to a
- * predictor, and "was balanced" is the only test each step.
+ * Walk up while the subtree that holds the leaf grew by one level, which
+ * is while the node above was balanced: it now leans by d (+1 when the
+ * grown side is its left, -1 when its right), and its own subtree grew.
+ * The first node that was not balanced ends the walk: if it leaned the
+ * other way it is balanced now; if it leaned the same way (by one, or a
+ * spine node right-heavy by any amount) it rotates, which restores its
+ * old height.  d is computed, not branched on: the side is a coin flip to
+ * a predictor, and "was balanced" is the only test each step.
+ *
+ * The walk's tests wait on loads, and the hold loop's next steps wait on
+ * the tests when they are mispredicted: the second node up is the
+ * descent's @g, already in a register, so its test waits for one load
+ * (its balance), not two (p's parent word, then the balance).
  */
 static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
-					 struct sq_gavl_node *n,
-					 struct sq_gavl_node *p, int d)
+					 struct sq_gavl_node *p,
+					 struct sq_gavl_node *g, int d)
 {
-	int b;
+	struct sq_gavl_node *n;
+	int b = p->gv_balance;
 
-	while ((b = p->gv_balance) == 0) {
-		p->gv_balance = d;
+	/* The first step apart: the leaf's side of p was empty, so p was a
+	 * leaf (b = 0: it now leans by d and grew) or leaned the other way
+	 * (b != 0 has the sign of -d, whatever its size: it is one step
+	 * less heavy now and no taller).  b + d is right in both cases, and
+	 * this step never rotates.  The next node up is the descent's g,
+	 * not a load of p's parent word. */
+	p->gv_balance = b + d;
+	if (b)
+		return;
+	for (;;) {
 		n = p;
-		p = p->gv_parent;
+		p = g;
 		if (!p)
 			return;
 		d = 2 * (int)(p->gv_left == n) - 1;
+		b = p->gv_balance;
+		if (b)
+			break;
+		p->gv_balance = d;
+		g = p->gv_parent;
 	}
 	p->gv_balance = b + d;
-	if ((b ^ d) >= 0)	/* b != 0 leans the same way as d */
+	if ((b ^ d) >= 0)	/* b leans the same way as d */
 		sq_gavl__insert_fix(q, p, b, d);
 }
 
@@ -627,7 +647,7 @@ static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 			     uint64_t key)
 {
-	struct sq_gavl_node *parent = NULL, *cur = q->gv_root;
+	struct sq_gavl_node *parent = NULL, *gp = NULL, *cur = q->gv_root;
 	bool leftmost;
 
 	/* The words that do not depend on the descent are written before
@@ -651,6 +671,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 		SQ__OPAQUE(l);
 		SQ__OPAQUE(r);
 #endif
+		gp = parent;	/* the retrace's second node: see there */
 		parent = cur;
 		cur = key < cur->key ? l : r;
 	}
@@ -679,7 +700,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 		leftmost = parent == q->gv_first && left;
 		if (leftmost)
 			q->gv_first = n;
-		sq_gavl__insert_fixup(q, n, parent, 2 * (int)left - 1);
+		sq_gavl__insert_fixup(q, parent, gp, 2 * (int)left - 1);
 	}
 	q->gv_count++;
 	return leftmost;
