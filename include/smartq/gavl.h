@@ -248,8 +248,10 @@ SQ__SLOW struct sq_gavl_node *sq_gavl__fix(struct sq_gavl *q,
 
 /*
  * sq_gavl__insert_fix - the rotation that ends an insert's retrace
+ * @y: x's child on side s, the node the retrace came up through
  * @b: x's balance before the insert (the caller may have stored b + d)
  * @d: the side that grew: +1 for x's left (s = 0), -1 for its right (s = 1)
+ * @dy: the side that grew under y, the same way: y's balance now
  *
  * As sq_gavl__fix(), for the one case an insert meets: the retrace came up
  * through the child y on side s, which was balanced before and now leans
@@ -258,8 +260,8 @@ SQ__SLOW struct sq_gavl_node *sq_gavl__fix(struct sq_gavl *q,
  * With y's lean known the general formulas shrink.  Seen from side s
  * (B = b * d), B(x) = |b| + 1 >= 2, and with z the inner child of y:
  *
- *   single rotation (B(y) = +1):  B'(y) = 0,  B'(x) = B(x) - 2
- *   double rotation (B(y) = -1):
+ *   single rotation (B(y) = +1, dy = d):  B'(y) = 0,  B'(x) = B(x) - 2
+ *   double rotation (B(y) = -1, dy = -d):
  *	B'(y) = max(-B(z), 0),  B'(x) = B(x) - 2 - max(B(z), 0),
  *	B'(z) = min(B(x) - 2, max(B(z), 0))
  *
@@ -271,14 +273,14 @@ SQ__SLOW struct sq_gavl_node *sq_gavl__fix(struct sq_gavl *q,
  * b = d: no product, no lean taken and undone, no branch on z.
  */
 SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
-				  int b, int d)
+				  struct sq_gavl_node *y, int b, int d, int dy)
 {
 	unsigned s = d < 0;
-	struct sq_gavl_node *p = x->gv_parent, *y = SQ_GAVL__CHILD(x, s);
+	struct sq_gavl_node *p = x->gv_parent;
 	struct sq_gavl_node *z = SQ_GAVL__CHILD(y, !s), *l, *r;
 	int bz, up;
 
-	if (y->gv_balance == d) {
+	if (dy == d) {
 		/* single: z is y's inner subtree, it moves under x */
 		SQ_GAVL__CHILD(x, s) = z;
 		(z ? z : x)->gv_parent = x;	/* as in sq_gavl__rotate() */
@@ -327,14 +329,18 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
  * The walk's tests wait on loads, and the hold loop's next steps wait on
  * the tests when they are mispredicted: the second node up is the
  * descent's @g, already in a register, so its test waits for one load
- * (its balance), not two (p's parent word, then the balance).
+ * (its balance), not two (p's parent word, then the balance).  Where
+ * the walk stops to rotate, the node it came through and that node's side
+ * are in registers too, and single against double is just whether the
+ * two sides agree: the rotation's one mispredictable test waits on no
+ * load at all.
  */
 static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
 					 struct sq_gavl_node *p,
 					 struct sq_gavl_node *g, int d)
 {
 	struct sq_gavl_node *n;
-	int b = p->gv_balance;
+	int b = p->gv_balance, dy;
 
 	/* The first step apart: the leaf's side of p was empty, so p was a
 	 * leaf (b = 0: it now leans by d and grew) or leaned the other way
@@ -346,6 +352,7 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
 	if (b)
 		return;
 	for (;;) {
+		dy = d;
 		n = p;
 		p = g;
 		if (!p)
@@ -359,7 +366,7 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
 	}
 	p->gv_balance = b + d;
 	if ((b ^ d) >= 0)	/* b leans the same way as d */
-		sq_gavl__insert_fix(q, p, b, d);
+		sq_gavl__insert_fix(q, p, n, b, d, dy);
 }
 
 /*
