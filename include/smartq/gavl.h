@@ -315,6 +315,7 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
  * sq_gavl__insert_fixup - retrace after a new leaf was linked in
  * @p: the leaf's parent (not NULL)
  * @g: p's parent, as the descent had it (NULL when p is the root)
+ * @gg: g's parent, likewise (NULL when g is NULL or the root)
  * @d: +1 when the leaf is p's left child, -1 when its right
  *
  * Walk up while the subtree that holds the leaf grew by one level, which
@@ -329,7 +330,10 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
  * The walk's tests wait on loads, and the hold loop's next steps wait on
  * the tests when they are mispredicted: the second node up is the
  * descent's @g, already in a register, so its test waits for one load
- * (its balance), not two (p's parent word, then the balance).  Where
+ * (its balance), not two (p's parent word, then the balance).  The walk
+ * stays a node ahead: the third node is the descent's @gg, and each step
+ * loads the parent word of the node above the one it tests, so no test
+ * waits on the load of its own node's address.  Where
  * the walk stops to rotate, the node it came through and that node's side
  * are in registers too, and single against double is just whether the
  * two sides agree: the rotation's one mispredictable test waits on no
@@ -337,7 +341,8 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
  */
 static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
 					 struct sq_gavl_node *p,
-					 struct sq_gavl_node *g, int d)
+					 struct sq_gavl_node *g,
+					 struct sq_gavl_node *gg, int d)
 {
 	struct sq_gavl_node *n;
 	int b = p->gv_balance, dy;
@@ -357,12 +362,13 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
 		p = g;
 		if (!p)
 			return;
+		g = gg;
 		d = 2 * (int)(p->gv_left == n) - 1;
 		b = p->gv_balance;
 		if (b)
 			break;
 		p->gv_balance = d;
-		g = p->gv_parent;
+		gg = g ? g->gv_parent : NULL;
 	}
 	p->gv_balance = b + d;
 	if ((b ^ d) >= 0)	/* b leans the same way as d */
@@ -654,7 +660,8 @@ static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 			     uint64_t key)
 {
-	struct sq_gavl_node *parent = NULL, *gp = NULL, *cur = q->gv_root;
+	struct sq_gavl_node *parent = NULL, *gp = NULL, *ggp = NULL;
+	struct sq_gavl_node *cur = q->gv_root;
 	bool leftmost;
 
 	/* The words that do not depend on the descent are written before
@@ -678,6 +685,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 		SQ__OPAQUE(l);
 		SQ__OPAQUE(r);
 #endif
+		ggp = gp;
 		gp = parent;	/* the retrace's second node: see there */
 		parent = cur;
 		cur = key < cur->key ? l : r;
@@ -707,7 +715,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 		leftmost = parent == q->gv_first && left;
 		if (leftmost)
 			q->gv_first = n;
-		sq_gavl__insert_fixup(q, parent, gp, 2 * (int)left - 1);
+		sq_gavl__insert_fixup(q, parent, gp, ggp, 2 * (int)left - 1);
 	}
 	q->gv_count++;
 	return leftmost;
