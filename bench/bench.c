@@ -705,27 +705,48 @@ static void bq_measure(const struct bq_options *o, const struct bq_queue *qu,
 
 /* ---- the machine ---------------------------------------------------- */
 
+/*
+ * "model name", then "(family F, model M)" when /proc/cpuinfo has them: a
+ * virtual machine often shows only "AMD EPYC", and the family tells which
+ * generation the numbers came from (25 is Zen 3/4, 26 Zen 5).
+ */
 static void bq_cpu_model(char *buf, size_t len)
 {
+	static const char *const keys[] = { "model name", "cpu family", "model" };
+	char name[160] = "unknown", family[16] = "", model[16] = "";
+	char *const val[] = { name, family, model };
+	const size_t size[] = { sizeof(name), sizeof(family), sizeof(model) };
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[512];
+	unsigned seen = 0;
+	size_t k;
 
-	snprintf(buf, len, "unknown");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
+	while (f && seen != 7 && fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
 
-		if (strncmp(line, "model name", 10) || !colon)
-			continue;
-		colon++;
-		while (*colon == ' ' || *colon == '\t')
+		for (k = 0; colon && k < 3; k++) {
+			size_t kl = strlen(keys[k]);
+
+			/* the whole key, then the colon: "model" is not
+			 * "model name" */
+			if (strncmp(line, keys[k], kl) ||
+			    line + kl + strspn(line + kl, " \t") != colon)
+				continue;
 			colon++;
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(buf, len, "%s", colon);
-		break;
+			colon += strspn(colon, " \t");
+			colon[strcspn(colon, "\n")] = '\0';
+			seen |= 1u << k;
+			snprintf(val[k], size[k], "%s", colon);
+			break;
+		}
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
+	if (*family && *model)
+		snprintf(buf, len, "%s (family %s, model %s)", name, family,
+			 model);
+	else
+		snprintf(buf, len, "%s", name);
 }
 
 static void bq_json_str(FILE *f, const char *s)
