@@ -66,6 +66,24 @@ static void *bq_xrealloc(void *p, size_t size)
 	return p;
 }
 
+/*
+ * @size bytes starting on a 64-byte cache line, so every queue's node array
+ * sits the same way in every pass.  From malloc it did not: a large array
+ * came from mmap (16 bytes past a page) in one pass and from the heap (on
+ * a line) in the next, so half the nodes of a 32-byte array straddled two
+ * lines in some passes and none in others.
+ */
+static void *bq_xalloc_lines(size_t size)
+{
+	void *p = aligned_alloc(64, (size + 63) & ~(size_t)63);
+
+	if (!p) {
+		fprintf(stderr, "bench: out of memory (%zu bytes)\n", size);
+		exit(2);
+	}
+	return p;
+}
+
 /* ---------------------------------------------------------------------
  * peer_tsearch: libc tsearch/tdelete, a node malloc'ed per insert
  */

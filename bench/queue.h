@@ -154,8 +154,8 @@ static void BQ_FN(setup)(void)
 	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
 	size_t i;
 
-	BQ_FN(nodes) = (SQ_NODE(BQ_K) *)bq_xrealloc(NULL,
-					bq.n * sizeof(*BQ_FN(nodes)));
+	BQ_FN(nodes) = (SQ_NODE(BQ_K) *)bq_xalloc_lines(bq.n *
+						sizeof(*BQ_FN(nodes)));
 	BQ_INIT(q);
 	for (i = 0; i < bq.n; i++) {
 		SQ_NODE_INIT(BQ_K, &BQ_FN(nodes)[i]);
