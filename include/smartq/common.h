@@ -55,6 +55,8 @@
  * descent or a heap link are coin flips to a predictor).
  * SQ__KEEP_BRANCH() in one arm of an if keeps it a branch: the compiler
  * cannot merge the two arms' stores into one behind a conditional move.
+ * Between two stores it keeps them two: gcc does not pair them into one
+ * wider store, from whose halves a later narrow load cannot be forwarded.
  */
 #ifdef SQ__GNUC
 #define SQ__LIKELY(x)   __builtin_expect(!!(x), 1)

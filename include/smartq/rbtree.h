@@ -597,6 +597,10 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
 	if (!parent) {
 		n->rb_parent_color = SQ_RB__BLACK;	/* (2): a black root */
 		q->rb_root = n;
+		/* gcc would pair this store with the leftmost's below into
+		 * one 16-byte store, and the next pop's 8-byte load of the
+		 * leftmost cannot be forwarded from its upper half */
+		SQ__KEEP_BRANCH();
 		leftmost = true;
 	} else {
 		/* the last turn is not branched on either: the child word
