@@ -56,7 +56,8 @@
  * SQ__KEEP_BRANCH() in one arm of an if keeps it a branch: the compiler
  * cannot merge the two arms' stores into one behind a conditional move.
  * Between two stores it keeps them two: gcc does not pair them into one
- * wider store, from whose halves a later narrow load cannot be forwarded.
+ * wider store, from whose upper half a later narrow load is forwarded
+ * slowly if at all.
  */
 #ifdef SQ__GNUC
 #define SQ__LIKELY(x)   __builtin_expect(!!(x), 1)
