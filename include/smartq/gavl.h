@@ -697,6 +697,10 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 	n->gv_right = NULL;	/* apart from the left: see above */
 	if (!parent) {
 		q->gv_root = n;
+		/* apart from gv_first's store below: gcc would pair the two
+		 * into one 16-byte store, which the next pop's load of
+		 * gv_first waits on (as in sq_rb__add()) */
+		SQ__KEEP_BRANCH();
 		leftmost = true;
 	} else {
 		/* the last turn is not branched on either: the child word
