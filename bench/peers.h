@@ -56,14 +56,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static void *bq_xrealloc(void *p, size_t size)
+/* @p, or the run ends: the harness has nothing to measure without it. */
+static void *bq_xcheck(void *p, size_t size)
 {
-	p = realloc(p, size);
 	if (!p) {
 		fprintf(stderr, "bench: out of memory (%zu bytes)\n", size);
 		exit(2);
 	}
 	return p;
+}
+
+static void *bq_xrealloc(void *p, size_t size)
+{
+	return bq_xcheck(realloc(p, size), size);
 }
 
 /*
@@ -75,13 +80,7 @@ static void *bq_xrealloc(void *p, size_t size)
  */
 static void *bq_xalloc_lines(size_t size)
 {
-	void *p = aligned_alloc(64, (size + 63) & ~(size_t)63);
-
-	if (!p) {
-		fprintf(stderr, "bench: out of memory (%zu bytes)\n", size);
-		exit(2);
-	}
-	return p;
+	return bq_xcheck(aligned_alloc(64, (size + 63) & ~(size_t)63), size);
 }
 
 /* ---------------------------------------------------------------------
