@@ -1,0 +1,21 @@
+# mk/dist.mk - what a user takes away: the one file, the version
+#
+# single_include/smartq.h is generated from include/ by mk/single.sh and
+# committed, so a user can copy one file.  tests/single.sh regenerates it
+# into a temporary directory and fails when the committed copy differs:
+# whoever changes include/ runs `make single` and commits the result.
+
+SQ_SINGLE := single_include/smartq.h
+
+.PHONY: single
+single: ## regenerate single_include/smartq.h from include/ (commit it)
+	@mkdir -p $(dir $(SQ_SINGLE))
+	@sh mk/single.sh . >$(SQ_SINGLE).tmp && mv $(SQ_SINGLE).tmp $(SQ_SINGLE) || \
+		{ rm -f $(SQ_SINGLE).tmp; exit 1; }
+	@echo "single: wrote $(SQ_SINGLE) ($$(wc -l <$(SQ_SINGLE)) lines, smartq $$(sh mk/version.sh))"
+
+TEST_PROGS += tests/single.sh
+
+# The version is written once, in include/smartq.h (mk/version.sh reads
+# it); tests/version.sh checks every other place that states it.
+TEST_PROGS += tests/version.sh
