@@ -1,15 +1,10 @@
 # smartq - header-only intrusive priority queues
 #
-#   make test       build and run every test (gcc, clang, sanitizers, C++)
-#   make bench      the rdtsc harness: N = 1..2048, seed layout
-#                   (BENCH_ARGS="--help" lists its options)
-#   make plot       cycles/loop against N as a PNG (gnuplot)
-#   make costs      instructions, cache misses, mispredicts per loop (callgrind)
-#   make lint       cppcheck and clang-tidy
-#   make fuzz       libFuzzer over all four backends (FUZZ_SECONDS=60)
-#   make examples   the example programs, once per backend
-#   make install    headers and smartq.pc (PREFIX, DESTDIR); make uninstall
-#   make clean
+#   make help       every target, one line each (from the `## ` on its rule)
+#   make            the same as make test
+#
+# Variables: CC, CXX, CFLAGS (-O2 -g), BUILD (build/, where every product
+# goes), PREFIX/DESTDIR for install; each mk/*.mk names its own.
 
 CC       ?= cc
 CXX      ?= c++
@@ -27,7 +22,7 @@ TEST_PROGS :=
 TEST_DEPS  :=
 
 .PHONY: all test clean
-all: test
+all: test ## the default: make test
 
 -include tests/tests.mk
 -include bench/bench.mk
@@ -35,9 +30,11 @@ all: test
 -include tests/fuzz/fuzz.mk
 -include mk/install.mk
 -include mk/lint.mk
+-include mk/dist.mk
+-include mk/help.mk
 
-test: $(TEST_DEPS)
+test: $(TEST_DEPS) ## build and run every test; ends "tests: N passed, N failed"
 	@sh tests/run-all.sh $(TEST_PROGS)
 
-clean:
+clean: ## remove every build product (the BUILD directory, build/)
 	rm -rf $(BUILD)
