@@ -103,6 +103,17 @@
 #endif
 
 /*
+ * SQ__PTR_MASK: branch-free pointer selects, (a ^ ((a ^ b) & mask)) or
+ * (a | (b & mask)) on (uintptr_t) casts, which assume a pointer is its
+ * address in a uintptr_t and NULL is 0 (every flat-memory target, 32- or
+ * 64-bit); not capability machines (CHERI), nor SQ_PORTABLE: both take
+ * the ISO select (?:) instead.
+ */
+#if defined(SQ__GNUC) && !defined(__CHERI__)
+#define SQ__PTR_MASK 1
+#endif
+
+/*
  * Hints.  SQ__INLINE for the small hot helpers; SQ__SLOW for rebalancing
  * and other rare paths kept out of line, so the hot operations stay small
  * enough to inline into the caller's loop with gcc and clang alike.
@@ -266,7 +277,10 @@ static inline void sq__die(const char *fn, const char *mistake)
  * children).  The packing assumes that a link is aligned to at least 2
  * bytes, so bit 0 of its address is always 0; it holds a uintptr_t and
  * two pointers, so every ABI we know aligns it to 4 or 8, and a
- * compile-time check below refuses any other.  Bit 0 set means black,
+ * compile-time check below refuses any other.  It also assumes that a
+ * pointer cast to uintptr_t is its address, so bit 0 is free and the
+ * word casts back (every flat-memory target, 32- or 64-bit; there is no
+ * ISO path: the word is the layout).  Bit 0 set means black,
  * clear means red, so a red node's word is just its parent's address.
  *
  * The balancing code works on the link alone (struct sq_rb__link) and
@@ -1645,7 +1659,9 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
 {
 	struct sq_gavl_node *p = f->gv_parent, *r = f->gv_right;
 	struct sq_gavl_node *w = r ? r : f, *first = r ? r : p, *c;
+#ifdef SQ__PTR_MASK
 	uintptr_t keep;
+#endif
 
 	/* No branch on "is there a right subtree" (a coin flip to a
 	 * predictor): w is r, or f itself when r is empty, and f's own
@@ -1657,11 +1673,17 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
 	 * mostly the new first, so the loop below mostly does not run.  A
 	 * mask, not "c ? c : first", which gcc turns back into a branch. */
 	c = w->gv_left;
+#ifdef SQ__PTR_MASK
+	/* pointers as addresses, NULL as 0: see SQ__PTR_MASK */
 	keep = (uintptr_t)0 - (uintptr_t)(c == NULL);
 	SQ__OPAQUE(keep);
 	first = (struct sq_gavl_node *)((uintptr_t)c |
 					((uintptr_t)first & keep));
 	w = (struct sq_gavl_node *)((uintptr_t)c | ((uintptr_t)w & keep));
+#else
+	first = c ? c : first;
+	w = c ? c : w;
+#endif
 	for (c = w->gv_left; c; c = c->gv_left)
 		first = c;
 	q->gv_first = first;
@@ -2322,10 +2344,12 @@ struct sq_binom {
  * results select with arithmetic instead of a branch.  SQ__OPAQUE
  * hides the mask's origin, or clang turns the arithmetic back into a
  * branch inside loops (costing some ten mispredictions per pop+enqueue).
+ * 64 bits wide: it selects keys and stamps, which are 64-bit on every
+ * target (a uintptr_t mask would select half of each on a 32-bit one).
  */
-SQ__INLINE uintptr_t sq_binom__mask(bool c)
+SQ__INLINE uint64_t sq_binom__mask(bool c)
 {
-	uintptr_t m = (uintptr_t)0 - (uintptr_t)c;
+	uint64_t m = (uint64_t)0 - (uint64_t)c;
 
 	SQ__OPAQUE(m);
 	return m;
@@ -2386,13 +2410,21 @@ SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
 	*wk = k;
 	*ws = sq;
 #else
-	uintptr_t m = sq_binom__mask(sq_binom__before(xk, xs, *wk, *ws));
-	uintptr_t d = ((uintptr_t)x ^ (uintptr_t)*w) & m;
+	uint64_t m = sq_binom__mask(sq_binom__before(xk, xs, *wk, *ws));
+#ifdef SQ__PTR_MASK
+	/* a pointer select on its address: see SQ__PTR_MASK */
+	uintptr_t d = ((uintptr_t)x ^ (uintptr_t)*w) & (uintptr_t)m;
 
 	*l = (struct sq_binom_node *)((uintptr_t)x ^ d);
 	*w = (struct sq_binom_node *)((uintptr_t)*w ^ d);
-	*wk ^= (xk ^ *wk) & (uint64_t)m;
-	*ws ^= (xs ^ *ws) & (uint64_t)m;
+#else
+	struct sq_binom_node *win = *w;
+
+	*l = m ? win : x;
+	*w = m ? x : win;
+#endif
+	*wk ^= (xk ^ *wk) & m;
+	*ws ^= (xs ^ *ws) & m;
 #endif
 }
 
