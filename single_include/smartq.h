@@ -47,11 +47,11 @@
 #define SQ_VERSION_PATCH 0
 #define SQ_VERSION \
 	(SQ_VERSION_MAJOR * 10000 + SQ_VERSION_MINOR * 100 + SQ_VERSION_PATCH)
-#define SQ__STR(x)         #x
-#define SQ__XSTR(x)        SQ__STR(x)
-#define SQ_VERSION_STRING \
-	SQ__XSTR(SQ_VERSION_MAJOR) "." SQ__XSTR(SQ_VERSION_MINOR) "." \
-	SQ__XSTR(SQ_VERSION_PATCH)
+#define SQ__VERSION_STR(x)  #x
+#define SQ__VERSION_XSTR(x) SQ__VERSION_STR(x)
+#define SQ_VERSION_STRING                                                     \
+	SQ__VERSION_XSTR(SQ_VERSION_MAJOR) "."                                \
+	SQ__VERSION_XSTR(SQ_VERSION_MINOR) "." SQ__VERSION_XSTR(SQ_VERSION_PATCH)
 
 /* ==== smartq/common.h ==== */
 /* SPDX-License-Identifier: MIT */
