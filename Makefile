@@ -13,6 +13,7 @@ CPPFLAGS += -Iinclude
 WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion \
             -Wcast-align -Wstrict-prototypes -Werror
 BUILD    := build
+export BUILD   # the test scripts find the programs under $BUILD
 HEADERS  := $(wildcard include/*.h include/smartq/*.h)
 
 # Each part adds the programs that `make test` runs to TEST_PROGS (a

@@ -1,4 +1,5 @@
-# mk/dist.mk - what a user takes away: the one file, the version
+# mk/dist.mk - what a user takes away: the one file, the version, the
+# CMake and Meson builds (CMakeLists.txt, meson.build; doc/build.md)
 #
 # single_include/smartq.h is generated from include/ by mk/single.sh and
 # committed, so a user can copy one file.  tests/single.sh regenerates it
@@ -19,3 +20,9 @@ TEST_PROGS += tests/single.sh
 # The version is written once, in include/smartq.h (mk/version.sh reads
 # it); tests/version.sh checks every other place that states it.
 TEST_PROGS += tests/version.sh
+
+# A user's program built against smartq through CMake (add_subdirectory,
+# FetchContent, find_package after cmake --install) and Meson (subproject,
+# wrap); each checks its install writes what make install writes.  They
+# skip, saying so, when cmake or meson is missing.
+TEST_PROGS += tests/consumer/cmake.sh tests/consumer/meson.sh

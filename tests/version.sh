@@ -49,5 +49,13 @@ cl=$(sed -n 's/^## \[\([^]]*\)\].*/\1/p' CHANGELOG.md | sed -n 1p)
 grep -q '^Version: @version@$' smartq.pc.in ||
 	bad "smartq.pc.in must take its Version from the header (Version: @version@)"
 
-[ "$fail" -eq 0 ] && echo "version: $v everywhere (header, CHANGELOG.md, smartq.pc.in)"
+mv=$(sed -n "s/^  *version: *'\([^']*\)',*$/\1/p" meson.build | sed -n 1p)
+[ "$mv" = "$v" ] || bad "meson.build's project version is '$mv', smartq.h says $v"
+
+# CMake has no literal to check: CMakeLists.txt reads the three lines, and
+# tests/consumer/cmake.sh checks that find_package reports this version.
+grep -q 'SQ_VERSION_${_sq_part}' CMakeLists.txt ||
+	bad "CMakeLists.txt no longer reads SQ_VERSION_* from include/smartq.h"
+
+[ "$fail" -eq 0 ] && echo "version: $v everywhere (header, CHANGELOG.md, smartq.pc.in, meson.build, CMakeLists.txt)"
 exit $fail
