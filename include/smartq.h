@@ -49,6 +49,7 @@
 #define SQ_QUEUE(K)                 struct SQ__XCAT2(sq_, K)
 #define SQ_NODE(K)                  struct SQ__FN(K, _node)
 #define SQ_INIT(K, q)               SQ__FN(K, _init)(q)
+#define SQ_INIT_AT(K, q, now)       SQ__FN(K, _init_at)(q, now)
 #define SQ_NODE_INIT(K, n)          SQ__FN(K, _node_init)(n)
 #define SQ_ENQUEUE(K, q, n, key)    SQ__FN(K, _enqueue)(q, n, key)
 #define SQ_FIRST(K, q)              SQ__FN(K, _first)(q)
@@ -59,5 +60,15 @@
 #define SQ_COUNT(K, q)              SQ__FN(K, _count)(q)
 #define SQ_QUEUED(K, n)             SQ__FN(K, _queued)(n)
 #define SQ_CHECK(K, q)              SQ__FN(K, _check)(q)
+#define SQ_POP_DUE(K, q, now)       SQ__FN(K, _pop_due)(q, now)
+#define SQ_VISIT(K, q, fn, arg)     SQ__FN(K, _visit)(q, fn, arg)
+
+/*
+ * SQ_FOREACH(K, q, n) - walk the queue in order, for the backends with an
+ * in-order next() (rb, gavl): for each queued node n, first to last.  The
+ * body must not dequeue n (take the next node first to do that).
+ */
+#define SQ_FOREACH(K, q, n) \
+	for ((n) = SQ_FIRST(K, q); (n) != NULL; (n) = SQ__FN(K, _next)(n))
 
 #endif /* SMARTQ_H */

@@ -2,12 +2,14 @@
 /*
  * misuse.c - what SQ_DEBUG promises, for one backend (-DSQ_K=rb ...)
  *
- *  - enqueue of a queued node, dequeue or requeue of a node that is not
- *    queued stop the program (abort) with exactly
+ *  - enqueue of a queued node, dequeue of a node that is not queued, and
+ *    a visit callback that changes the queue stop the program (abort)
+ *    with exactly
  *	"sq_KIND_enqueue: node is already queued"
  *	"sq_KIND_dequeue: node is not queued"
- *	"sq_KIND_requeue: node is not queued"
+ *	"sq_KIND_visit: fn changed the queue"
  *    on stderr; each case runs in a forked child whose stderr is captured;
+ *  - requeue of a node that is not queued is not misuse: it arms the node;
  *  - a node that left a queue (dequeue, pop) has poisoned links: at least
  *    one SQ__POISON() value and no pointer to anything still queued, yet
  *    queued() is false and it can be enqueued again;
@@ -163,28 +165,33 @@ static void dequeue_popped(void)
 	SQ_DEQUEUE(K, &q, &nodes[0]);
 }
 
-static void requeue_never_queued(void)
+static void visit_dequeue(SQ_NODE(K) *n, void *arg)
 {
-	setup();
-	SQ_ENQUEUE(K, &q, &nodes[0], 1);
-	SQ_REQUEUE(K, &q, &nodes[1], 5);
+	(void)arg;
+	SQ_DEQUEUE(K, &q, n);
 }
 
-static void requeue_dequeued(void)
+static void visit_that_dequeues(void)
 {
 	setup();
 	SQ_ENQUEUE(K, &q, &nodes[0], 1);
 	SQ_ENQUEUE(K, &q, &nodes[1], 2);
-	SQ_DEQUEUE(K, &q, &nodes[0]);
-	SQ_REQUEUE(K, &q, &nodes[0], 5);
+	SQ_VISIT(K, &q, visit_dequeue, NULL);
 }
 
-static void requeue_popped(void)
+static void visit_enqueue(SQ_NODE(K) *n, void *arg)
+{
+	(void)n;
+	(void)arg;
+	if (!SQ_QUEUED(K, &nodes[2]))
+		SQ_ENQUEUE(K, &q, &nodes[2], 0);
+}
+
+static void visit_that_enqueues(void)
 {
 	setup();
 	SQ_ENQUEUE(K, &q, &nodes[0], 1);
-	SQ_POP(K, &q);
-	SQ_REQUEUE(K, &q, &nodes[0], 5);
+	SQ_VISIT(K, &q, visit_enqueue, NULL);
 }
 
 /* correct use: must not abort */
@@ -195,6 +202,8 @@ static void correct_use(void)
 	SQ_ENQUEUE(K, &q, &nodes[1], 1);
 	SQ_REQUEUE(K, &q, &nodes[0], 1);
 	SQ_DEQUEUE(K, &q, &nodes[1]);
+	SQ_REQUEUE(K, &q, &nodes[2], 3);	/* arms an idle node */
+	SQ_DEQUEUE(K, &q, &nodes[2]);
 	SQ_ENQUEUE(K, &q, &nodes[1], 0);
 	SQ_POP(K, &q);
 	SQ_ENQUEUE(K, &q, &nodes[1], 0);
@@ -224,14 +233,12 @@ SQ_TEST(dequeue_of_an_unqueued_node)
 		     "dequeue after pop");
 }
 
-SQ_TEST(requeue_of_an_unqueued_node)
+SQ_TEST(visit_that_changes_the_queue)
 {
-	expect_abort(requeue_never_queued, "requeue", "node is not queued",
-		     "requeue of a node never queued");
-	expect_abort(requeue_dequeued, "requeue", "node is not queued",
-		     "requeue after dequeue");
-	expect_abort(requeue_popped, "requeue", "node is not queued",
-		     "requeue after pop");
+	expect_abort(visit_that_dequeues, "visit", "fn changed the queue",
+		     "a visit callback that dequeues");
+	expect_abort(visit_that_enqueues, "visit", "fn changed the queue",
+		     "a visit callback that enqueues");
 }
 
 SQ_TEST(correct_use_does_not_stop)
@@ -430,7 +437,7 @@ SQ_TEST(check_sees_damage)
 static const sq_test_entry tests[] = {
 	SQ_T(enqueue_of_a_queued_node),
 	SQ_T(dequeue_of_an_unqueued_node),
-	SQ_T(requeue_of_an_unqueued_node),
+	SQ_T(visit_that_changes_the_queue),
 	SQ_T(correct_use_does_not_stop),
 	SQ_T(dead_links_are_poisoned),
 	SQ_T(check_sees_damage),
