@@ -16,6 +16,7 @@
 #   misuse-KIND     tests/misuse.c, SQ_DEBUG misuse messages, poison, check()
 #                   (always built with -DSQ_DEBUG), once per backend
 #   wb_KIND         every tests/wb_*.c, the backends' white-box suites
+#   keys            tests/keys.c, the key maps of common.h (int64_t, double)
 #
 # plus, once: diff with a 64-slot and a 4096-slot ring, the C++11 unit
 # tests/cxx.cpp, tests/headers.sh (each public header compiled alone as
@@ -109,7 +110,7 @@ SQT_BACKENDS := include/smartq/rbtree.h include/smartq/gavl.h \
 SQT_ALL_BACKENDS := $(if $(filter 4,$(words $(wildcard $(SQT_BACKENDS)))),yes)
 
 SQT_WB    := $(patsubst tests/%.c,%,$(wildcard tests/wb_*.c))
-SQT_PROGS := $(SQT_WB)
+SQT_PROGS := $(SQT_WB) keys
 ifeq ($(SQT_ALL_BACKENDS),yes)
 SQT_PROGS += $(addprefix contract-,$(SQT_KINDS)) \
              $(if $(wildcard tests/misuse.c),$(addprefix misuse-,$(SQT_KINDS))) \
@@ -153,7 +154,7 @@ $(SQT_DIR)/$(1)/misuse-%: tests/misuse.c $(SQT_HDRS)
 
 $(SQT_DIR)/$(1)/%: tests/%.c $(SQT_HDRS)
 	@mkdir -p $$(@D)
-	$$(call sqt_cc,$(1)) -o $$@ $$< $$(SQT_CMOCKA_L)
+	$$(call sqt_cc,$(1)) -o $$@ $$< $$(SQT_CMOCKA_L) -lm
 endef
 $(foreach v,$(SQT_VARIANTS),$(eval $(call sqt_rules,$(v))))
 
