@@ -39,6 +39,18 @@
 #include "smartq/binomial.h"
 #include "smartq/tring.h"
 
+/*
+ * SQ_KINDS(X) - every backend, for code that runs over all of them: it
+ * expands X(K, exact) once per backend, K its token and exact 1 when pops
+ * come out in exact key order for every key, 0 when exact only to a
+ * granularity (the ring; at granularity 1 it is exact too, for every key
+ * not below its time).  The tests, the fuzzer, the harness and the build
+ * take the list from here (mk/kinds.mk reads it through the preprocessor):
+ * a new backend is its header, its entry here, its white-box test and its
+ * doc.
+ */
+#define SQ_KINDS(X) X(rb, 1) X(gavl, 1) X(binom, 1) X(tring, 0)
+
 /* Two-level paste, so that K may itself be a macro (#define MYQ rb). */
 #define SQ__CAT2(a, b)     a##b
 #define SQ__XCAT2(a, b)    SQ__CAT2(a, b)

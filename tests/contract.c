@@ -2,18 +2,19 @@
 /*
  * contract.c - the API contract, written once against the macro API
  *
- * Compiled once per backend with -DSQ_K=rb (gavl, binom, tring), so every
+ * Compiled once per backend with -DSQ_K=<token of SQ_KINDS>, so every
  * backend answers the same questions: empty-queue calls, enqueue's return
  * value, first() consistency, FIFO among equal keys, keys 0 and UINT64_MAX,
  * dequeue of the first, a middle and the last node, requeue (same key,
  * up, down) and its return value, node state, sq_entry round trips, and
- * check() == 0 after every step.
+ * check() == 0 after every step; and the operations a timer or an event
+ * loop needs: dequeue's answer, requeue arming an idle node, pop_due,
+ * visit, init_at.
  *
- * The time ring runs at its default geometry (granularity 1, base 0), where
- * it is exact for keys inside its window [time, time + SQ_TRING_SLOTS);
- * the tests keep their keys there (KEYSPAN) except where a key outside it
- * cannot change the answer (distinct extreme keys).  The ring's inexact
- * cases are tests/diff.c's job.
+ * Every backend runs at its default init, where even a backend that is
+ * exact only to a granularity (SQ_KINDS' flag 0) is exact: granularity 1,
+ * and no key below the time a pop reached.  Its inexact cases are the job
+ * of tests/diff.c and its white-box suite.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,16 +26,12 @@
 #include "rng.h"
 
 #ifndef SQ_K
-#error "compile with -DSQ_K=rb (or gavl, binom, tring)"
+#error "compile with -DSQ_K=<backend>, a token of SQ_KINDS in smartq.h"
 #endif
 
 #define K SQ_K
 
-#ifdef SQ_K_IS_tring
-#define KEYSPAN ((uint64_t)SQ_TRING_SLOTS)	/* in-window keys: [time, +KEYSPAN) */
-#else
 #define KEYSPAN ((uint64_t)1 << 20)
-#endif
 
 struct item {
 	char pad[3];			/* so the link is not at offset 0 */
@@ -246,8 +243,7 @@ SQ_TEST(extreme_keys)
 		SQ_ASSERT_EQ(pop_id(), i);
 	CHECKQ();
 
-#ifndef SQ_K_IS_tring
-	/* UINT64_MAX repeated, mixed with 0 (the ring: see diff.c) */
+	/* UINT64_MAX repeated, mixed with 0 */
 	for (i = 0; i < 20; i++) {
 		enq(i, (i & 1) ? 0 : UINT64_MAX);
 		CHECKQ();
@@ -258,7 +254,6 @@ SQ_TEST(extreme_keys)
 		SQ_ASSERT_EQ(pop_id(), 2 * i);
 		CHECKQ();
 	}
-#endif
 	SQ_ASSERT(SQ_EMPTY(K, &q));
 }
 
