@@ -25,6 +25,7 @@ TEST_DEPS  :=
 .PHONY: all test clean
 all: test ## the default: make test
 
+include mk/kinds.mk
 -include tests/tests.mk
 -include bench/bench.mk
 -include examples/examples.mk

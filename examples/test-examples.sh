@@ -4,14 +4,15 @@
 # Each example checks itself (it exits non-zero when its schedule is unfair,
 # its timers fire out of order or its simulation disagrees with theory) and
 # prints a deterministic report.  That report must be exactly
-# examples/expected/NAME.out for every backend: rb, gavl and binom are
-# exact and stable, and tring is too at its default granularity of 1, so
-# one expected file per example serves all four.
+# examples/expected/NAME.out for every backend (SQ_KINDS, from make): the
+# exact backends are exact and stable, and the ring is too at its default
+# granularity of 1, so one expected file per example serves them all.
 #
 # `make examples` and `make test` run it from the top of the tree (BUILD=build);
 # the programs are $BUILD/examples/NAME-KIND, and each run's output is left
 # beside its program as NAME-KIND.out.
 set -u
+[ -n "${SQ_KINDS:-}" ] || { echo "examples: SQ_KINDS is empty (run me from make)"; exit 1; }
 bin=${BUILD:-build}/examples
 failed=0
 checked=0
@@ -20,7 +21,7 @@ for src in examples/*.c; do
 	ex=$(basename "$src" .c)
 	before=$failed
 	ran=
-	for kind in rb gavl binom tring; do
+	for kind in $SQ_KINDS; do
 		ran=${ran:+$ran,}$kind
 		out=$bin/$ex-$kind.out
 		"$bin/$ex-$kind" >"$out"

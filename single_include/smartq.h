@@ -72,6 +72,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef SQ_DEBUG
 #include <stdio.h>
@@ -196,6 +197,80 @@ static inline unsigned sq__popcount64(uint64_t x)
 		n++;
 	return n;
 #endif
+}
+
+/*
+ * Keys from other time types.  Every backend orders uint64_t keys as
+ * unsigned; these maps carry signed and floating-point times onto that
+ * order and back, exactly, for every value.
+ */
+#define SQ__SIGN64 ((uint64_t)1 << 63)
+
+/**
+ * sq_key_from_i64 - an int64_t as a key with the same order
+ * @v: any value, INT64_MIN..INT64_MAX
+ * Return: @v with its sign bit flipped: INT64_MIN maps to 0, -1 to
+ *         2^63 - 1, 0 to 2^63, INT64_MAX to UINT64_MAX.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_key_from_i64(int64_t v)
+{
+	return (uint64_t)v ^ SQ__SIGN64;
+}
+
+/**
+ * sq_key_to_i64 - the int64_t a key came from
+ * @k: any key
+ * Return: the v with sq_key_from_i64(v) == @k (the map is a bijection).
+ * Complexity: O(1).
+ */
+static inline int64_t sq_key_to_i64(uint64_t k)
+{
+	uint64_t u = k ^ SQ__SIGN64;
+
+	/* no out-of-range unsigned-to-signed conversion (implementation
+	 * defined in ISO C): negative values are built from their complement */
+	return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)~u - 1;
+}
+
+/* Doubles are IEEE 754 binary64, stored like a uint64_t of the same
+ * target (true of every target smartq is tested on, big-endian included). */
+typedef char sq__double_is_64_bits[sizeof(double) == sizeof(uint64_t) ? 1 : -1];
+
+/**
+ * sq_key_from_double - a double as a key with the same order
+ * @d: any double, NaNs and infinities included
+ * Return: the key; for numbers it orders as < does, and it is total:
+ *         -NaN < -inf < negative numbers < -0.0 < +0.0 < positive
+ *         numbers < +inf < +NaN (a NaN by the sign bit of its encoding,
+ *         NaNs among themselves by payload).  -0.0 and +0.0 are distinct
+ *         keys, -0.0 first; add 0.0 to a time first to merge them.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_key_from_double(double d)
+{
+	uint64_t b;
+
+	memcpy(&b, &d, sizeof(b));
+	/* positive: above every negative; negative: the magnitude's order
+	 * reversed */
+	return b & SQ__SIGN64 ? ~b : b | SQ__SIGN64;
+}
+
+/**
+ * sq_key_to_double - the double a key came from
+ * @k: any key
+ * Return: the d with sq_key_from_double(d) == @k, bit for bit (NaN payloads
+ *         and the sign of zero survive the round trip).
+ * Complexity: O(1).
+ */
+static inline double sq_key_to_double(uint64_t k)
+{
+	uint64_t b = k & SQ__SIGN64 ? k ^ SQ__SIGN64 : ~k;
+	double d;
+
+	memcpy(&d, &b, sizeof(d));
+	return d;
 }
 
 /*
@@ -945,6 +1020,20 @@ static inline void sq_rb_init(struct sq_rb *q)
 }
 
 /**
+ * sq_rb_init_at - make an empty queue whose clock starts at @now
+ * @q:   the queue
+ * @now: ignored: a tree has no clock (the ring's init_at uses it)
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_rb_init_at(struct sq_rb *q, uint64_t now)
+{
+	(void)now;
+	sq_rb_init(q);
+}
+
+/**
  * sq_rb_node_init - mark a node as not queued
  * @n: the node
  * Return: nothing.
@@ -1052,15 +1141,19 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
  * sq_rb_dequeue - remove a queued node
  * @q: the queue
  * @n: a node queued on @q
- * Return: nothing; @n is not queued afterwards.
+ * Return: true if @n was the first node (the first node changed: a timer
+ *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n); at most three rotations.
  * Context: the caller serialises.
  */
-static inline void sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
+static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
 {
+	bool was_first = q->rb_leftmost == &n->rb_link;
+
 	SQ__MISUSE(!sq_rb_queued(n), "sq_rb_dequeue", "node is not queued");
 	sq_rb__remove(q, &n->rb_link);
 	sq_rb__unlink(&n->rb_link);
+	return was_first;
 }
 
 /**
@@ -1082,9 +1175,56 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 }
 
 /**
- * sq_rb_requeue - give a queued node a new key
+ * sq_rb_pop_due - pop the first node if it is due
  * @q:   the queue
- * @n:   a node queued on @q
+ * @now: the caller's clock
+ * Return: the first node, popped, if its key is <= @now; else NULL and
+ *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
+ * Complexity: as sq_rb_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_rb_node *sq_rb_pop_due(struct sq_rb *q, uint64_t now)
+{
+	const struct sq_rb__link *f = q->rb_leftmost;
+
+	return f && sq_rb__key(f) <= now ? sq_rb_pop(q) : NULL;
+}
+
+/**
+ * sq_rb_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order; it must not change the
+ *       queue (SQ_DEBUG stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n), no allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_rb_visit(const struct sq_rb *q,
+				 void (*fn)(struct sq_rb_node *, void *),
+				 void *arg)
+{
+	const struct sq_rb__link *l = q->rb_leftmost;
+	size_t seen = 0, count = q->rb_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	while (l) {
+		const struct sq_rb__link *next = sq_rb__next(l);
+
+		fn(sq_rb__node(l), arg);
+		SQ__MISUSE(q->rb_count != count, "sq_rb_visit",
+			   "fn changed the queue");
+		seen++;
+		l = next;
+	}
+	return seen;
+}
+
+/**
+ * sq_rb_requeue - give a node a new key: re-arm it
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
+ *       a timer armed for the first time, or again after it fired)
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n): finding both neighbours (usually a step or two);
@@ -1099,7 +1239,8 @@ static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 	const struct sq_rb__link *nb;
 	bool was_first;
 
-	SQ__MISUSE(!sq_rb_queued(n), "sq_rb_requeue", "node is not queued");
+	if (!sq_rb_queued(n))
+		return sq_rb__add(q, l, key);
 	was_first = q->rb_leftmost == l;
 	/* In place iff prev->key <= key < next->key: n must end after all
 	 * nodes with an equal key, so an equal next forces a move. */
@@ -1778,6 +1919,20 @@ static inline void sq_gavl_init(struct sq_gavl *q)
 }
 
 /**
+ * sq_gavl_init_at - make an empty queue whose clock starts at @now
+ * @q:   the queue
+ * @now: ignored: a tree has no clock (the ring's init_at uses it)
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_gavl_init_at(struct sq_gavl *q, uint64_t now)
+{
+	(void)now;
+	sq_gavl_init(q);
+}
+
+/**
  * sq_gavl_node_init - mark a node as not queued
  * @n: the node
  * Return: nothing.
@@ -1978,15 +2133,19 @@ SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
  * sq_gavl_dequeue - remove a queued node
  * @q: the queue
  * @n: a node queued on @q
- * Return: nothing; @n is not queued afterwards.
+ * Return: true if @n was the first node (the first node changed: a timer
+ *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n).  The first node is cut without rotations, like
  * sq_gavl_pop(); any other node is erased with AVL rotations.
  * Context: the caller serialises.
  */
-static inline void sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
+static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
 {
+	bool was_first = n == q->gv_first;
+
 	SQ__MISUSE(!sq_gavl_queued(n), "sq_gavl_dequeue", "node is not queued");
 	sq_gavl__del(q, n);
+	return was_first;
 }
 
 /**
@@ -2011,9 +2170,57 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 }
 
 /**
- * sq_gavl_requeue - give a queued node a new key
+ * sq_gavl_pop_due - pop the first node if it is due
  * @q:   the queue
- * @n:   a node queued on @q
+ * @now: the caller's clock
+ * Return: the first node, popped, if its key is <= @now; else NULL and
+ *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
+ * Complexity: as sq_gavl_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_gavl_node *sq_gavl_pop_due(struct sq_gavl *q,
+						   uint64_t now)
+{
+	const struct sq_gavl_node *f = q->gv_first;
+
+	return f && f->key <= now ? sq_gavl_pop(q) : NULL;
+}
+
+/**
+ * sq_gavl_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order; it must not change the
+ *       queue (SQ_DEBUG stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n), no allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_gavl_visit(const struct sq_gavl *q,
+				   void (*fn)(struct sq_gavl_node *, void *),
+				   void *arg)
+{
+	struct sq_gavl_node *n = q->gv_first;
+	size_t seen = 0, count = q->gv_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	while (n) {
+		struct sq_gavl_node *next = sq_gavl_next(n);
+
+		fn(n, arg);
+		SQ__MISUSE(q->gv_count != count, "sq_gavl_visit",
+			   "fn changed the queue");
+		seen++;
+		n = next;
+	}
+	return seen;
+}
+
+/**
+ * sq_gavl_requeue - give a node a new key: re-arm it
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
+ *       a timer armed for the first time, or again after it fired)
  * @key: the new key; @n goes after every other node queued with this key
  * Return: true if the first node, or the first node's key, changed.
  * Complexity: O(log n); in place, without rebalancing, when @n's previous
@@ -2026,7 +2233,8 @@ static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	struct sq_gavl_node *prev, *next, *first;
 	uint64_t first_key;
 
-	SQ__MISUSE(!sq_gavl_queued(n), "sq_gavl_requeue", "node is not queued");
+	if (!sq_gavl_queued(n))
+		return sq_gavl__add(q, n, key);
 	prev = sq_gavl_prev(n);
 	next = sq_gavl_next(n);
 	if ((!prev || prev->key <= key) && (!next || next->key > key)) {
@@ -2617,6 +2825,20 @@ static inline void sq_binom_init(struct sq_binom *q)
 }
 
 /**
+ * sq_binom_init_at - make an empty queue whose clock starts at @now
+ * @q:   the queue
+ * @now: ignored: a heap has no clock (the ring's init_at uses it)
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_binom_init_at(struct sq_binom *q, uint64_t now)
+{
+	(void)now;
+	sq_binom_init(q);
+}
+
+/**
  * sq_binom_node_init - mark a node as not queued
  * @n: the node
  * Return: nothing.
@@ -2704,15 +2926,19 @@ static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
  * sq_binom_dequeue - remove any queued node
  * @q: the queue
  * @n: a node queued on @q
- * Return: nothing; @n is not queued afterwards.
+ * Return: true if @n was the first node (the first node changed: a timer
+ *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n).
  * Context: the caller serialises.
  */
-static inline void sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
+static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 {
+	bool was_first = n == q->bh_min;
+
 	SQ__MISUSE(n->bh_parent == n, "sq_binom_dequeue", "node is not queued");
 	sq_binom__remove(q, n);
 	sq_binom__dead(n);
+	return was_first;
 }
 
 /**
@@ -2759,9 +2985,75 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 }
 
 /**
- * sq_binom_requeue - give a queued node a new key
+ * sq_binom_pop_due - pop the first node if it is due
  * @q:   the queue
- * @n:   a node queued on @q
+ * @now: the caller's clock
+ * Return: the first node, popped, if its key is <= @now; else NULL and
+ *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
+ * Complexity: as sq_binom_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
+						     uint64_t now)
+{
+	const struct sq_binom_node *m = q->bh_min;
+
+	return m && m->key <= now ? sq_binom_pop(q) : NULL;
+}
+
+/**
+ * sq_binom_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), tree by tree, each in preorder; it must
+ *       not change the queue (SQ_DEBUG stops the program when the count
+ *       changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n), no allocation, no recursion: a node's children have
+ *             degrees d-1 .. 0 in sibling order, so a node of degree 0
+ *             ends its sibling list and the walk climbs from there.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_binom_visit(const struct sq_binom *q,
+				    void (*fn)(struct sq_binom_node *, void *),
+				    void *arg)
+{
+	uint64_t occ = (uint64_t)q->bh_count;
+	size_t seen = 0, count = q->bh_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	for (; occ; occ &= occ - 1) {
+		struct sq_binom_node *root = q->bh_roots[sq__ctz64(occ)];
+		struct sq_binom_node *n = root;
+
+		for (;;) {
+			struct sq_binom_node *child = n->bh_child;
+			unsigned d = sq_binom__degree(n);
+
+			fn(n, arg);
+			SQ__MISUSE(q->bh_count != count, "sq_binom_visit",
+				   "fn changed the queue");
+			seen++;
+			if (d) {
+				n = child;
+				continue;
+			}
+			/* n's subtree is done: climb past the last children */
+			while (n != root && sq_binom__degree(n) == 0)
+				n = n->bh_parent;
+			if (n == root)
+				break;
+			n = n->bh_next;
+		}
+	}
+	return seen;
+}
+
+/**
+ * sq_binom_requeue - give a node a new key: re-arm it
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
+ *       a timer armed for the first time, or again after it fired)
  * @key: its new priority; @n goes after every other node of equal key
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n).  In place, without moving @n, when (@key, new
@@ -2775,7 +3067,8 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 	uint64_t old_key;
 	bool in_place;
 
-	SQ__MISUSE(n->bh_parent == n, "sq_binom_requeue", "node is not queued");
+	if (n->bh_parent == n)
+		return sq_binom_enqueue(q, n, key);
 	old_key = old->key;
 	/*
 	 * The new stamp is the newest: @n stays above its parent when the
@@ -3375,23 +3668,24 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 /**
  * sq_tring_init_geom - make an empty ring with a granularity and start time
  * @q:          the queue
- * @gran_shift: log2 of the granularity Tg, 0..63 (SQ_DEBUG stops on more)
+ * @gran_shift: log2 of the granularity Tg, 0..63
  * @base_time:  the ring's time; it starts at @base_time rounded down to a
  *              multiple of Tg, and keys below that are late
- * Return: nothing.
+ * Return: true; false when @gran_shift is above 63, and then @q is left
+ *         untouched (a geometry is refused, never changed).
  * Complexity: O(Ns): the slot heads are cleared.
  * Context: the caller serialises.
  */
-static inline void sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
+static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 				      uint64_t base_time)
 {
 	unsigned i;
 
-	SQ__MISUSE(gran_shift > 63, "sq_tring_init_geom",
-		   "gran_shift is above 63");
+	if (gran_shift > 63)
+		return false;
 	q->tr_first = NULL;
 	q->tr_ftick = 0;
-	q->tr_shift = gran_shift & 63;
+	q->tr_shift = gran_shift;
 	q->tr_cur = base_time >> q->tr_shift;
 	q->tr_count = 0;
 	q->tr_late = NULL;
@@ -3401,6 +3695,7 @@ static inline void sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 		q->tr_map[i] = 0;
 	for (i = 0; i < SQ_TRING_SLOTS; i++)
 		q->tr_slot[i] = NULL;
+	return true;
 }
 
 /**
@@ -3412,7 +3707,20 @@ static inline void sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
  */
 static inline void sq_tring_init(struct sq_tring *q)
 {
-	sq_tring_init_geom(q, 0, 0);
+	(void)sq_tring_init_geom(q, 0, 0);
+}
+
+/**
+ * sq_tring_init_at - make an empty ring whose time starts at @now
+ * @q:   the queue
+ * @now: the caller's clock: keys below it are late
+ * Return: nothing.
+ * Complexity: O(Ns).
+ * Context: the caller serialises.
+ */
+static inline void sq_tring_init_at(struct sq_tring *q, uint64_t now)
+{
+	(void)sq_tring_init_geom(q, 0, now);
 }
 
 /**
@@ -3530,16 +3838,20 @@ static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
  * sq_tring_dequeue - remove a queued node
  * @q: the queue
  * @n: a node queued on @q
- * Return: nothing; @n is not queued afterwards.
+ * Return: true if @n was the first node (the first node changed: a timer
+ *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(1) on a list (finding the next first reads at most three
  *             bitmap words); O(log m) in the overflow.  The ring's time
  *             does not move: cancelling a timer is not the passing of time.
  * Context: the caller serialises.
  */
-static inline void sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
+static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 {
+	bool was_first = n == q->tr_first;
+
 	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_dequeue", "node is not queued");
 	sq_tring__remove(q, n);
+	return was_first;
 }
 
 /**
@@ -3592,9 +3904,92 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 }
 
 /**
- * sq_tring_requeue - give a queued node a new key
+ * sq_tring_pop_due - pop the first node if it is due
  * @q:   the queue
- * @n:   a node queued on @q
+ * @now: the caller's clock
+ * Return: the node sq_tring_first() names, popped, if its key is <= @now;
+ *         else NULL and nothing changes.  An expiry loop:
+ *         while ((n = pop_due(q, now))).
+ * Complexity: as sq_tring_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
+						     uint64_t now)
+{
+	const struct sq_tring_node *f = q->tr_first;
+
+	return f && f->key <= now ? sq_tring_pop(q) : NULL;
+}
+
+/* Visit the circular list at @head; the count of nodes visited. */
+static inline size_t sq_tring__visit_list(const struct sq_tring *q,
+					  struct sq_tring_node *head,
+					  void (*fn)(struct sq_tring_node *, void *),
+					  void *arg)
+{
+	struct sq_tring_node *n = head;
+	size_t seen = 0, count = q->tr_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	if (!n)
+		return 0;
+	do {
+		struct sq_tring_node *next = n->tr_u.tr_list.tr_next;
+
+		fn(n, arg);
+		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
+			   "fn changed the queue");
+		seen++;
+		n = next;
+	} while (n != head);
+	return seen;
+}
+
+/**
+ * sq_tring_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg): the late nodes, then slot by slot, then
+ *       the overflow in key order; it must not change the queue (SQ_DEBUG
+ *       stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n + Ns/64): the bitmap finds the occupied slots.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_tring_visit(const struct sq_tring *q,
+				    void (*fn)(struct sq_tring_node *, void *),
+				    void *arg)
+{
+	const struct sq_rb__link *r = q->tr_over.rb_leftmost;
+	size_t seen = sq_tring__visit_list(q, q->tr_late, fn, arg);
+	unsigned w;
+
+	for (w = 0; w < SQ_TRING__WORDS; w++) {
+		uint64_t m;
+
+		for (m = q->tr_map[w]; m; m &= m - 1)
+			seen += sq_tring__visit_list(q,
+				q->tr_slot[(w << 6) | sq__ctz64(m)], fn, arg);
+	}
+	while (r) {
+		const struct sq_rb__link *next = sq_rb__next(r);
+		size_t count = q->tr_count;
+
+		(void)count;
+		fn(sq_tring__of_over(r), arg);
+		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
+			   "fn changed the queue");
+		seen++;
+		r = next;
+	}
+	return seen;
+}
+
+/**
+ * sq_tring_requeue - give a node a new key: re-arm it
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
+ *       a timer armed for the first time, or again after it fired)
  * @key: the new key; @n ends after every other node in its new place
  * Return: true if the first node or the first key changed.
  * Complexity: O(1) in place, when @n stays in its list and is already its
@@ -3609,7 +4004,8 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 	uintptr_t w;
 	uint64_t fkey;
 
-	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_requeue", "node is not queued");
+	if (!sq_tring_queued(n))
+		return sq_tring__insert(q, n, key);
 	fkey = f->key;
 	w = sq_tring__tag(n);
 	if (w & SQ_TRING__LISTBIT) {
@@ -3746,6 +4142,18 @@ static inline int sq_tring_check(const struct sq_tring *q)
 
 #endif /* SMARTQ_TRING_H */
 
+/*
+ * SQ_KINDS(X) - every backend, for code that runs over all of them: it
+ * expands X(K, exact) once per backend, K its token and exact 1 when pops
+ * come out in exact key order for every key, 0 when exact only to a
+ * granularity (the ring; at granularity 1 it is exact too, for every key
+ * not below its time).  The tests, the fuzzer, the harness and the build
+ * take the list from here (mk/kinds.mk reads it through the preprocessor):
+ * a new backend is its header, its entry here, its white-box test and its
+ * doc.
+ */
+#define SQ_KINDS(X) X(rb, 1) X(gavl, 1) X(binom, 1) X(tring, 0)
+
 /* Two-level paste, so that K may itself be a macro (#define MYQ rb). */
 #define SQ__CAT2(a, b)     a##b
 #define SQ__XCAT2(a, b)    SQ__CAT2(a, b)
@@ -3756,6 +4164,7 @@ static inline int sq_tring_check(const struct sq_tring *q)
 #define SQ_QUEUE(K)                 struct SQ__XCAT2(sq_, K)
 #define SQ_NODE(K)                  struct SQ__FN(K, _node)
 #define SQ_INIT(K, q)               SQ__FN(K, _init)(q)
+#define SQ_INIT_AT(K, q, now)       SQ__FN(K, _init_at)(q, now)
 #define SQ_NODE_INIT(K, n)          SQ__FN(K, _node_init)(n)
 #define SQ_ENQUEUE(K, q, n, key)    SQ__FN(K, _enqueue)(q, n, key)
 #define SQ_FIRST(K, q)              SQ__FN(K, _first)(q)
@@ -3766,5 +4175,15 @@ static inline int sq_tring_check(const struct sq_tring *q)
 #define SQ_COUNT(K, q)              SQ__FN(K, _count)(q)
 #define SQ_QUEUED(K, n)             SQ__FN(K, _queued)(n)
 #define SQ_CHECK(K, q)              SQ__FN(K, _check)(q)
+#define SQ_POP_DUE(K, q, now)       SQ__FN(K, _pop_due)(q, now)
+#define SQ_VISIT(K, q, fn, arg)     SQ__FN(K, _visit)(q, fn, arg)
+
+/*
+ * SQ_FOREACH(K, q, n) - walk the queue in order, for the backends with an
+ * in-order next() (rb, gavl): for each queued node n, first to last.  The
+ * body must not dequeue n (take the next node first to do that).
+ */
+#define SQ_FOREACH(K, q, n) \
+	for ((n) = SQ_FIRST(K, q); (n) != NULL; (n) = SQ__FN(K, _next)(n))
 
 #endif /* SMARTQ_H */
