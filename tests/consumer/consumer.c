@@ -11,24 +11,24 @@
 #include <smartq.h>
 
 /* Nodes 0, 1, 2 get keys 20, 10, 20: they must come out 1, 0, 2. */
-#define CONSUMER_RUN(K, exact)                                                    \
-	static int run_##K(void)                                             \
-	{                                                                    \
-		static const uint64_t key[3] = { 20, 10, 20 };               \
-		static const int want[3] = { 1, 0, 2 };                      \
-		SQ_QUEUE(K) q;                                               \
-		SQ_NODE(K) node[3], *n;                                      \
-		int i, bad = 0;                                              \
-									     \
-		SQ_INIT(K, &q);                                              \
-		for (i = 0; i < 3; i++) {                                    \
-			SQ_NODE_INIT(K, &node[i]);                           \
-			SQ_ENQUEUE(K, &q, &node[i], key[i]);                 \
-		}                                                            \
-		for (i = 0; (n = SQ_POP(K, &q)) != NULL; i++)                \
-			bad |= i >= 3 || n != &node[want[i]];                \
-		printf(" %s", #K);                                           \
-		return bad || i != 3 || SQ_CHECK(K, &q) != 0;                \
+#define CONSUMER_RUN(K, exact)                                              \
+	static int run_##K(void)                                            \
+	{                                                                   \
+		static const uint64_t key[3] = { 20, 10, 20 };              \
+		static const int want[3] = { 1, 0, 2 };                     \
+		SQ_QUEUE(K) q;                                              \
+		SQ_NODE(K) node[3], *n;                                     \
+		int i, bad = 0;                                             \
+                                                                            \
+		SQ_INIT(K, &q);                                             \
+		for (i = 0; i < 3; i++) {                                   \
+			SQ_NODE_INIT(K, &node[i]);                          \
+			SQ_ENQUEUE(K, &q, &node[i], key[i]);                \
+		}                                                           \
+		for (i = 0; (n = SQ_POP(K, &q)) != NULL; i++)               \
+			bad |= i >= 3 || n != &node[want[i]];               \
+		printf(" %s", #K);                                          \
+		return bad || i != 3 || SQ_CHECK(K, &q) != 0;               \
 	}
 SQ_KINDS(CONSUMER_RUN)
 
