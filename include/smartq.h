@@ -38,6 +38,7 @@
 #include "smartq/gavl.h"
 #include "smartq/binomial.h"
 #include "smartq/tring.h"
+#include "smartq/ladder.h"
 
 /* Two-level paste, so that K may itself be a macro (#define MYQ rb). */
 #define SQ__CAT2(a, b)     a##b
