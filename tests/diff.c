@@ -567,7 +567,7 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 			do
 				nids = nid_choices[below(SQ_NELEM(nid_choices))];
 			while (nids > nids_max);
-			target = nids * below(5) / 4;	/* 0, 1/4 .. all */
+			target = nids * (size_t)below(5) / 4;	/* 0, 1/4 .. all */
 		}
 		switch (pick_op(sqm_count(&model), target)) {
 		case OP_ENQUEUE:
@@ -751,7 +751,7 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 			do
 				nids = nid_choices[below(SQ_NELEM(nid_choices))];
 			while (nids > nids_max);
-			target = nids * below(5) / 4;
+			target = nids * (size_t)below(5) / 4;
 		}
 		t = ring ? be_tring.time() : 0;
 		key = ring ? t + below(SQD_NS) : key_exact();

@@ -170,10 +170,12 @@ struct sq_binom {
  * results select with arithmetic instead of a branch.  SQ__OPAQUE
  * hides the mask's origin, or clang turns the arithmetic back into a
  * branch inside loops (costing some ten mispredictions per pop+enqueue).
+ * 64 bits wide: it selects keys and stamps, which are 64-bit on every
+ * target (a uintptr_t mask would select half of each on a 32-bit one).
  */
-SQ__INLINE uintptr_t sq_binom__mask(bool c)
+SQ__INLINE uint64_t sq_binom__mask(bool c)
 {
-	uintptr_t m = (uintptr_t)0 - (uintptr_t)c;
+	uint64_t m = (uint64_t)0 - (uint64_t)c;
 
 	SQ__OPAQUE(m);
 	return m;
@@ -234,13 +236,21 @@ SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
 	*wk = k;
 	*ws = sq;
 #else
-	uintptr_t m = sq_binom__mask(sq_binom__before(xk, xs, *wk, *ws));
-	uintptr_t d = ((uintptr_t)x ^ (uintptr_t)*w) & m;
+	uint64_t m = sq_binom__mask(sq_binom__before(xk, xs, *wk, *ws));
+#ifdef SQ__PTR_MASK
+	/* a pointer select on its address: see SQ__PTR_MASK */
+	uintptr_t d = ((uintptr_t)x ^ (uintptr_t)*w) & (uintptr_t)m;
 
 	*l = (struct sq_binom_node *)((uintptr_t)x ^ d);
 	*w = (struct sq_binom_node *)((uintptr_t)*w ^ d);
-	*wk ^= (xk ^ *wk) & (uint64_t)m;
-	*ws ^= (xs ^ *ws) & (uint64_t)m;
+#else
+	struct sq_binom_node *win = *w;
+
+	*l = m ? win : x;
+	*w = m ? x : win;
+#endif
+	*wk ^= (xk ^ *wk) & m;
+	*ws ^= (xs ^ *ws) & m;
 #endif
 }
 

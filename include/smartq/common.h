@@ -47,6 +47,17 @@
 #endif
 
 /*
+ * SQ__PTR_MASK: branch-free pointer selects, (a ^ ((a ^ b) & mask)) or
+ * (a | (b & mask)) on (uintptr_t) casts, which assume a pointer is its
+ * address in a uintptr_t and NULL is 0 (every flat-memory target, 32- or
+ * 64-bit); not capability machines (CHERI), nor SQ_PORTABLE: both take
+ * the ISO select (?:) instead.
+ */
+#if defined(SQ__GNUC) && !defined(__CHERI__)
+#define SQ__PTR_MASK 1
+#endif
+
+/*
  * Hints.  SQ__INLINE for the small hot helpers; SQ__SLOW for rebalancing
  * and other rare paths kept out of line, so the hot operations stay small
  * enough to inline into the caller's loop with gcc and clang alike.

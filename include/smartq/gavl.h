@@ -445,7 +445,9 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
 {
 	struct sq_gavl_node *p = f->gv_parent, *r = f->gv_right;
 	struct sq_gavl_node *w = r ? r : f, *first = r ? r : p, *c;
+#ifdef SQ__PTR_MASK
 	uintptr_t keep;
+#endif
 
 	/* No branch on "is there a right subtree" (a coin flip to a
 	 * predictor): w is r, or f itself when r is empty, and f's own
@@ -457,11 +459,17 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
 	 * mostly the new first, so the loop below mostly does not run.  A
 	 * mask, not "c ? c : first", which gcc turns back into a branch. */
 	c = w->gv_left;
+#ifdef SQ__PTR_MASK
+	/* pointers as addresses, NULL as 0: see SQ__PTR_MASK */
 	keep = (uintptr_t)0 - (uintptr_t)(c == NULL);
 	SQ__OPAQUE(keep);
 	first = (struct sq_gavl_node *)((uintptr_t)c |
 					((uintptr_t)first & keep));
 	w = (struct sq_gavl_node *)((uintptr_t)c | ((uintptr_t)w & keep));
+#else
+	first = c ? c : first;
+	w = c ? c : w;
+#endif
 	for (c = w->gv_left; c; c = c->gv_left)
 		first = c;
 	q->gv_first = first;

@@ -22,7 +22,10 @@
  * children).  The packing assumes that a link is aligned to at least 2
  * bytes, so bit 0 of its address is always 0; it holds a uintptr_t and
  * two pointers, so every ABI we know aligns it to 4 or 8, and a
- * compile-time check below refuses any other.  Bit 0 set means black,
+ * compile-time check below refuses any other.  It also assumes that a
+ * pointer cast to uintptr_t is its address, so bit 0 is free and the
+ * word casts back (every flat-memory target, 32- or 64-bit; there is no
+ * ISO path: the word is the layout).  Bit 0 set means black,
  * clear means red, so a red node's word is just its parent's address.
  *
  * The balancing code works on the link alone (struct sq_rb__link) and
