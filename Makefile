@@ -31,6 +31,7 @@ TEST_DEPS  :=
 .PHONY: all test clean
 all: test
 
+include mk/kinds.mk
 -include tests/tests.mk
 -include bench/bench.mk
 -include replay/replay.mk
