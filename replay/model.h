@@ -71,7 +71,6 @@ static const struct rp_policy rp_policies[] = {
 #define RP_NPOLICIES (sizeof(rp_policies) / sizeof(rp_policies[0]))
 
 #define RP_TICK_NS	4000000u	/* HZ = 250, the Kconfig default */
-#define RP_VBASE	((uint64_t)1 << 30)	/* min_vruntime at start */
 
 /* the granularity at @nr runnable tasks */
 static uint64_t rp_min_gran(const struct rp_policy *p, uint64_t nr)
@@ -116,7 +115,8 @@ static const struct rp_costs rp_costs = {
 
 /* ---- tasks and the simulation ----------------------------------------- */
 
-enum rp_role { RP_SENDER, RP_RECEIVER, RP_CLIENT, RP_SERVER, RP_DAEMON };
+enum rp_role { RP_SENDER, RP_RECEIVER, RP_CLIENT, RP_SERVER, RP_DAEMON,
+	       RP_HOG };
 
 struct rp_task {
 	uint64_t vruntime;
@@ -786,7 +786,8 @@ static void rp_hackbench(struct rp_result *r, const struct rp_kind *q,
  * CPU: the periods are the kernel's (vmstat_update: 1 s; the clocksource
  * watchdog: 0.5 s; pdflush's writeback and ext3's journal commit: 5 s),
  * plus a user daemon once a second; phases and a 10% jitter come from
- * the seed.
+ * the seed.  Optional CPU-bound hogs (never in the seed's idle system)
+ * show where the policies part: only above nr_latency runnable tasks.
  */
 #define RP_TB_BYTES 4096u
 
@@ -802,6 +803,8 @@ static const struct {
 #define RP_NDAEMONS (sizeof(rp_daemons) / sizeof(rp_daemons[0]))
 #define RP_TB_CLIENT 0u
 #define RP_TB_SERVER 1u
+#define RP_TB_DAEMON 2u		/* the first daemon; the hogs follow them */
+#define RP_HOG_STEP  1000000000u	/* a hog's steps: 1 s of CPU each */
 
 struct rp_tbench {
 	uint64_t rng;
@@ -854,8 +857,11 @@ static void rp_tb_act(struct rp_sim *s, uint32_t i)
 		t->remaining = 2 * rp_costs.net_call + rp_costs.server_work +
 			       rp_costs.net_byte * RP_TB_BYTES;
 		break;
+	case RP_HOG:
+		t->remaining = RP_HOG_STEP;
+		break;
 	default:		/* a daemon woken by its timer */
-		t->remaining = rp_daemons[i - 2].burst;
+		t->remaining = rp_daemons[i - RP_TB_DAEMON].burst;
 		break;
 	}
 	t->busy = true;
@@ -886,8 +892,11 @@ static void rp_tb_done(struct rp_sim *s, uint32_t i)
 		tb->reply = true;
 		rp_wake(s, RP_TB_CLIENT);
 		break;
+	case RP_HOG:
+		break;
 	default:
-		t->wake_at = rp_tb_next(tb, s->now, rp_daemons[i - 2].period);
+		t->wake_at = rp_tb_next(tb, s->now,
+					rp_daemons[i - RP_TB_DAEMON].period);
 		rp_block(s, false);
 		break;
 	}
@@ -898,7 +907,7 @@ static uint64_t rp_tb_timer(struct rp_sim *s)
 	uint64_t next = UINT64_MAX;
 	uint32_t i;
 
-	for (i = 2; i < s->nt; i++)
+	for (i = RP_TB_DAEMON; i < RP_TB_DAEMON + RP_NDAEMONS; i++)
 		if (!s->t[i].on_rq && s->t[i].wake_at < next)
 			next = s->t[i].wake_at;
 	return next;
@@ -908,7 +917,7 @@ static void rp_tb_fire(struct rp_sim *s)
 {
 	uint32_t i;
 
-	for (i = 2; i < s->nt; i++)
+	for (i = RP_TB_DAEMON; i < RP_TB_DAEMON + RP_NDAEMONS; i++)
 		if (!s->t[i].on_rq && s->t[i].wake_at <= s->now)
 			rp_wake(s, i);
 }
@@ -919,11 +928,11 @@ static const struct rp_workload rp_tbench_wl = {
 
 static void rp_tbench(struct rp_result *r, const struct rp_kind *q,
 		      const struct rp_policy *pol, uint64_t duration_ns,
-		      uint64_t seed, int timed, int check)
+		      uint32_t hogs, uint64_t seed, int timed, int check)
 {
 	struct rp_tbench tb;
 	struct rp_sim s;
-	uint32_t i, nt = 2 + (uint32_t)RP_NDAEMONS;
+	uint32_t i, nd = RP_TB_DAEMON + (uint32_t)RP_NDAEMONS, nt = nd + hogs;
 
 	memset(r, 0, sizeof(*r));
 	memset(&tb, 0, sizeof(tb));
@@ -932,13 +941,18 @@ static void rp_tbench(struct rp_result *r, const struct rp_kind *q,
 	s.end = duration_ns;
 	s.t[RP_TB_CLIENT].role = RP_CLIENT;
 	s.t[RP_TB_SERVER].role = RP_SERVER;
-	for (i = 2; i < nt; i++) {
+	for (i = RP_TB_DAEMON; i < nd; i++) {
 		s.t[i].role = RP_DAEMON;
 		/* the first wakeup somewhere in the first period */
-		s.t[i].wake_at = 1 + rp_rand(&tb.rng) % rp_daemons[i - 2].period;
+		s.t[i].wake_at = 1 + rp_rand(&tb.rng) %
+				     rp_daemons[i - RP_TB_DAEMON].period;
 	}
+	for (i = nd; i < nt; i++)
+		s.t[i].role = RP_HOG;
 	rp_wake(&s, RP_TB_CLIENT);
 	rp_wake(&s, RP_TB_SERVER);
+	for (i = nd; i < nt; i++)
+		rp_wake(&s, i);
 	if (rp_run(&s) != 0 && !s.check_err)
 		s.check_err = "tbench stalled";
 	rp_flush(&s);

@@ -50,6 +50,12 @@ static inline void sq_rp_list_init(struct sq_rp_list *q)
 	q->rl_count = 0;
 }
 
+static inline void sq_rp_list_init_at(struct sq_rp_list *q, uint64_t now)
+{
+	(void)now;	/* no clock */
+	sq_rp_list_init(q);
+}
+
 static inline void sq_rp_list_node_init(struct sq_rp_list_node *n)
 {
 	n->rl_prev = n->rl_next = NULL;
@@ -188,6 +194,12 @@ static inline void sq_rp_parray_init(struct sq_rp_parray *q)
 	q->pa_active = 0;
 	q->pa_base = 0;
 	q->pa_count = 0;
+}
+
+static inline void sq_rp_parray_init_at(struct sq_rp_parray *q, uint64_t now)
+{
+	sq_rp_parray_init(q);
+	q->pa_base = now >> RP_PARRAY_SHIFT << RP_PARRAY_SHIFT;
 }
 
 static inline void sq_rp_parray_node_init(struct sq_rp_parray_node *n)

@@ -2,8 +2,8 @@
 /*
  * replay/queues.h - one adapter for every run queue replay drives
  *
- * Each queue kind K (smartq's backends from replay/kinds.h, then the two
- * historical queues of replay/oldq.h) gets, through the macro API only:
+ * Each queue kind K (smartq's backends from SQ_KINDS in smartq.h, then the
+ * two historical queues of replay/oldq.h) gets, through the macro API only:
  *
  *   - the run queue the model decides with (rp_q_K, nodes indexed by task);
  *   - a shadow of it (rp_s_K) that replays the logged operations in a
@@ -22,8 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kinds.h"
+#include <smartq.h>
+
 #include "oldq.h"
+
+/* min_vruntime at the start: far enough above 0 that place_entity's
+ * min_vruntime - latency / 2 never wraps the unsigned key. */
+#define RP_VBASE ((uint64_t)1 << 30)
 
 /* One logged run-queue operation: what (2 bits) and task index (30). */
 enum { RP_OP_ENQ, RP_OP_DEQ, RP_OP_POP, RP_OP_FIRST };
@@ -80,8 +85,8 @@ static void rp_##K##_init(size_t nt)					\
 									\
 	rp_n_##K = (SQ_NODE(K) *)rp_xcalloc(nt, sizeof(*rp_n_##K));	\
 	rp_sn_##K = (SQ_NODE(K) *)rp_xcalloc(nt, sizeof(*rp_sn_##K));	\
-	SQ_INIT(K, &rp_q_##K);						\
-	SQ_INIT(K, &rp_s_##K);						\
+	SQ_INIT_AT(K, &rp_q_##K, RP_VBASE);				\
+	SQ_INIT_AT(K, &rp_s_##K, RP_VBASE);				\
 	for (i = 0; i < nt; i++) {					\
 		SQ_NODE_INIT(K, &rp_n_##K[i]);				\
 		SQ_NODE_INIT(K, &rp_sn_##K[i]);				\
@@ -103,7 +108,7 @@ static void rp_##K##_enqueue(uint32_t i, uint64_t key)			\
 }									\
 static void rp_##K##_dequeue(uint32_t i)				\
 {									\
-	SQ_DEQUEUE(K, &rp_q_##K, &rp_n_##K[i]);				\
+	(void)SQ_DEQUEUE(K, &rp_q_##K, &rp_n_##K[i]);			\
 }									\
 static uint32_t rp_##K##_pop(void)					\
 {									\
@@ -139,7 +144,7 @@ static size_t rp_##K##_shadow(const struct rp_op *op, size_t n)	\
 			(void)SQ_ENQUEUE(K, q, &sn[idx], op[i].key);	\
 			break;						\
 		case RP_OP_DEQ:						\
-			SQ_DEQUEUE(K, q, &sn[idx]);			\
+			(void)SQ_DEQUEUE(K, q, &sn[idx]);		\
 			break;						\
 		case RP_OP_POP:						\
 			x = SQ_POP(K, q);				\
@@ -154,21 +159,9 @@ static size_t rp_##K##_shadow(const struct rp_op *op, size_t n)	\
 	return bad;							\
 }
 
-/* RP_SQ_INEXACT's names, to tell the exact smartq kinds from the rest. */
-#define RP__NAME(K) #K,
-static const char *const rp_inexact_names[] = { RP_SQ_INEXACT(RP__NAME) NULL };
-
-static int rp_is_exact(const char *name)
-{
-	size_t i;
-
-	for (i = 0; rp_inexact_names[i]; i++)
-		if (!strcmp(rp_inexact_names[i], name))
-			return 0;
-	return 1;
-}
-
-RP_SQ_KINDS(RP_ADAPTER)
+/* SQ_KINDS(X) expands X(K, exact) for every smartq backend. */
+#define RP__SQ_ADAPTER(K, EXACT) RP_ADAPTER(K)
+SQ_KINDS(RP__SQ_ADAPTER)
 RP_ADAPTER(rp_list)
 RP_ADAPTER(rp_parray)
 
@@ -177,25 +170,14 @@ RP_ADAPTER(rp_parray)
 	  rp_##K##_enqueue, rp_##K##_dequeue, rp_##K##_pop,		\
 	  rp_##K##_first, rp_##K##_count, rp_##K##_check,		\
 	  rp_##K##_shadow },
-#define RP__SQ_ENTRY(K) RP__ENTRY(K, 1, -1)
+#define RP__SQ_ENTRY(K, EXACT) RP__ENTRY(K, 1, EXACT)
 
-/* exact == -1: decided from RP_SQ_INEXACT by rp_kinds_setup(), which
- * every lookup calls first */
-static struct rp_kind rp_kinds[] = {
-	RP_SQ_KINDS(RP__SQ_ENTRY)
+static const struct rp_kind rp_kinds[] = {
+	SQ_KINDS(RP__SQ_ENTRY)
 	RP__ENTRY(rp_list, 0, 1)
 	RP__ENTRY(rp_parray, 0, 0)
 };
 #define RP_NKINDS (sizeof(rp_kinds) / sizeof(rp_kinds[0]))
-
-static void rp_kinds_setup(void)
-{
-	size_t k;
-
-	for (k = 0; k < RP_NKINDS; k++)
-		if (rp_kinds[k].exact < 0)
-			rp_kinds[k].exact = rp_is_exact(rp_kinds[k].name);
-}
 
 /* The printed name: "list" and "parray" for the historical queues. */
 static const char *rp_kind_label(const struct rp_kind *k)
@@ -207,7 +189,6 @@ static const struct rp_kind *rp_kind_find(const char *label)
 {
 	size_t k;
 
-	rp_kinds_setup();
 	for (k = 0; k < RP_NKINDS; k++)
 		if (!strcmp(rp_kind_label(&rp_kinds[k]), label))
 			return &rp_kinds[k];

@@ -31,6 +31,7 @@ struct rp_options {
 	size_t np;
 	const struct rp_policy *hb_policy;
 	double duration;
+	uint32_t hogs;
 	uint64_t seed;
 	int check;
 	const char *csv, *json;
@@ -71,6 +72,9 @@ static void rp_usage(void)
 "      --hb-policy P     hackbench's policy (default mainline)\n"
 "  -d, --duration S      tbench's simulated seconds (default 60)\n"
 "  -s, --seed N          tbench daemons' phases and jitter (default 1)\n"
+"      --hogs N          tbench beside N CPU-bound tasks (default 0: the\n"
+"                        seed's idle system; more shows where the\n"
+"                        policies part)\n"
 "      --check           compare every first() with the truth (slow)\n"
 "      --csv FILE        also write the results as CSV\n"
 "      --json FILE       also write the results as JSON\n"
@@ -156,6 +160,7 @@ static void rp_parse(struct rp_options *o, int argc, char **argv)
 		{ "hb-policy", required_argument, NULL, 'P' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "hogs", required_argument, NULL, 'H' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "csv", required_argument, NULL, 'C' },
 		{ "json", required_argument, NULL, 'J' },
@@ -163,6 +168,7 @@ static void rp_parse(struct rp_options *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *workload = "all";
+	unsigned long hogs;
 	char *end;
 	size_t k;
 	int c;
@@ -208,6 +214,14 @@ static void rp_parse(struct rp_options *o, int argc, char **argv)
 			o->seed = strtoull(optarg, &end, 10);
 			if (*end || end == optarg)
 				rp_die("--seed: \"%s\" is not a number", optarg);
+			break;
+		case 'H':
+			hogs = strtoul(optarg, &end, 10);
+			o->hogs = (uint32_t)hogs;
+			if (*end || end == optarg || *optarg == '-' ||
+			    hogs > 1000)
+				rp_die("--hogs: \"%s\" is not a number from 0 "
+				       "to 1000", optarg);
 			break;
 		case 'c':
 			o->check = 1;
@@ -331,8 +345,11 @@ static void rp_tbench_lines(const struct rp_options *o,
 	size_t k, p;
 
 	for (k = 0; k < o->nq; k++) {
-		printf("tbench 1, on UP (model: simulated %.0f s, run queue "
-		       "%s)\n\n", o->duration, rp_kind_label(o->queues[k]));
+		printf("tbench 1, on UP (model: simulated %g s, run queue %s",
+		       o->duration, rp_kind_label(o->queues[k]));
+		if (o->hogs)
+			printf(", beside %u CPU-bound tasks", (unsigned)o->hogs);
+		printf(")\n\n");
 		for (p = 0; p < o->np; p++) {
 			const struct rp_row *w = &rows[k * o->np + p];
 
@@ -357,17 +374,18 @@ static void rp_write_csv(const char *path, const struct rp_row *rows, size_t n,
 	if (!f)
 		rp_die("--csv: cannot write \"%s\"", path);
 	fprintf(f, "workload,queue,smartq,exact,policy,groups,loops,"
-		"duration_s,sim_s,rq_ms,rq_ops,switches,picks,jain,"
+		"duration_s,hogs,sim_s,rq_ms,rq_ops,switches,picks,jain,"
 		"throughput_mbs,max_latency_ms,trace\n");
 	for (i = 0; i < n; i++) {
 		const struct rp_row *w = &rows[i];
 		int hb = w->groups != 0;
 
-		fprintf(f, "%s,%s,%d,%d,%s,%u,%u,%.3f,%.6f,%.3f,%" PRIu64
+		fprintf(f, "%s,%s,%d,%d,%s,%u,%u,%.3f,%u,%.6f,%.3f,%" PRIu64
 			",%" PRIu64 ",%" PRIu64 ",%.6f,%.3f,%.3f,%016" PRIx64
 			"\n", w->workload, rp_kind_label(w->q), w->q->smartq,
 			w->q->exact, w->pol->name, (unsigned)w->groups,
 			hb ? (unsigned)o->loops : 0u, hb ? 0.0 : o->duration,
+			hb ? 0u : (unsigned)o->hogs,
 			(double)w->r.sim_ns / 1e9, (double)w->r.rq_ns / 1e6,
 			w->r.rq_ops, w->r.switches, w->r.picks, w->r.jain,
 			w->r.mbps, w->r.max_latency_ms, w->r.hash);
@@ -386,9 +404,10 @@ static void rp_write_json(const char *path, const struct rp_row *rows,
 		rp_die("--json: cannot write \"%s\"", path);
 	fprintf(f, "{\n  \"version\": \"%s\",\n  \"model\": \"CFS 2.6.35, "
 		"1 CPU, HZ 250\",\n  \"hackbench_policy\": \"%s\",\n"
-		"  \"loops\": %u,\n  \"duration_s\": %.3f,\n  \"seed\": %"
-		PRIu64 ",\n  \"results\": [", SQ_VERSION_STRING,
-		o->hb_policy->name, (unsigned)o->loops, o->duration, o->seed);
+		"  \"loops\": %u,\n  \"duration_s\": %.3f,\n  \"hogs\": %u,\n"
+		"  \"seed\": %" PRIu64 ",\n  \"results\": [", SQ_VERSION_STRING,
+		o->hb_policy->name, (unsigned)o->loops, o->duration,
+		(unsigned)o->hogs, o->seed);
 	for (i = 0; i < n; i++) {
 		const struct rp_row *w = &rows[i];
 
@@ -419,7 +438,6 @@ int main(int argc, char **argv)
 	size_t n = 0, nhb, ntb, i, k, p;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	rp_kinds_setup();
 	rp_parse(&o, argc, argv);
 	nhb = o.hackbench ? o.nq * o.ngroups : 0;
 	ntb = o.tbench ? o.nq * o.np : 0;
@@ -448,8 +466,8 @@ int main(int argc, char **argv)
 			w->q = o.queues[k];
 			w->pol = o.policies[p];
 			rp_tbench(&w->r, w->q, w->pol,
-				  (uint64_t)(o.duration * 1e9), o.seed, 1,
-				  o.check);
+				  (uint64_t)(o.duration * 1e9), o.hogs, o.seed,
+				  1, o.check);
 			if (w->r.err)
 				rp_fail(w);
 		}

@@ -6,8 +6,8 @@
  * replay/queues.h and every granularity policy, with every first() checked
  * against the truth (the smallest key, oldest among equals):
  *
- *   - the exact kinds (every smartq backend outside RP_SQ_INEXACT, and the
- *     O(n) list) make the same decisions: the same hash of every pick, the
+ *   - the exact kinds (SQ_KINDS' entries flagged exact, and the O(n) list)
+ *     make the same decisions: the same hash of every pick, the
  *     same simulated time and context switches;
  *   - the ring stays within its guarantee: each first() is the smallest
  *     key or the oldest late one (below the ring's time);
@@ -27,7 +27,6 @@ static const struct rp_kind *first_exact(void)
 {
 	size_t k;
 
-	rp_kinds_setup();
 	for (k = 0; k < RP_NKINDS; k++)
 		if (rp_kinds[k].exact)
 			return &rp_kinds[k];
@@ -47,7 +46,7 @@ static void all_kinds(int tbench, const struct rp_policy *pol)
 		struct rp_result *r = q == ref ? &want : &got;
 
 		if (tbench)
-			rp_tbench(r, q, pol, TB_NS, 7, 1, 1);
+			rp_tbench(r, q, pol, TB_NS, 0, 7, 1, 1);
 		else
 			rp_hackbench(r, q, pol, HB_GROUPS, HB_LOOPS, 1, 1);
 		SQ_ASSERTF(!r->err, "%s, %s, policy %s: %s\n",
@@ -117,7 +116,7 @@ SQ_TEST(tbench_moves_data)
 {
 	struct rp_result r;
 
-	rp_tbench(&r, first_exact(), &rp_policies[0], TB_NS, 7, 0, 0);
+	rp_tbench(&r, first_exact(), &rp_policies[0], TB_NS, 0, 7, 0, 0);
 	SQ_ASSERT(!r.err);
 	SQ_ASSERT(r.ops > 1000 && r.mbps > 0);
 	/* no operation is faster than its own CPU work */
