@@ -28,6 +28,7 @@ all: test ## the default: make test
 include mk/kinds.mk
 -include tests/tests.mk
 -include bench/bench.mk
+-include replay/replay.mk
 -include examples/examples.mk
 -include tests/fuzz/fuzz.mk
 -include mk/install.mk
