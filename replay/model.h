@@ -163,6 +163,7 @@ struct rp_sim {
 
 	/* results */
 	uint64_t switches, picks, hash, enq_seq;
+	uint64_t runnable_sum;	/* nr_running at each pick, summed */
 	uint64_t first_exit;	/* when the first task finished */
 	double jain_first_exit;
 
@@ -456,6 +457,7 @@ static void rp_schedule(struct rp_sim *s)
 	n->exec_start = s->now;
 	n->prev_sum_exec = n->sum_exec;
 	s->picks++;
+	s->runnable_sum += s->nr_running;
 	s->hash = rp_mix(s->hash, se);
 	if (se != prev) {
 		s->switches++;
@@ -715,6 +717,7 @@ struct rp_result {
 	uint64_t rq_ns;		/* measured CPU time of the run queue */
 	uint64_t rq_ops, switches, picks, hash;
 	double jain;
+	double runnable;	/* mean runnable tasks at a pick */
 	/* tbench */
 	double mbps, max_latency_ms;
 	uint64_t ops;
@@ -730,6 +733,8 @@ static void rp_result_of(struct rp_result *r, struct rp_sim *s)
 	r->rq_ops = s->rq_ops;
 	r->switches = s->switches;
 	r->picks = s->picks;
+	r->runnable = s->picks ? (double)s->runnable_sum / (double)s->picks
+			       : 0;
 	r->hash = s->hash;
 	r->strict_picks = s->strict_picks;
 	r->late_picks = s->late_picks;
