@@ -71,6 +71,14 @@ static const struct rp_policy rp_policies[] = {
 #define RP_NPOLICIES (sizeof(rp_policies) / sizeof(rp_policies[0]))
 
 #define RP_TICK_NS	4000000u	/* HZ = 250, the Kconfig default */
+/* sched_features.h's LAST_BUDDY, on in 2.6.35; -DRP_LAST_BUDDY=0 shows
+ * what the buddy does to tbench's latency (doc/replay.md). */
+#ifndef RP_LAST_BUDDY
+#define RP_LAST_BUDDY	1
+#endif
+#if RP_LAST_BUDDY != 0 && RP_LAST_BUDDY != 1
+#error "replay/model.h: RP_LAST_BUDDY must be 0 or 1"
+#endif
 
 /* the granularity at @nr runnable tasks */
 static uint64_t rp_min_gran(const struct rp_policy *p, uint64_t nr)
@@ -375,7 +383,7 @@ static void rp_wake(struct rp_sim *s, uint32_t i)
 	rp_update_curr(s);
 	if (rp_wakeup_preempt(s, s->curr, i) == 1) {
 		s->need_resched = true;
-		if (s->nr_running >= s->pol->nr_latency)	/* LAST_BUDDY */
+		if (RP_LAST_BUDDY && s->nr_running >= s->pol->nr_latency)
 			s->last = s->curr;
 	}
 }
