@@ -144,6 +144,38 @@
 #endif
 
 /*
+ * SQ__CHILD(type, x, left, right, s) - the child pointer of @x on side @s
+ * (0: member @left, 1: member @right), picked by its offset.  The trees'
+ * rebalancing exists once for both sides this way, and a side that is a
+ * coin flip to a predictor costs no branch (gcc makes a branch of a C
+ * select between the two words).  SQ__CHILD_AT is the offset alone: gcc
+ * keeps a store through an offset computed first, into a variable, free
+ * of a branch where it turns the same store written in one expression
+ * into one (the descents' last turn).
+ */
+#define SQ__CHILD(type, x, left, right, s)				\
+	(*(type **)(void *)((char *)(x) + offsetof(type, left) +	\
+		(size_t)(s) * (offsetof(type, right) - offsetof(type, left))))
+#define SQ__CHILD_AT(type, left, right, s) \
+	(offsetof(type, left) + \
+	 (size_t)(s) * (offsetof(type, right) - offsetof(type, left)))
+
+/*
+ * SQ__LOAD_BOTH(l, r) - in a descent that loads both children and selects
+ * one without a branch: clang would load only the chosen child, at an
+ * address that waits for the compare; this keeps both loads ahead of it.
+ */
+#if defined(SQ__GNUC) && defined(__clang__)
+#define SQ__LOAD_BOTH(l, r)	\
+	do {			\
+		SQ__OPAQUE(l);	\
+		SQ__OPAQUE(r);	\
+	} while (0)
+#else
+#define SQ__LOAD_BOTH(l, r) ((void)0)
+#endif
+
+/*
  * sq__ctz64 - index of the lowest set bit; @x must not be 0.
  * On x86-64 it is tzcnt, encoded as rep bsf so every x86-64 runs it (as
  * bsf where there is no BMI1: the same answer for x != 0); compilers
@@ -391,7 +423,7 @@ static inline void sq__die(const char *fn, const char *mistake)
  * written once for both sides, as in gavl.h: the side is a number (0 left,
  * 1 right) and a child word is picked by its offset (SQ_RB__CHILD), so no
  * rotation branches on which side it turns.  The only compare
- * is the small descent loop of sq_rb__add() (behind enqueue and requeue),
+ * is the small descent loop of sq_rb__insert() (behind enqueue and requeue),
  * which inlines into the caller and selects each child without a branch.
  */
 #ifndef SMARTQ_RBTREE_H
@@ -548,14 +580,10 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
 
 /* ---- the child words by side ------------------------------------------- */
 
-/* The child word of @x on side @s (0 left, 1 right), picked by its offset:
- * the fix-ups below exist once for both sides, and which side a rotation
- * turns (a coin flip to a predictor) costs no branch. */
-#define SQ_RB__CHILD(x, s)						\
-	(*(struct sq_rb__link **)(void *)((char *)(x) +			\
-		offsetof(struct sq_rb__link, rb_left) + (size_t)(s) *	\
-		(offsetof(struct sq_rb__link, rb_right) -		\
-		 offsetof(struct sq_rb__link, rb_left))))
+/* The child word of @x on side @s (0 left, 1 right): the fix-ups below
+ * exist once for both sides (SQ__CHILD). */
+#define SQ_RB__CHILD(x, s) \
+	SQ__CHILD(struct sq_rb__link, x, rb_left, rb_right, s)
 
 /* ---- insert fix-up (no compare) ---------------------------------------- */
 
@@ -895,14 +923,14 @@ SQ__INLINE struct sq_rb__link *sq_rb__prev(const struct sq_rb__link *n)
 }
 
 /*
- * sq_rb__add - the comparing descent, then the compare-free fix-up
+ * sq_rb__insert - the comparing descent, then the compare-free fix-up
  *
  * Stores @key as @n's key (layout rule) and links @n.  Equal keys go
  * right, so @n lands after every node with its key; the node stays
  * leftmost only if the descent never turned right.  True if @n is now
  * the first.
  */
-SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
+SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
 {
 	struct sq_rb__link *cur = q->rb_root, *parent = NULL;
 	bool leftmost;
@@ -913,12 +941,7 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
 	while (cur) {
 		struct sq_rb__link *l = cur->rb_left, *r = cur->rb_right;
 
-#if defined(__clang__)
-		/* clang would load only the chosen child, at an address that
-		 * waits for the compare: keep both loads ahead of it */
-		SQ__OPAQUE(l);
-		SQ__OPAQUE(r);
-#endif
+		SQ__LOAD_BOTH(l, r);
 		parent = cur;
 		cur = key < sq_rb__key(cur) ? l : r;
 	}
@@ -932,18 +955,14 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
 		/* gcc would pair this store with the leftmost's below into
 		 * one 16-byte store, and the next pop's 8-byte load of the
 		 * leftmost, from its upper half, is forwarded slowly if at
-		 * all: gcc's N = 1 hold loop took 7.4 ticks, now 2.3 */
+		 * all (doc/rbtree.md, "The empty tree") */
 		SQ__KEEP_BRANCH();
 		leftmost = true;
 	} else {
-		/* the last turn is not branched on either: the child word
-		 * to write is picked by its offset (gcc makes a branch of
-		 * any C select between the two words); left of the old
-		 * first means no right turn on the way */
+		/* the last turn is not branched on either (SQ__CHILD);
+		 * left of the old first means no right turn on the way */
 		bool left = key < sq_rb__key(parent);
-		size_t off = offsetof(struct sq_rb__link, rb_left) +
-			     (size_t)!left * (offsetof(struct sq_rb__link, rb_right) -
-					      offsetof(struct sq_rb__link, rb_left));
+		size_t off = SQ__CHILD_AT(struct sq_rb__link, rb_left, rb_right, !left);
 
 		*(struct sq_rb__link **)(void *)((char *)parent + off) = n;
 		leftmost = parent == q->rb_leftmost && left;	/* rarely the first */
@@ -1134,7 +1153,7 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
 	SQ__MISUSE(sq_rb_queued(n), "sq_rb_enqueue", "node is already queued");
-	return sq_rb__add(q, &n->rb_link, key);
+	return sq_rb__insert(q, &n->rb_link, key);
 }
 
 /**
@@ -1240,7 +1259,7 @@ static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 	bool was_first;
 
 	if (!sq_rb_queued(n))
-		return sq_rb__add(q, l, key);
+		return sq_rb__insert(q, l, key);
 	was_first = q->rb_leftmost == l;
 	/* In place iff prev->key <= key < next->key: n must end after all
 	 * nodes with an equal key, so an equal next forces a move. */
@@ -1255,7 +1274,7 @@ static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 		}
 	}
 	sq_rb__remove(q, l);
-	return sq_rb__add(q, l, key) || was_first;
+	return sq_rb__insert(q, l, key) || was_first;
 }
 
 /**
@@ -1475,14 +1494,16 @@ struct sq_gavl {
  * broken tree. */
 #define SQ_GAVL__MAX_DEPTH 128
 
-/* The rotations stay out of line (SQ__SLOW; an insert rotates at most once,
- * about every other insert in the hold loop), and sq_gavl_enqueue() itself
- * is always inlined (SQ__INLINE): its descent and retrace belong in the
- * caller's loop, and clang's inliner stopped taking them once the descent
- * kept two nodes above its own (a call per enqueue; N = 1 went from 4.2 to
- * 5.8 cycles). */
+/* The rotations stay out of line (SQ__SLOW; an insert rotates at most once),
+ * and sq_gavl_enqueue() itself is always inlined (SQ__INLINE): its descent
+ * and retrace belong in the caller's loop, and clang's inliner declines
+ * them (doc/gavl.md). */
 
 /* ---- rebalancing: no key compares below this line until the descent ---- */
+
+/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD. */
+#define SQ_GAVL__CHILD(x, s) \
+	SQ__CHILD(struct sq_gavl_node, x, gv_left, gv_right, s)
 
 /* Put @nw where @old was under @parent (or at the root). */
 SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
@@ -1493,24 +1514,13 @@ SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
 	if (!parent) {
 		q->gv_root = nw;
 	} else {
-		/* the side is a coin flip: the word is picked by its offset,
-		 * not by a branch */
-		size_t off = offsetof(struct sq_gavl_node, gv_left) +
-			     (size_t)(parent->gv_left != old) *
-			     (offsetof(struct sq_gavl_node, gv_right) -
-			      offsetof(struct sq_gavl_node, gv_left));
+		/* the side is a coin flip: no branch (SQ__CHILD_AT) */
+		size_t off = SQ__CHILD_AT(struct sq_gavl_node, gv_left,
+					  gv_right, parent->gv_left != old);
 
 		*(struct sq_gavl_node **)(void *)((char *)parent + off) = nw;
 	}
 }
-
-/* The child word of @x on side @s (0 left, 1 right), picked by its offset:
- * a side that is a coin flip to a predictor costs no branch. */
-#define SQ_GAVL__CHILD(x, s)						\
-	(*(struct sq_gavl_node **)(void *)((char *)(x) +		\
-		offsetof(struct sq_gavl_node, gv_left) + (size_t)(s) *	\
-		(offsetof(struct sq_gavl_node, gv_right) -		\
-		 offsetof(struct sq_gavl_node, gv_left))))
 
 /* @b seen from side @s: b itself for the left (0), -b for the right (1). */
 SQ__INLINE int sq_gavl__lean(int b, unsigned s)
@@ -2037,7 +2047,7 @@ static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 }
 
 /* The compare: descend, link @n as a leaf, retrace.  No misuse check. */
-SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
+SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 			     uint64_t key)
 {
 	struct sq_gavl_node *parent = NULL, *gp = NULL, *ggp = NULL;
@@ -2049,7 +2059,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 	 * after it: for an empty tree (parent NULL too) clang would merge
 	 * all five into overlapping 16-byte stores, and even the two
 	 * children into one, from which the next pop's 8-byte loads cannot
-	 * all forward (N = 1 ran at 11 cycles against gcc's 4.5). */
+	 * all forward (doc/gavl.md). */
 	n->key = key;
 	n->gv_left = NULL;
 	n->gv_balance = 0;
@@ -2059,12 +2069,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 	while (cur) {
 		struct sq_gavl_node *l = cur->gv_left, *r = cur->gv_right;
 
-#if defined(__clang__)
-		/* clang would load only the chosen child, at an address that
-		 * waits for the compare: keep both loads ahead of it */
-		SQ__OPAQUE(l);
-		SQ__OPAQUE(r);
-#endif
+		SQ__LOAD_BOTH(l, r);
 		ggp = gp;
 		gp = parent;	/* the retrace's second node: see there */
 		parent = cur;
@@ -2080,16 +2085,10 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 		SQ__KEEP_BRANCH();
 		leftmost = true;
 	} else {
-		/* the last turn is not branched on either: the child word
-		 * to write is picked by its offset (gcc makes a branch of
-		 * any C select between the two words); left of the old
-		 * first means no right turn on the way */
+		/* the last turn is not branched on either (SQ__CHILD);
+		 * left of the old first means no right turn on the way */
 		bool left = key < parent->key;
-		size_t off;
-
-		off = offsetof(struct sq_gavl_node, gv_left) +
-		      (size_t)!left * (offsetof(struct sq_gavl_node, gv_right) -
-				       offsetof(struct sq_gavl_node, gv_left));
+		size_t off = SQ__CHILD_AT(struct sq_gavl_node, gv_left, gv_right, !left);
 
 		*(struct sq_gavl_node **)(void *)((char *)parent + off) = n;
 		leftmost = parent == q->gv_first && left;	/* rarely the first */
@@ -2102,7 +2101,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 }
 
 /* Remove @n: cut it when it is first, else erase with rebalancing. */
-SQ__INLINE void sq_gavl__del(struct sq_gavl *q, struct sq_gavl_node *n)
+SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n)
 {
 	if (n == q->gv_first)
 		sq_gavl__cut_first(q, n);
@@ -2126,7 +2125,7 @@ SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 {
 	SQ__MISUSE(sq_gavl_queued(n), "sq_gavl_enqueue",
 		   "node is already queued");
-	return sq_gavl__add(q, n, key);
+	return sq_gavl__insert(q, n, key);
 }
 
 /**
@@ -2144,7 +2143,7 @@ static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
 	bool was_first = n == q->gv_first;
 
 	SQ__MISUSE(!sq_gavl_queued(n), "sq_gavl_dequeue", "node is not queued");
-	sq_gavl__del(q, n);
+	sq_gavl__remove(q, n);
 	return was_first;
 }
 
@@ -2234,7 +2233,7 @@ static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	uint64_t first_key;
 
 	if (!sq_gavl_queued(n))
-		return sq_gavl__add(q, n, key);
+		return sq_gavl__insert(q, n, key);
 	prev = sq_gavl_prev(n);
 	next = sq_gavl_next(n);
 	if ((!prev || prev->key <= key) && (!next || next->key > key)) {
@@ -2245,8 +2244,8 @@ static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	}
 	first = q->gv_first;
 	first_key = first->key;
-	sq_gavl__del(q, n);
-	sq_gavl__add(q, n, key);
+	sq_gavl__remove(q, n);
+	sq_gavl__insert(q, n, key);
 	return q->gv_first != first || q->gv_first->key != first_key;
 }
 
@@ -3565,7 +3564,7 @@ SQ__SLOW bool sq_tring__insert_over(struct sq_tring *q,
 	const struct sq_tring_node *f = q->tr_first;
 
 	/* the tree writes all three link words, the tag among them */
-	if (sq_rb__add(&q->tr_over, &n->tr_u.tr_over, n->key) &&
+	if (sq_rb__insert(&q->tr_over, &n->tr_u.tr_over, n->key) &&
 	    (!f || !(sq_tring__tag(f) & SQ_TRING__LISTBIT))) {
 		sq_tring__set_first(q, n);	/* nothing late, slots empty */
 		return true;
