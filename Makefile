@@ -29,6 +29,7 @@ TEST_DEPS  :=
 .PHONY: all test clean
 all: test
 
+include mk/kinds.mk
 -include tests/tests.mk
 -include bench/bench.mk
 -include examples/examples.mk
