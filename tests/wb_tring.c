@@ -83,27 +83,6 @@ static unsigned level_now(const struct sq_tring_node *n)
 	return sq_tring__level_of(u, anchor()) + 1;
 }
 
-/*
- * The ring's time after sq_tring_advance(now), by the model: @now rounded
- * down to Tg, but never back and never past the tick of the smallest
- * queued key that is not late.
- */
-static uint64_t time_after_advance(uint64_t time, unsigned shift, uint64_t now)
-{
-	uint64_t mask = ((uint64_t)1 << shift) - 1, t = now & ~mask;
-	size_t i;
-
-	if (t <= time)
-		return time;
-	for (i = 0; i < model.n; i++) {
-		uint64_t k = model.e[i].key;
-
-		if (k >= time && (k & ~mask) < t)
-			t = k & ~mask;
-	}
-	return t > time ? t : time;
-}
-
 /* ---- random mixes against the model ------------------------------------ */
 
 struct mix {
@@ -269,7 +248,8 @@ static void run_mix(const struct mix *mx)
 			MIX_ASSERT(sq_tring_time(&ring) == time, "requeue moved time");
 		} else if (op < 91) {
 			now = pick_now(mx, &rs);
-			time = time_after_advance(time, mx->shift, now);
+			time = sqm_tring_time_after_advance(&model, time, mx->shift,
+							    now);
 			MIX_ASSERT(sq_tring_advance(&ring, now) == time,
 				   "advance's return is not the model's time");
 			MIX_ASSERT(sq_tring_time(&ring) == time,
@@ -277,7 +257,8 @@ static void run_mix(const struct mix *mx)
 			MIX_ASSERT(sq_tring_first(&ring) == f, "advance changed first()");
 		} else if (op < 97) {
 			now = pick_now(mx, &rs);
-			time = time_after_advance(time, mx->shift, now);
+			time = sqm_tring_time_after_advance(&model, time, mx->shift,
+							    now);
 			x = sq_tring_pop_due(&ring, now);
 			if (f && fkey <= now) {
 				MIX_ASSERT(x == f, "pop_due did not pop a due first()");
