@@ -38,6 +38,7 @@
 #include "smartq/gavl.h"
 #include "smartq/binomial.h"
 #include "smartq/tring.h"
+#include "smartq/ladder.h"
 
 /*
  * SQ_KINDS(X) - every backend, for code that runs over all of them: it
