@@ -253,7 +253,7 @@ SQ__INLINE uint64_t sq_tring__anchor(const struct sq_tring *q)
 }
 
 /* Append @n at the tail of the list at @head; true if it was empty. */
-SQ__INLINE bool sq_tring__append(struct sq_tring_node **head,
+SQ__INLINE bool sq_tring__list_add(struct sq_tring_node **head,
 				 struct sq_tring_node *n)
 {
 	struct sq_tring_node *h = *head, *t;
@@ -273,7 +273,7 @@ SQ__INLINE bool sq_tring__append(struct sq_tring_node **head,
 }
 
 /* Take @n out of the list at @head; true if the list is now empty. */
-SQ__INLINE bool sq_tring__unlink(struct sq_tring_node **head,
+SQ__INLINE bool sq_tring__list_del(struct sq_tring_node **head,
 				 struct sq_tring_node *n)
 {
 	struct sq_tring_node *nx = n->tr_next, *pv;
@@ -340,7 +340,7 @@ SQ__INLINE void sq_tring__set_first(struct sq_tring *q, struct sq_tring_node *n)
 
 /* Mark @n, which just left its place, unqueued; under SQ_DEBUG poison
  * its links. */
-SQ__INLINE void sq_tring__unqueue(struct sq_tring_node *n)
+SQ__INLINE void sq_tring__unlink(struct sq_tring_node *n)
 {
 	n->tr_tag = SQ_TRING__UNQUEUED;
 #ifdef SQ_DEBUG
@@ -364,7 +364,7 @@ SQ__INLINE struct sq_tring_node **sq_tring__lv_put(struct sq_tring *q,
 	const struct sq_tring_node *m = lv->lv_min[d];
 
 	n->tr_tag = SQ_TRING__LEVEL;
-	if (sq_tring__append(&lv->lv_slot[d], n)) {
+	if (sq_tring__list_add(&lv->lv_slot[d], n)) {
 		q->tr_lmap[l] |= (uint64_t)1 << d;
 		q->tr_levels |= (uint64_t)1 << l;
 		lv->lv_min[d] = n;
@@ -464,7 +464,7 @@ SQ__SLOW void sq_tring__cascade_slot(struct sq_tring *q, uint64_t w,
 			unsigned s = sq_tring__slot_of(t);
 
 			n->tr_tag = SQ_TRING__SLOT;
-			if (sq_tring__append(&q->tr_slot[s], n))
+			if (sq_tring__list_add(&q->tr_slot[s], n))
 				sq_tring__mark(q, s);
 		} else {
 			(void)sq_tring__lv_put(q, n, t);
@@ -526,7 +526,7 @@ SQ__SLOW void sq_tring__remove_level(struct sq_tring *q,
 	unsigned d = sq_tring__digit(u, l);
 	struct sq_tring__level *lv = &q->tr_lv[l];
 
-	if (sq_tring__unlink(&lv->lv_slot[d], n)) {
+	if (sq_tring__list_del(&lv->lv_slot[d], n)) {
 		q->tr_lmap[l] &= ~((uint64_t)1 << d);
 		if (!q->tr_lmap[l])
 			q->tr_levels &= ~((uint64_t)1 << l);
@@ -536,7 +536,7 @@ SQ__SLOW void sq_tring__remove_level(struct sq_tring *q,
 	}
 	if (q->tr_first == n)	/* then the late list and the ring are empty */
 		sq_tring__refirst_levels(q);
-	sq_tring__unqueue(n);
+	sq_tring__unlink(n);
 }
 
 /* pop @x, the first node, from a level: nothing is late, the ring is
@@ -565,7 +565,7 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 		unsigned s = sq_tring__slot_of(t);
 
 		n->tr_tag = SQ_TRING__SLOT;
-		if (sq_tring__append(&q->tr_slot[s], n))
+		if (sq_tring__list_add(&q->tr_slot[s], n))
 			sq_tring__mark(q, s);
 		/* A late first has a smaller tick, a level first a larger
 		 * one, a ring first the smallest ring tick: one compare, and
@@ -582,7 +582,7 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 	}
 	if (t < q->tr_cur) {
 		n->tr_tag = SQ_TRING__LATE;
-		if (sq_tring__append(&q->tr_late, n)) {
+		if (sq_tring__list_add(&q->tr_late, n)) {
 			q->tr_first = n;
 			q->tr_ftick = t;
 			return true;
@@ -601,7 +601,7 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 	if (SQ__LIKELY(w == SQ_TRING__SLOT)) {
 		unsigned s = sq_tring__slot_of(n->key >> q->tr_shift);
 
-		if (sq_tring__unlink(&q->tr_slot[s], n))
+		if (sq_tring__list_del(&q->tr_slot[s], n))
 			sq_tring__unmark(q, s);
 		if (q->tr_first == n) {
 			if (q->tr_slot[s])	/* same tick */
@@ -610,14 +610,14 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 				sq_tring__refirst(q, s);
 		}
 	} else if (w == SQ_TRING__LATE) {
-		sq_tring__unlink(&q->tr_late, n);
+		sq_tring__list_del(&q->tr_late, n);
 		if (q->tr_first == n)
 			sq_tring__refirst_late(q);
 	} else {
 		sq_tring__remove_level(q, n);
 		return;
 	}
-	sq_tring__unqueue(n);
+	sq_tring__unlink(n);
 }
 
 /* ---- public API --------------------------------------------------------- */
@@ -846,7 +846,7 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 		/* a slot's head, so nothing is late; its tick is cached */
 		t = q->tr_ftick;
 		s = sq_tring__slot_of(t);
-		if (sq_tring__unlink(&q->tr_slot[s], x))
+		if (sq_tring__list_del(&q->tr_slot[s], x))
 			sq_tring__unmark(q, s);
 		/* cascaded nodes land past every ring tick, never in s */
 		sq_tring__set_time(q, t);
@@ -854,12 +854,12 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 			q->tr_first = q->tr_slot[s];
 		else
 			sq_tring__refirst(q, s);
-		sq_tring__unqueue(x);
+		sq_tring__unlink(x);
 	} else if (w == SQ_TRING__LATE) {
 		/* the late head: time stays */
-		sq_tring__unlink(&q->tr_late, x);
+		sq_tring__list_del(&q->tr_late, x);
 		sq_tring__refirst_late(q);
-		sq_tring__unqueue(x);
+		sq_tring__unlink(x);
 	} else {
 		sq_tring__pop_level(q, x);
 	}
