@@ -137,10 +137,12 @@ struct sqd_ops {
 	bool is_ring;
 	void (*init)(unsigned gran_shift, uint64_t base);
 	bool (*enqueue)(unsigned id, uint64_t key);
-	void (*dequeue)(unsigned id);
+	bool (*dequeue)(unsigned id);
 	bool (*requeue)(unsigned id, uint64_t key);
 	long (*first)(void);			/* id, -1 if empty */
 	long (*pop)(void);			/* id, -1 if empty */
+	long (*pop_due)(uint64_t now);		/* id, -1 if nothing due */
+	size_t (*visit)(unsigned char *seen);	/* seen[id]++ per node */
 	size_t (*count)(void);
 	bool (*empty)(void);
 	bool (*queued)(unsigned id);
@@ -176,9 +178,21 @@ struct sqd_ops {
 	{                                                                     \
 		return SQ_ENQUEUE(K, &K##_q, &K##_items[i].link, key);        \
 	}                                                                     \
-	static void K##_dequeue(unsigned i)                                   \
+	static bool K##_dequeue(unsigned i)                                   \
 	{                                                                     \
-		SQ_DEQUEUE(K, &K##_q, &K##_items[i].link);                    \
+		return SQ_DEQUEUE(K, &K##_q, &K##_items[i].link);             \
+	}                                                                     \
+	static long K##_pop_due(uint64_t now)                                 \
+	{                                                                     \
+		return K##_id(SQ_POP_DUE(K, &K##_q, now));                    \
+	}                                                                     \
+	static void K##_mark(SQ_NODE(K) *n, void *seen)                       \
+	{                                                                     \
+		((unsigned char *)seen)[K##_id(n)]++;                         \
+	}                                                                     \
+	static size_t K##_visit(unsigned char *seen)                          \
+	{                                                                     \
+		return SQ_VISIT(K, &K##_q, K##_mark, seen);                   \
 	}                                                                     \
 	static bool K##_requeue(unsigned i, uint64_t key)                     \
 	{                                                                     \
@@ -228,7 +242,7 @@ static uint64_t tring_time(void) { return sq_tring_time(&tring_q); }
 
 #define SQD_OPS(K, ring, timefn)                                        \
 	{ #K, ring, K##_init, K##_enqueue, K##_dequeue, K##_requeue,    \
-	  K##_first, K##_pop, K##_count, K##_empty, K##_queued, K##_key, \
+	  K##_first, K##_pop, K##_pop_due, K##_visit, K##_count, K##_empty, K##_queued, K##_key, \
 	  K##_check, timefn }
 
 static const struct sqd_ops be_rb = SQD_OPS(rb, false, no_time);
@@ -433,11 +447,15 @@ static void do_dequeue(const struct sqd_run *r, unsigned id)
 {
 	const struct sqd_ops *be = r->be;
 	uint64_t t0 = be->time();
+	long f0 = be->first();
+	bool got;
 
 	ctx.op = "dequeue";
-	be->dequeue(id);
+	got = be->dequeue(id);
 	sqm_dequeue(&model, id);
 	DASSERT(!be->queued(id), "dequeued %u still queued\n", id);
+	DASSERT(got == (f0 == (long)id),
+		"dequeue(%u) returned %d, first was %ld\n", id, got, f0);
 	DASSERT(be->time() == t0, "dequeue moved the ring's time\n");
 }
 
@@ -448,9 +466,9 @@ static void do_requeue(const struct sqd_run *r, unsigned id, uint64_t key)
 	long f0, f1;
 	bool got, want;
 
-	ctx.op = "requeue";
+	ctx.op = be->queued(id) ? "requeue" : "requeue (arm)";
 	f0 = be->first();
-	k0 = be->key((unsigned)f0);
+	k0 = f0 >= 0 ? be->key((unsigned)f0) : 0;
 	got = be->requeue(id, key);
 	want = sqm_requeue(&model, id, key);
 	f1 = be->first();
@@ -467,23 +485,35 @@ static void do_requeue(const struct sqd_run *r, unsigned id, uint64_t key)
 	DASSERT(be->time() == t0, "requeue moved the ring's time\n");
 }
 
-static void do_pop(const struct sqd_run *r)
+/* pop(), or pop_due(@now) when @due: the first node if its key <= @now */
+static void do_pop(const struct sqd_run *r, bool due, uint64_t now)
 {
 	const struct sqd_ops *be = r->be;
 	uint64_t t0 = be->time(), key, mkey, want_t;
 	long f, p;
 	unsigned mid = 0;
 
-	ctx.op = "pop";
+	ctx.op = due ? "pop_due" : "pop";
 	f = be->first();
 	if (r->mode == SQD_RING && f >= 0)
 		DASSERT(sqm_tring_pop_ok(&model, t0, r->shift, (unsigned)f),
 			"pop: first %ld breaks the ring's rule\n", f);
-	p = be->pop();
-	DASSERT(p == f, "pop() gave %ld, first() showed %ld\n", p, f);
+	if (due) {
+		p = be->pop_due(now);
+		if (f >= 0 && be->key((unsigned)f) > now) {
+			DASSERT(p == -1, "pop_due(%llu) gave %ld, first %ld is not due\n",
+				(unsigned long long)now, p, f);
+			DASSERT(be->first() == f && be->time() == t0,
+				"pop_due of nothing changed the queue\n");
+			return;
+		}
+	} else {
+		p = be->pop();
+	}
+	DASSERT(p == f, "%s gave %ld, first() showed %ld\n", ctx.op, p, f);
 	if (p < 0) {
-		DASSERT(sqm_count(&model) == 0, "pop() NULL, model has %zu\n",
-			sqm_count(&model));
+		DASSERT(sqm_count(&model) == 0, "%s NULL, model has %zu\n",
+			ctx.op, sqm_count(&model));
 		return;
 	}
 	DASSERT(!be->queued((unsigned)p), "popped %ld still queued\n", p);
@@ -504,6 +534,23 @@ static void do_pop(const struct sqd_run *r)
 			(unsigned long long)t0, (unsigned long long)want_t);
 	}
 	last_popped = key;
+}
+
+/* visit() meets every queued node once, and no other */
+static void do_visit(const struct sqd_run *r, unsigned nids)
+{
+	static unsigned char seen[SQD_XMAX];
+	size_t got;
+	unsigned i;
+
+	ctx.op = "visit";
+	memset(seen, 0, nids);
+	got = r->be->visit(seen);
+	DASSERT(got == sqm_count(&model), "visit() counted %zu, model %zu\n",
+		got, sqm_count(&model));
+	for (i = 0; i < nids; i++)
+		DASSERT(seen[i] == (sqm_queued(&model, i) ? 1 : 0),
+			"visit() met %u %u times\n", i, seen[i]);
 }
 
 enum sqd_op { OP_ENQUEUE, OP_REQUEUE, OP_DEQUEUE, OP_POP, OP_FIRST };
@@ -567,7 +614,7 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 			do
 				nids = nid_choices[below(SQ_NELEM(nid_choices))];
 			while (nids > nids_max);
-			target = nids * below(5) / 4;	/* 0, 1/4 .. all */
+			target = nids * (size_t)below(5) / 4;	/* 0, 1/4 .. all */
 		}
 		switch (pick_op(sqm_count(&model), target)) {
 		case OP_ENQUEUE:
@@ -580,7 +627,9 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 				do_requeue(r, id, gen_key(r));
 			break;
 		case OP_REQUEUE:
-			q = random_queued();
+			/* 1 in 8 re-arms an idle node (requeue enqueues it) */
+			q = below(8) ? random_queued() :
+				sqm_find(&model, nids, (unsigned)below(nids), false);
 			if (q >= 0)
 				do_requeue(r, (unsigned)q, gen_key(r));
 			break;
@@ -590,7 +639,11 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 				do_dequeue(r, (unsigned)q);
 			break;
 		case OP_POP:
-			do_pop(r);
+			/* 1 in 4 is an expiry: pop_due at a key of the mix */
+			if (below(4))
+				do_pop(r, false, 0);
+			else
+				do_pop(r, true, gen_key(r));
 			break;
 		default:
 			ctx.op = "first";	/* verify_first below */
@@ -602,13 +655,15 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 
 			DASSERT(rc == 0, "check() returned %d\n", rc);
 		}
-		if (i % 1024 == 0)
+		if (i % 1024 == 0) {
 			verify_all(r, nids_max);
+			do_visit(r, nids_max);
+		}
 	}
 	/* drain in order */
 	ctx.op = "drain";
 	while (sqm_count(&model)) {
-		do_pop(r);
+		do_pop(r, false, 0);
 		verify_first(r);
 	}
 	DASSERT(be->check() == 0, "check() after the drain\n");
@@ -751,7 +806,7 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 			do
 				nids = nid_choices[below(SQ_NELEM(nid_choices))];
 			while (nids > nids_max);
-			target = nids * below(5) / 4;
+			target = nids * (size_t)below(5) / 4;
 		}
 		t = ring ? be_tring.time() : 0;
 		key = ring ? t + below(SQD_NS) : key_exact();

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef SQ_DEBUG
 #include <stdio.h>
@@ -44,6 +45,17 @@
 #if defined(__x86_64__)
 #define SQ__X86_64 1
 #endif
+#endif
+
+/*
+ * SQ__PTR_MASK: branch-free pointer selects, (a ^ ((a ^ b) & mask)) or
+ * (a | (b & mask)) on (uintptr_t) casts, which assume a pointer is its
+ * address in a uintptr_t and NULL is 0 (every flat-memory target, 32- or
+ * 64-bit); not capability machines (CHERI), nor SQ_PORTABLE: both take
+ * the ISO select (?:) instead.
+ */
+#if defined(SQ__GNUC) && !defined(__CHERI__)
+#define SQ__PTR_MASK 1
 #endif
 
 /*
@@ -129,6 +141,80 @@ static inline unsigned sq__popcount64(uint64_t x)
 		n++;
 	return n;
 #endif
+}
+
+/*
+ * Keys from other time types.  Every backend orders uint64_t keys as
+ * unsigned; these maps carry signed and floating-point times onto that
+ * order and back, exactly, for every value.
+ */
+#define SQ__SIGN64 ((uint64_t)1 << 63)
+
+/**
+ * sq_key_from_i64 - an int64_t as a key with the same order
+ * @v: any value, INT64_MIN..INT64_MAX
+ * Return: @v with its sign bit flipped: INT64_MIN maps to 0, -1 to
+ *         2^63 - 1, 0 to 2^63, INT64_MAX to UINT64_MAX.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_key_from_i64(int64_t v)
+{
+	return (uint64_t)v ^ SQ__SIGN64;
+}
+
+/**
+ * sq_key_to_i64 - the int64_t a key came from
+ * @k: any key
+ * Return: the v with sq_key_from_i64(v) == @k (the map is a bijection).
+ * Complexity: O(1).
+ */
+static inline int64_t sq_key_to_i64(uint64_t k)
+{
+	uint64_t u = k ^ SQ__SIGN64;
+
+	/* no out-of-range unsigned-to-signed conversion (implementation
+	 * defined in ISO C): negative values are built from their complement */
+	return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)~u - 1;
+}
+
+/* Doubles are IEEE 754 binary64, stored like a uint64_t of the same
+ * target (true of every target smartq is tested on, big-endian included). */
+typedef char sq__double_is_64_bits[sizeof(double) == sizeof(uint64_t) ? 1 : -1];
+
+/**
+ * sq_key_from_double - a double as a key with the same order
+ * @d: any double, NaNs and infinities included
+ * Return: the key; for numbers it orders as < does, and it is total:
+ *         -NaN < -inf < negative numbers < -0.0 < +0.0 < positive
+ *         numbers < +inf < +NaN (a NaN by the sign bit of its encoding,
+ *         NaNs among themselves by payload).  -0.0 and +0.0 are distinct
+ *         keys, -0.0 first; add 0.0 to a time first to merge them.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_key_from_double(double d)
+{
+	uint64_t b;
+
+	memcpy(&b, &d, sizeof(b));
+	/* positive: above every negative; negative: the magnitude's order
+	 * reversed */
+	return b & SQ__SIGN64 ? ~b : b | SQ__SIGN64;
+}
+
+/**
+ * sq_key_to_double - the double a key came from
+ * @k: any key
+ * Return: the d with sq_key_from_double(d) == @k, bit for bit (NaN payloads
+ *         and the sign of zero survive the round trip).
+ * Complexity: O(1).
+ */
+static inline double sq_key_to_double(uint64_t k)
+{
+	uint64_t b = k & SQ__SIGN64 ? k ^ SQ__SIGN64 : ~k;
+	double d;
+
+	memcpy(&d, &b, sizeof(d));
+	return d;
 }
 
 /*

@@ -445,7 +445,9 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
 {
 	struct sq_gavl_node *p = f->gv_parent, *r = f->gv_right;
 	struct sq_gavl_node *w = r ? r : f, *first = r ? r : p, *c;
+#ifdef SQ__PTR_MASK
 	uintptr_t keep;
+#endif
 
 	/* No branch on "is there a right subtree" (a coin flip to a
 	 * predictor): w is r, or f itself when r is empty, and f's own
@@ -457,11 +459,17 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
 	 * mostly the new first, so the loop below mostly does not run.  A
 	 * mask, not "c ? c : first", which gcc turns back into a branch. */
 	c = w->gv_left;
+#ifdef SQ__PTR_MASK
+	/* pointers as addresses, NULL as 0: see SQ__PTR_MASK */
 	keep = (uintptr_t)0 - (uintptr_t)(c == NULL);
 	SQ__OPAQUE(keep);
 	first = (struct sq_gavl_node *)((uintptr_t)c |
 					((uintptr_t)first & keep));
 	w = (struct sq_gavl_node *)((uintptr_t)c | ((uintptr_t)w & keep));
+#else
+	first = c ? c : first;
+	w = c ? c : w;
+#endif
 	for (c = w->gv_left; c; c = c->gv_left)
 		first = c;
 	q->gv_first = first;
@@ -553,6 +561,20 @@ static inline void sq_gavl_init(struct sq_gavl *q)
 	q->gv_root = NULL;
 	q->gv_first = NULL;
 	q->gv_count = 0;
+}
+
+/**
+ * sq_gavl_init_at - make an empty queue whose clock starts at @now
+ * @q:   the queue
+ * @now: ignored: a tree has no clock (the ring's init_at uses it)
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_gavl_init_at(struct sq_gavl *q, uint64_t now)
+{
+	(void)now;
+	sq_gavl_init(q);
 }
 
 /**
@@ -756,15 +778,19 @@ SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
  * sq_gavl_dequeue - remove a queued node
  * @q: the queue
  * @n: a node queued on @q
- * Return: nothing; @n is not queued afterwards.
+ * Return: true if @n was the first node (the first node changed: a timer
+ *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n).  The first node is cut without rotations, like
  * sq_gavl_pop(); any other node is erased with AVL rotations.
  * Context: the caller serialises.
  */
-static inline void sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
+static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
 {
+	bool was_first = n == q->gv_first;
+
 	SQ__MISUSE(!sq_gavl_queued(n), "sq_gavl_dequeue", "node is not queued");
 	sq_gavl__del(q, n);
+	return was_first;
 }
 
 /**
@@ -789,9 +815,57 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 }
 
 /**
- * sq_gavl_requeue - give a queued node a new key
+ * sq_gavl_pop_due - pop the first node if it is due
  * @q:   the queue
- * @n:   a node queued on @q
+ * @now: the caller's clock
+ * Return: the first node, popped, if its key is <= @now; else NULL and
+ *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
+ * Complexity: as sq_gavl_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_gavl_node *sq_gavl_pop_due(struct sq_gavl *q,
+						   uint64_t now)
+{
+	const struct sq_gavl_node *f = q->gv_first;
+
+	return f && f->key <= now ? sq_gavl_pop(q) : NULL;
+}
+
+/**
+ * sq_gavl_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order; it must not change the
+ *       queue (SQ_DEBUG stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n), no allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_gavl_visit(const struct sq_gavl *q,
+				   void (*fn)(struct sq_gavl_node *, void *),
+				   void *arg)
+{
+	struct sq_gavl_node *n = q->gv_first;
+	size_t seen = 0, count = q->gv_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	while (n) {
+		struct sq_gavl_node *next = sq_gavl_next(n);
+
+		fn(n, arg);
+		SQ__MISUSE(q->gv_count != count, "sq_gavl_visit",
+			   "fn changed the queue");
+		seen++;
+		n = next;
+	}
+	return seen;
+}
+
+/**
+ * sq_gavl_requeue - give a node a new key: re-arm it
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
+ *       a timer armed for the first time, or again after it fired)
  * @key: the new key; @n goes after every other node queued with this key
  * Return: true if the first node, or the first node's key, changed.
  * Complexity: O(log n); in place, without rebalancing, when @n's previous
@@ -804,7 +878,8 @@ static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	struct sq_gavl_node *prev, *next, *first;
 	uint64_t first_key;
 
-	SQ__MISUSE(!sq_gavl_queued(n), "sq_gavl_requeue", "node is not queued");
+	if (!sq_gavl_queued(n))
+		return sq_gavl__add(q, n, key);
 	prev = sq_gavl_prev(n);
 	next = sq_gavl_next(n);
 	if ((!prev || prev->key <= key) && (!next || next->key > key)) {

@@ -22,7 +22,10 @@
  * children).  The packing assumes that a link is aligned to at least 2
  * bytes, so bit 0 of its address is always 0; it holds a uintptr_t and
  * two pointers, so every ABI we know aligns it to 4 or 8, and a
- * compile-time check below refuses any other.  Bit 0 set means black,
+ * compile-time check below refuses any other.  It also assumes that a
+ * pointer cast to uintptr_t is its address, so bit 0 is free and the
+ * word casts back (every flat-memory target, 32- or 64-bit; there is no
+ * ISO path: the word is the layout).  Bit 0 set means black,
  * clear means red, so a red node's word is just its parent's address.
  *
  * The balancing code works on the link alone (struct sq_rb__link) and
@@ -688,6 +691,20 @@ static inline void sq_rb_init(struct sq_rb *q)
 }
 
 /**
+ * sq_rb_init_at - make an empty queue whose clock starts at @now
+ * @q:   the queue
+ * @now: ignored: a tree has no clock (the ring's init_at uses it)
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_rb_init_at(struct sq_rb *q, uint64_t now)
+{
+	(void)now;
+	sq_rb_init(q);
+}
+
+/**
  * sq_rb_node_init - mark a node as not queued
  * @n: the node
  * Return: nothing.
@@ -795,15 +812,19 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
  * sq_rb_dequeue - remove a queued node
  * @q: the queue
  * @n: a node queued on @q
- * Return: nothing; @n is not queued afterwards.
+ * Return: true if @n was the first node (the first node changed: a timer
+ *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n); at most three rotations.
  * Context: the caller serialises.
  */
-static inline void sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
+static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
 {
+	bool was_first = q->rb_leftmost == &n->rb_link;
+
 	SQ__MISUSE(!sq_rb_queued(n), "sq_rb_dequeue", "node is not queued");
 	sq_rb__remove(q, &n->rb_link);
 	sq_rb__unlink(&n->rb_link);
+	return was_first;
 }
 
 /**
@@ -825,9 +846,56 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 }
 
 /**
- * sq_rb_requeue - give a queued node a new key
+ * sq_rb_pop_due - pop the first node if it is due
  * @q:   the queue
- * @n:   a node queued on @q
+ * @now: the caller's clock
+ * Return: the first node, popped, if its key is <= @now; else NULL and
+ *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
+ * Complexity: as sq_rb_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_rb_node *sq_rb_pop_due(struct sq_rb *q, uint64_t now)
+{
+	const struct sq_rb__link *f = q->rb_leftmost;
+
+	return f && sq_rb__key(f) <= now ? sq_rb_pop(q) : NULL;
+}
+
+/**
+ * sq_rb_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order; it must not change the
+ *       queue (SQ_DEBUG stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n), no allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_rb_visit(const struct sq_rb *q,
+				 void (*fn)(struct sq_rb_node *, void *),
+				 void *arg)
+{
+	const struct sq_rb__link *l = q->rb_leftmost;
+	size_t seen = 0, count = q->rb_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	while (l) {
+		const struct sq_rb__link *next = sq_rb__next(l);
+
+		fn(sq_rb__node(l), arg);
+		SQ__MISUSE(q->rb_count != count, "sq_rb_visit",
+			   "fn changed the queue");
+		seen++;
+		l = next;
+	}
+	return seen;
+}
+
+/**
+ * sq_rb_requeue - give a node a new key: re-arm it
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
+ *       a timer armed for the first time, or again after it fired)
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n): finding both neighbours (usually a step or two);
@@ -842,7 +910,8 @@ static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 	const struct sq_rb__link *nb;
 	bool was_first;
 
-	SQ__MISUSE(!sq_rb_queued(n), "sq_rb_requeue", "node is not queued");
+	if (!sq_rb_queued(n))
+		return sq_rb__add(q, l, key);
 	was_first = q->rb_leftmost == l;
 	/* In place iff prev->key <= key < next->key: n must end after all
 	 * nodes with an equal key, so an equal next forces a move. */

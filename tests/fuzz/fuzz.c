@@ -131,8 +131,9 @@ struct fz_ops {
 	const char *name;
 	bool (*enqueue)(struct fz_item *it, uint64_t key);
 	struct fz_item *(*first)(void);
-	void (*dequeue)(struct fz_item *it);
+	bool (*dequeue)(struct fz_item *it);
 	struct fz_item *(*pop)(void);
+	struct fz_item *(*pop_due)(uint64_t now);
 	bool (*requeue)(struct fz_item *it, uint64_t key);
 	bool (*empty)(void);
 	size_t (*count)(void);
@@ -154,13 +155,17 @@ static struct fz_item *fz_##K##_first(void)				\
 {									\
 	return fz_##K##_item(SQ_FIRST(K, &S.F));			\
 }									\
-static void fz_##K##_dequeue(struct fz_item *it)			\
+static bool fz_##K##_dequeue(struct fz_item *it)			\
 {									\
-	SQ_DEQUEUE(K, &S.F, &it->F);					\
+	return SQ_DEQUEUE(K, &S.F, &it->F);				\
 }									\
 static struct fz_item *fz_##K##_pop(void)				\
 {									\
 	return fz_##K##_item(SQ_POP(K, &S.F));				\
+}									\
+static struct fz_item *fz_##K##_pop_due(uint64_t now)			\
+{									\
+	return fz_##K##_item(SQ_POP_DUE(K, &S.F, now));			\
 }									\
 static bool fz_##K##_requeue(struct fz_item *it, uint64_t key)		\
 {									\
@@ -194,7 +199,7 @@ FZ_ADAPTER(tring, tr)
 
 #define FZ_OPS(K) {							\
 	#K, fz_##K##_enqueue, fz_##K##_first, fz_##K##_dequeue,		\
-	fz_##K##_pop, fz_##K##_requeue, fz_##K##_empty, fz_##K##_count,	\
+	fz_##K##_pop, fz_##K##_pop_due, fz_##K##_requeue, fz_##K##_empty, fz_##K##_count,	\
 	fz_##K##_queued, fz_##K##_key, fz_##K##_check }
 
 static const struct fz_ops fz_exact[] = { FZ_OPS(rb), FZ_OPS(gavl),
@@ -466,17 +471,24 @@ static void fz_enqueue(unsigned sel, uint64_t key)
 	}
 }
 
-static void fz_pop_exact(void)
+/* pop(), or pop_due(@now) when @due */
+static void fz_pop_exact(bool due, uint64_t now)
 {
 	struct fz_item *got;
 	uint64_t key = 0;
 	unsigned id = FZ_NODES;
-	bool have = sqm_pop(&S.exact, &id, &key);
+	bool have;
 	size_t b;
 
-	FZ_TRACE("pop(); /* n%u */\n", have ? id : FZ_NODES);
+	have = sqm_first(&S.exact, NULL, &key) && (!due || key <= now) &&
+	       sqm_pop(&S.exact, &id, &key);
+	if (due)
+		FZ_TRACE("pop_due(%" PRIu64 "); /* n%u */\n", now,
+			 have ? id : FZ_NODES);
+	else
+		FZ_TRACE("pop(); /* n%u */\n", have ? id : FZ_NODES);
 	for (b = 0; b < FZ_NEXACT; b++) {
-		got = fz_exact[b].pop();
+		got = due ? fz_exact[b].pop_due(now) : fz_exact[b].pop();
 		FZ_REQUIRE(fz_id(got) == (have ? id : FZ_NODES),
 			   "%s: pop returned node %u, model %u",
 			   fz_exact[b].name, fz_id(got), have ? id : FZ_NODES);
@@ -489,12 +501,18 @@ static void fz_pop_exact(void)
 		fz_check_node(&S.item[id]);
 }
 
-static void fz_pop_ring(void)
+static void fz_pop_ring(bool due, uint64_t now)
 {
 	struct fz_item *f = fz_ring.first(), *got;
 	uint64_t key;
 
-	got = fz_ring.pop();
+	if (due && f && fz_ring.key(f) > now) {
+		FZ_REQUIRE(fz_ring.pop_due(now) == NULL, "tring: pop_due(%"
+			   PRIu64 ") took node %u, key %" PRIu64 " is not due",
+			   now, f->id, fz_ring.key(f));
+		return;
+	}
+	got = due ? fz_ring.pop_due(now) : fz_ring.pop();
 	FZ_REQUIRE(got == f, "tring: pop returned node %u, first() said %u",
 		   fz_id(got), fz_id(f));
 	if (sqm_count(&S.ring) == 0) {
@@ -513,25 +531,38 @@ static void fz_pop_ring(void)
 
 static void fz_pop(void)
 {
-	fz_pop_exact();
-	fz_pop_ring();
+	fz_pop_exact(false, 0);
+	fz_pop_ring(false, 0);
 }
 
 static void fz_dequeue_exact(unsigned id)
 {
 	size_t b;
 
+	unsigned fid = FZ_NODES;
+	bool got;
+
 	FZ_TRACE("dequeue(n%u);\n", id);
+	(void)sqm_first(&S.exact, &fid, NULL);
 	sqm_dequeue(&S.exact, id);
-	for (b = 0; b < FZ_NEXACT; b++)
-		fz_exact[b].dequeue(&S.item[id]);
+	for (b = 0; b < FZ_NEXACT; b++) {
+		got = fz_exact[b].dequeue(&S.item[id]);
+		FZ_REQUIRE(got == (fid == id), "%s: dequeue(node %u) returned "
+			   "%d, the first was node %u", fz_exact[b].name, id,
+			   got, fid);
+	}
 	fz_check_node(&S.item[id]);
 }
 
 static void fz_dequeue_ring(unsigned id)
 {
+	const struct fz_item *f = fz_ring.first();
+	bool got;
+
 	sqm_dequeue(&S.ring, id);
-	fz_ring.dequeue(&S.item[id]);
+	got = fz_ring.dequeue(&S.item[id]);
+	FZ_REQUIRE(got == (f == &S.item[id]), "tring: dequeue(node %u) "
+		   "returned %d, the first was node %u", id, got, fz_id(f));
 	fz_check_node(&S.item[id]);
 }
 
@@ -575,7 +606,7 @@ static void fz_requeue_exact(unsigned id, uint64_t key)
 static void fz_requeue_ring(unsigned id, uint64_t key)
 {
 	struct fz_item *f0 = fz_ring.first(), *f1;
-	uint64_t k0 = fz_ring.key(f0), k1;
+	uint64_t k0 = f0 ? fz_ring.key(f0) : 0, k1;
 	bool exp, got;
 
 	fz_note_ring_key(key);
@@ -586,7 +617,7 @@ static void fz_requeue_ring(unsigned id, uint64_t key)
 	FZ_REQUIRE(got == (f0 != f1 || k0 != k1),
 		   "tring: requeue(node %u, %" PRIu64 ") returned %d, but "
 		   "first went from node %u key %" PRIu64 " to node %u key %"
-		   PRIu64, id, key, got, f0->id, k0, f1->id, k1);
+		   PRIu64, id, key, got, fz_id(f0), k0, f1->id, k1);
 	if (S.ring_exact)
 		FZ_REQUIRE(got == exp, "tring (exact): requeue(node %u, %"
 			   PRIu64 ") returned %d, model %d", id, key, got,
@@ -594,13 +625,14 @@ static void fz_requeue_ring(unsigned id, uint64_t key)
 	fz_check_node(&S.item[id]);
 }
 
-static void fz_requeue(unsigned sel, uint64_t key)
+/* requeue a queued node, or (@armed false) arm one that is not queued */
+static void fz_requeue(unsigned sel, uint64_t key, bool armed)
 {
 	unsigned id;
 
-	if (fz_pick(&S.exact, sel, true, &id))
+	if (fz_pick(&S.exact, sel, armed, &id))
 		fz_requeue_exact(id, key);
-	if (fz_pick(&S.ring, sel, true, &id))
+	if (fz_pick(&S.ring, sel, armed, &id))
 		fz_requeue_ring(id, key);
 }
 
@@ -625,13 +657,15 @@ static void fz_requeue_first(uint64_t key)
  *   6         n                      pop n % 8 + 1 times
  *   7, 8      sel                    dequeue a queued node
  *   9         -                      dequeue the first node
- *   10, 11    sel, key               requeue a queued node
+ *   10        sel, key               requeue a queued node
+ *   11        sel, key               requeue a node that is not queued
+ *                                    (it is armed: enqueued)
  *   12        key                    requeue the first node
  *   13        n, pattern, key        enqueue n % 32 + 1 nodes: the same
  *                                    key, ascending, descending, or each
  *                                    a fresh key
  *   14        -                      pop until empty
- *   15        -                      nothing (the checks still run)
+ *   15        now                    pop_due(now): pop if the first is due
  */
 static void fz_step(void)
 {
@@ -665,9 +699,9 @@ static void fz_step(void)
 		fz_dequeue_first();
 		break;
 	case 10: case 11:
-		S.opname = "requeue";
+		S.opname = op == 10 ? "requeue" : "requeue (arm)";
 		sel = fz_u8();
-		fz_requeue(sel, fz_key());
+		fz_requeue(sel, fz_key(), op == 10);
 		break;
 	case 12:
 		S.opname = "requeue first";
@@ -698,7 +732,10 @@ static void fz_step(void)
 		fz_pop();	/* and once more on the empty queues */
 		break;
 	default:
-		S.opname = "first";
+		S.opname = "pop_due";
+		key = fz_key();
+		fz_pop_exact(true, key);
+		fz_pop_ring(true, key);
 		break;
 	}
 	fz_check_all();
