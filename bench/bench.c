@@ -69,18 +69,20 @@
 #define BQ_TAB      65536u
 #define BQ_TAB_MASK (BQ_TAB - 1u)
 
-enum bq_workload { BQ_HOLD, BQ_SCHED, BQ_TIMER, BQ_UPDOWN, BQ_NWORKLOADS };
+enum bq_workload {
+	BQ_HOLD, BQ_SCHED, BQ_TIMER, BQ_UPDOWN, BQ_SPREAD, BQ_NWORKLOADS
+};
 enum bq_dist {
 	BQ_UNIFORM, BQ_EXP, BQ_TIES, BQ_TRI, BQ_NEGTRI, BQ_BIMODAL, BQ_CAMEL,
-	BQ_NDISTS
+	BQ_LOGUNIFORM, BQ_NDISTS
 };
 
 static const char *const bq_workload_names[] = {
-	"hold", "sched", "timer", "updown"
+	"hold", "sched", "timer", "updown", "spread"
 };
 static const char *const bq_dist_names[] = {
 	"uniform", "exp", "ties", "triangular", "negtriangular", "bimodal",
-	"camel"
+	"camel", "loguniform"
 };
 
 /* What one timing run of one queue reads; reset before every setup. */
@@ -327,6 +329,9 @@ static void bq_usage(FILE *f)
 "                        updown: pop all N (now = the last key popped), then\n"
 "                          enqueue all N at now+increment, and again; a loop\n"
 "                          is one pop and one enqueue\n"
+"                        spread: the timer mix with a server's horizons: unless\n"
+"                          given, -d loguniform -m 3600000 --tring-shift 0\n"
+"                          (keys in ms: timeouts 1 ms .. 1 h, ring at 1 ms)\n"
 "  -d, --dist D          key increments, each at most MAX (bench/README.md\n"
 "                        gives their sources):\n"
 "                        uniform (default): 1..MAX\n"
@@ -337,6 +342,8 @@ static void bq_usage(FILE *f)
 "                        bimodal: s(0.95238 U + 9.5238 w.p. 0.1), s = MAX/10.47618\n"
 "                        camel: 99.9%% of the mass in two humps, each 0.05%% of\n"
 "                          [0, MAX) wide, centred on MAX/4 and 3MAX/4\n"
+"                        loguniform: exp(U ln MAX), 1..MAX, as many in\n"
+"                          1..10 as in 10..100 (timeouts of every scale)\n"
 "  -m, --inc-max MAX     largest increment (default 1048576, at most\n"
 "                        2^32-1); with N near 1M, a MAX of 2^20 leaves the\n"
 "                        narrow distributions few distinct keys: use -m 3G\n"
@@ -518,6 +525,31 @@ static int bq_lookup(const char *const *names, size_t count, const char *s,
 	return -1;
 }
 
+/*
+ * The seed's ring files a key past its window in its last slot, out of
+ * order: with increments that can pass the window it cannot pass the
+ * correctness pass, so it is left out, and the header says so.
+ */
+static const char *bq_dropped;
+
+static void bq_drop_unfit(struct bq_options *o)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < o->nq; i++) {
+		if (o->queues[i] == &bq_peer_tr_seed_ops &&
+		    2 * (uint64_t)o->inc_max > (uint64_t)BQ_TR_SLOTS * BQ_TR_GRAN) {
+			bq_dropped = o->queues[i]->name;
+			continue;
+		}
+		o->queues[k++] = o->queues[i];
+	}
+	o->nq = k;
+	if (!k)
+		bq_die("-q: no queue left: %s cannot hold increments up to %lu",
+		       bq_dropped, (unsigned long)o->inc_max);
+}
+
 static void bq_parse_options(struct bq_options *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -540,7 +572,7 @@ static void bq_parse_options(struct bq_options *o, int argc, char **argv)
 	};
 	int c;
 	uint64_t v;
-	bool warmup_set = false;
+	bool warmup_set = false, dist_set = false, max_set = false;
 
 	memset(o, 0, sizeof(*o));
 	bq_parse_ns(o, "1..2048");
@@ -571,12 +603,14 @@ static void bq_parse_options(struct bq_options *o, int argc, char **argv)
 		case 'd':
 			o->dist = (enum bq_dist)bq_lookup(bq_dist_names,
 				BQ_NDISTS, optarg, "--dist");
+			dist_set = true;
 			break;
 		case 'm':
 			v = bq_parse_num(optarg, NULL, "--inc-max");
 			if (v < 4 || v > UINT32_MAX)
 				bq_die("--inc-max: between 4 and 2^32-1");
 			o->inc_max = (uint32_t)v;
+			max_set = true;
 			break;
 		case 'l':
 			o->loops = (size_t)bq_parse_num(optarg, NULL, "--loops");
@@ -627,6 +661,16 @@ static void bq_parse_options(struct bq_options *o, int argc, char **argv)
 		bq_die("unexpected argument '%s' (see --help)", argv[optind]);
 	if (!warmup_set)
 		o->warmup = o->loops;
+	if (o->workload == BQ_SPREAD) {
+		/* a server's timers: 1 ms .. 1 h, the ring at 1 ms */
+		if (!dist_set)
+			o->dist = BQ_LOGUNIFORM;
+		if (!max_set)
+			o->inc_max = 3600000;
+		if (o->tring_shift < 0)
+			o->tring_shift = 0;
+	}
+	bq_drop_unfit(o);
 }
 
 /* ---- the tables ----------------------------------------------------- */
@@ -686,6 +730,9 @@ static uint32_t bq_increment(const struct bq_options *o)
 		r = bq_random();
 		x = 0.95238 * bq_unit() + ((r >> 11) % 10u == 0 ? 9.5238 : 0.0);
 		x *= max / (0.95238 + 9.5238);
+		break;
+	case BQ_LOGUNIFORM:
+		x = exp(bq_unit() * log(max));
 		break;
 	case BQ_CAMEL:
 	default:
@@ -956,6 +1003,10 @@ int main(int argc, char **argv)
 	       "linux_rb not built (no LINUX_SRC kernel tree)"
 #endif
 	       );
+	if (bq_dropped)
+		printf("%s left out: its window (Ns x Tg = %u) cannot hold "
+		       "keys up to 2 x max increment\n", bq_dropped,
+		       BQ_TR_SLOTS * BQ_TR_GRAN);
 
 	res = (struct bq_result *)bq_xrealloc(NULL,
 					      o.nn * nq * sizeof(*res));

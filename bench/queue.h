@@ -182,6 +182,7 @@ static uint64_t BQ_FN(run)(enum bq_workload w, size_t loops)
 	case BQ_SCHED:
 		return BQ_FN(sched)(loops);
 	case BQ_TIMER:
+	case BQ_SPREAD:
 		return BQ_FN(timer)(loops);
 	case BQ_UPDOWN:
 		return BQ_FN(updown)(loops);
