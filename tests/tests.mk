@@ -177,3 +177,6 @@ TEST_PROGS += tests/readme.sh
 
 # An impossible SQ_TRING_SLOTS must be a compile-time error.
 TEST_PROGS += tests/config.sh
+
+# The ring's node in a caller's union: clean under gcc -Warray-bounds=2.
+TEST_PROGS += tests/tring_warn.sh
