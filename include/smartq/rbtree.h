@@ -870,6 +870,7 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 		const struct sq_rb__link *next = sq_rb__next(l);
 
 		fn(sq_rb__node(l), arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->rb_count != count, "sq_rb_visit",
 			   "fn changed the queue");
 		seen++;

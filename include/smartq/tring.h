@@ -742,6 +742,7 @@ static inline size_t sq_tring__visit_list(const struct sq_tring *q,
 		struct sq_tring_node *next = n->tr_u.tr_list.tr_next;
 
 		fn(n, arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
 			   "fn changed the queue");
 		seen++;
@@ -782,6 +783,7 @@ static inline size_t sq_tring_visit(const struct sq_tring *q,
 
 		(void)count;
 		fn(sq_tring__of_over(r), arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
 			   "fn changed the queue");
 		seen++;
