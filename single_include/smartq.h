@@ -153,9 +153,11 @@
  * of a branch where it turns the same store written in one expression
  * into one (the descents' last turn).
  */
+/* NOLINTBEGIN(bugprone-macro-parentheses): type is a type name */
 #define SQ__CHILD(type, x, left, right, s)				\
 	(*(type **)(void *)((char *)(x) + offsetof(type, left) +	\
 		(size_t)(s) * (offsetof(type, right) - offsetof(type, left))))
+/* NOLINTEND(bugprone-macro-parentheses) */
 #define SQ__CHILD_AT(type, left, right, s) \
 	(offsetof(type, left) + \
 	 (size_t)(s) * (offsetof(type, right) - offsetof(type, left)))
@@ -286,7 +288,7 @@ static inline uint64_t sq_key_from_double(double d)
 	memcpy(&b, &d, sizeof(b));
 	/* positive: above every negative; negative: the magnitude's order
 	 * reversed */
-	return b & SQ__SIGN64 ? ~b : b | SQ__SIGN64;
+	return (b & SQ__SIGN64) ? ~b : (b | SQ__SIGN64);
 }
 
 /**
@@ -298,7 +300,7 @@ static inline uint64_t sq_key_from_double(double d)
  */
 static inline double sq_key_to_double(uint64_t k)
 {
-	uint64_t b = k & SQ__SIGN64 ? k ^ SQ__SIGN64 : ~k;
+	uint64_t b = (k & SQ__SIGN64) ? (k ^ SQ__SIGN64) : ~k;
 	double d;
 
 	memcpy(&d, &b, sizeof(d));
@@ -1231,6 +1233,7 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 		const struct sq_rb__link *next = sq_rb__next(l);
 
 		fn(sq_rb__node(l), arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->rb_count != count, "sq_rb_visit",
 			   "fn changed the queue");
 		seen++;
@@ -2207,6 +2210,7 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 		struct sq_gavl_node *next = sq_gavl_next(n);
 
 		fn(n, arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->gv_count != count, "sq_gavl_visit",
 			   "fn changed the queue");
 		seen++;
@@ -3030,6 +3034,7 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 			unsigned d = sq_binom__degree(n);
 
 			fn(n, arg);
+			/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 			SQ__MISUSE(q->bh_count != count, "sq_binom_visit",
 				   "fn changed the queue");
 			seen++;
@@ -3522,7 +3527,7 @@ SQ__INLINE unsigned sq_tring__scan(const struct sq_tring *q, unsigned s)
 			return SQ_TRING__NONE;
 	}
 	w = sq__ctz64(m) & (SQ_TRING__WORDS - 1);
-	return (w << 6) | sq__ctz64(q->tr_map[w]);
+	return (w << 6) + sq__ctz64(q->tr_map[w]);	/* cppcheck: not "| 0" */
 }
 
 /* Cache @n (NULL when empty) as the first node, and its tick. */
@@ -4146,6 +4151,7 @@ static inline size_t sq_tring__visit_list(const struct sq_tring *q,
 		struct sq_tring_node *next = n->tr_next;
 
 		fn(n, arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
 			   "fn changed the queue");
 		seen++;
@@ -5301,6 +5307,7 @@ static inline size_t sq_ladder__visit_list(const struct sq_ladder *q,
 	for (n = l->ll_first; n; n = next) {
 		next = n->ld_next;
 		fn(n, arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->ld_count != count, "sq_ladder_visit",
 			   "fn changed the queue");
 		seen++;
