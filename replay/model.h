@@ -71,6 +71,14 @@ static const struct rp_policy rp_policies[] = {
 #define RP_NPOLICIES (sizeof(rp_policies) / sizeof(rp_policies[0]))
 
 #define RP_TICK_NS	4000000u	/* HZ = 250, the Kconfig default */
+/* sched_features.h's LAST_BUDDY, on in 2.6.35; -DRP_LAST_BUDDY=0 shows
+ * what the buddy does to tbench's latency (doc/replay.md). */
+#ifndef RP_LAST_BUDDY
+#define RP_LAST_BUDDY	1
+#endif
+#if RP_LAST_BUDDY != 0 && RP_LAST_BUDDY != 1
+#error "replay/model.h: RP_LAST_BUDDY must be 0 or 1"
+#endif
 
 /* the granularity at @nr runnable tasks */
 static uint64_t rp_min_gran(const struct rp_policy *p, uint64_t nr)
@@ -163,6 +171,7 @@ struct rp_sim {
 
 	/* results */
 	uint64_t switches, picks, hash, enq_seq;
+	uint64_t runnable_sum;	/* nr_running at each pick, summed */
 	uint64_t first_exit;	/* when the first task finished */
 	double jain_first_exit;
 
@@ -374,7 +383,7 @@ static void rp_wake(struct rp_sim *s, uint32_t i)
 	rp_update_curr(s);
 	if (rp_wakeup_preempt(s, s->curr, i) == 1) {
 		s->need_resched = true;
-		if (s->nr_running >= s->pol->nr_latency)	/* LAST_BUDDY */
+		if (RP_LAST_BUDDY && s->nr_running >= s->pol->nr_latency)
 			s->last = s->curr;
 	}
 }
@@ -456,6 +465,7 @@ static void rp_schedule(struct rp_sim *s)
 	n->exec_start = s->now;
 	n->prev_sum_exec = n->sum_exec;
 	s->picks++;
+	s->runnable_sum += s->nr_running;
 	s->hash = rp_mix(s->hash, se);
 	if (se != prev) {
 		s->switches++;
@@ -715,6 +725,7 @@ struct rp_result {
 	uint64_t rq_ns;		/* measured CPU time of the run queue */
 	uint64_t rq_ops, switches, picks, hash;
 	double jain;
+	double runnable;	/* mean runnable tasks at a pick */
 	/* tbench */
 	double mbps, max_latency_ms;
 	uint64_t ops;
@@ -730,6 +741,8 @@ static void rp_result_of(struct rp_result *r, struct rp_sim *s)
 	r->rq_ops = s->rq_ops;
 	r->switches = s->switches;
 	r->picks = s->picks;
+	r->runnable = s->picks ? (double)s->runnable_sum / (double)s->picks
+			       : 0;
 	r->hash = s->hash;
 	r->strict_picks = s->strict_picks;
 	r->late_picks = s->late_picks;

@@ -32,7 +32,8 @@
 
 SQT_DIR   := $(BUILD)/tests
 SQT_KINDS := $(SQ_KINDS)
-SQT_HDRS  := $(HEADERS) tests/sq_test.h tests/model.h tests/rng.h tests/tests.mk
+SQT_HDRS  := $(HEADERS) tests/sq_test.h tests/model.h tests/rng.h tests/mix.h \
+             mk/kinds.mk tests/tests.mk
 
 # ---- what this machine has ---------------------------------------------------
 
@@ -135,7 +136,7 @@ $(SQT_DIR)/$(1)/contract-%: tests/contract.c $(SQT_HDRS)
 $(SQT_DIR)/$(1)/misuse-%: tests/misuse.c $(SQT_HDRS)
 	@mkdir -p $$(@D)
 	$$(call sqt_cc,$(1)) $$(if $$(filter -DSQ_DEBUG,$$(SQT_FLAGS_$(1))),,-DSQ_DEBUG) \
-		-DSQ_K=$$* -DSQ_K_IS_$$* -o $$@ $$< $$(SQT_CMOCKA_L)
+		-DSQ_K=$$* -o $$@ $$< $$(SQT_CMOCKA_L)
 
 $(SQT_DIR)/$(1)/%: tests/%.c $(SQT_HDRS)
 	@mkdir -p $$(@D)

@@ -88,6 +88,38 @@
 #endif
 
 /*
+ * SQ__CHILD(type, x, left, right, s) - the child pointer of @x on side @s
+ * (0: member @left, 1: member @right), picked by its offset.  The trees'
+ * rebalancing exists once for both sides this way, and a side that is a
+ * coin flip to a predictor costs no branch (gcc makes a branch of a C
+ * select between the two words).  SQ__CHILD_AT is the offset alone: gcc
+ * keeps a store through an offset computed first, into a variable, free
+ * of a branch where it turns the same store written in one expression
+ * into one (the descents' last turn).
+ */
+#define SQ__CHILD(type, x, left, right, s)				\
+	(*(type **)(void *)((char *)(x) + offsetof(type, left) +	\
+		(size_t)(s) * (offsetof(type, right) - offsetof(type, left))))
+#define SQ__CHILD_AT(type, left, right, s) \
+	(offsetof(type, left) + \
+	 (size_t)(s) * (offsetof(type, right) - offsetof(type, left)))
+
+/*
+ * SQ__LOAD_BOTH(l, r) - in a descent that loads both children and selects
+ * one without a branch: clang would load only the chosen child, at an
+ * address that waits for the compare; this keeps both loads ahead of it.
+ */
+#if defined(SQ__GNUC) && defined(__clang__)
+#define SQ__LOAD_BOTH(l, r)	\
+	do {			\
+		SQ__OPAQUE(l);	\
+		SQ__OPAQUE(r);	\
+	} while (0)
+#else
+#define SQ__LOAD_BOTH(l, r) ((void)0)
+#endif
+
+/*
  * sq__ctz64 - index of the lowest set bit; @x must not be 0.
  * On x86-64 it is tzcnt, encoded as rep bsf so every x86-64 runs it (as
  * bsf where there is no BMI1: the same answer for x != 0); compilers

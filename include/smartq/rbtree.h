@@ -61,7 +61,7 @@
  * written once for both sides, as in gavl.h: the side is a number (0 left,
  * 1 right) and a child word is picked by its offset (SQ_RB__CHILD), so no
  * rotation branches on which side it turns.  The only compare
- * is the small descent loop of sq_rb__add() (behind enqueue and requeue),
+ * is the small descent loop of sq_rb__insert() (behind enqueue and requeue),
  * which inlines into the caller and selects each child without a branch.
  */
 #ifndef SMARTQ_RBTREE_H
@@ -219,14 +219,10 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
 
 /* ---- the child words by side ------------------------------------------- */
 
-/* The child word of @x on side @s (0 left, 1 right), picked by its offset:
- * the fix-ups below exist once for both sides, and which side a rotation
- * turns (a coin flip to a predictor) costs no branch. */
-#define SQ_RB__CHILD(x, s)						\
-	(*(struct sq_rb__link **)(void *)((char *)(x) +			\
-		offsetof(struct sq_rb__link, rb_left) + (size_t)(s) *	\
-		(offsetof(struct sq_rb__link, rb_right) -		\
-		 offsetof(struct sq_rb__link, rb_left))))
+/* The child word of @x on side @s (0 left, 1 right): the fix-ups below
+ * exist once for both sides (SQ__CHILD). */
+#define SQ_RB__CHILD(x, s) \
+	SQ__CHILD(struct sq_rb__link, x, rb_left, rb_right, s)
 
 /* ---- insert fix-up (no compare) ---------------------------------------- */
 
@@ -566,14 +562,14 @@ SQ__INLINE struct sq_rb__link *sq_rb__prev(const struct sq_rb__link *n)
 }
 
 /*
- * sq_rb__add - the comparing descent, then the compare-free fix-up
+ * sq_rb__insert - the comparing descent, then the compare-free fix-up
  *
  * Stores @key as @n's key (layout rule) and links @n.  Equal keys go
  * right, so @n lands after every node with its key; the node stays
  * leftmost only if the descent never turned right.  True if @n is now
  * the first.
  */
-SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
+SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
 {
 	struct sq_rb__link *cur = q->rb_root, *parent = NULL;
 	bool leftmost;
@@ -584,12 +580,7 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
 	while (cur) {
 		struct sq_rb__link *l = cur->rb_left, *r = cur->rb_right;
 
-#if defined(__clang__)
-		/* clang would load only the chosen child, at an address that
-		 * waits for the compare: keep both loads ahead of it */
-		SQ__OPAQUE(l);
-		SQ__OPAQUE(r);
-#endif
+		SQ__LOAD_BOTH(l, r);
 		parent = cur;
 		cur = key < sq_rb__key(cur) ? l : r;
 	}
@@ -603,18 +594,14 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
 		/* gcc would pair this store with the leftmost's below into
 		 * one 16-byte store, and the next pop's 8-byte load of the
 		 * leftmost, from its upper half, is forwarded slowly if at
-		 * all: gcc's N = 1 hold loop took 7.4 ticks, now 2.3 */
+		 * all (doc/rbtree.md, "The empty tree") */
 		SQ__KEEP_BRANCH();
 		leftmost = true;
 	} else {
-		/* the last turn is not branched on either: the child word
-		 * to write is picked by its offset (gcc makes a branch of
-		 * any C select between the two words); left of the old
-		 * first means no right turn on the way */
+		/* the last turn is not branched on either (SQ__CHILD);
+		 * left of the old first means no right turn on the way */
 		bool left = key < sq_rb__key(parent);
-		size_t off = offsetof(struct sq_rb__link, rb_left) +
-			     (size_t)!left * (offsetof(struct sq_rb__link, rb_right) -
-					      offsetof(struct sq_rb__link, rb_left));
+		size_t off = SQ__CHILD_AT(struct sq_rb__link, rb_left, rb_right, !left);
 
 		*(struct sq_rb__link **)(void *)((char *)parent + off) = n;
 		leftmost = parent == q->rb_leftmost && left;	/* rarely the first */
@@ -805,7 +792,7 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
 	SQ__MISUSE(sq_rb_queued(n), "sq_rb_enqueue", "node is already queued");
-	return sq_rb__add(q, &n->rb_link, key);
+	return sq_rb__insert(q, &n->rb_link, key);
 }
 
 /**
@@ -911,7 +898,7 @@ static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 	bool was_first;
 
 	if (!sq_rb_queued(n))
-		return sq_rb__add(q, l, key);
+		return sq_rb__insert(q, l, key);
 	was_first = q->rb_leftmost == l;
 	/* In place iff prev->key <= key < next->key: n must end after all
 	 * nodes with an equal key, so an equal next forces a move. */
@@ -926,7 +913,7 @@ static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 		}
 	}
 	sq_rb__remove(q, l);
-	return sq_rb__add(q, l, key) || was_first;
+	return sq_rb__insert(q, l, key) || was_first;
 }
 
 /**

@@ -370,7 +370,7 @@ SQ__SLOW bool sq_tring__insert_over(struct sq_tring *q,
 	const struct sq_tring_node *f = q->tr_first;
 
 	/* the tree writes all three link words, the tag among them */
-	if (sq_rb__add(&q->tr_over, &n->tr_u.tr_over, n->key) &&
+	if (sq_rb__insert(&q->tr_over, &n->tr_u.tr_over, n->key) &&
 	    (!f || !(sq_tring__tag(f) & SQ_TRING__LISTBIT))) {
 		sq_tring__set_first(q, n);	/* nothing late, slots empty */
 		return true;
