@@ -46,17 +46,17 @@
  * backends return identical sequences.
  *
  * When the rungs run out.  Each rung narrows its parent bucket by
- * 2^SQ_LADDER__CBITS; rung 0's width is at most 2^(64 - log2 Buckets).  A
- * rung r with width 2^s may need ceil(s / CBITS) rungs below it before its
- * buckets hold one key each.  The defaults (1024, 64, 10 rungs) give
- * 10 + 9 * 6 = 64 bits: a crowded bucket always finds a free rung, for any
- * keys.  A bottom that grows past SQ_LADDER__SPILL nodes (keys enqueued
- * below the lowest rung: the present, the past) is spilled into a new
- * lowest rung only while that rule still holds; otherwise it stays a sorted
- * list, and an insert into it is O(bottom size) until it drains.  With
- * SQ_LADDER_RUNGS set below the rule, a crowded bucket on the last rung is
- * merge-sorted into the bottom (the paper's answer): O(m log m) once, then
- * the same long bottom.  Either way order stays exact.
+ * 2^SQ_LADDER__CBITS; rung 0's width is at most 2^(64 - log2 Buckets).  The
+ * defaults (1024, 64, 10 rungs) give 10 + 9 * 6 = 64 bits: a crowded bucket
+ * always finds a free rung, for any keys, unless spills took rungs.  A
+ * spill: a bottom longer than SQ_LADDER__SPILL (keys enqueued below the
+ * lowest rung: the present, the past) keeps its front and spreads the
+ * rest over a new lowest rung, if one is free (sq_ladder__spill()).  With
+ * SQ_LADDER_RUNGS set below the bound, or after spills, a crowded bucket
+ * on the last rung is merge-sorted into the bottom (the paper's answer),
+ * O(m log m) once; with no rung free a long bottom stays a sorted list,
+ * whose inserts cost twice the distance from its nearer end.  Either way
+ * the order stays exact.
  *
  * Invariants (sq_ladder_check() verifies each of them):
  *  1. Every list is NULL-terminated both ways, and each node's ld_home is
@@ -80,7 +80,8 @@
  *
  * Costs (n nodes):
  *	enqueue		O(1): a tail append, or an ordered insert into the
- *			bottom (at most SQ_LADDER__SPILL nodes but see above)
+ *			bottom (short: it is spilled when it grows; see
+ *			above for when it cannot be)
  *	first		O(1): the bottom's head
  *	pop		O(1) amortised: the head of the bottom; a refill moves
  *			each node down at most once per rung
