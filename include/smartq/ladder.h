@@ -167,7 +167,7 @@
 #define SQ_LADDER__WORDS ((SQ_LADDER__NBK + 63) / 64)
 /* A bottom longer than this is spilled into a rung, if one is free (see
  * sq_ladder__spill()). */
-#define SQ_LADDER__SPILL (2 * (SQ_LADDER_THRES))
+#define SQ_LADDER__SPILL ((size_t)2 * (SQ_LADDER_THRES))
 
 struct sq_ladder__list;
 
@@ -318,15 +318,14 @@ SQ__INLINE void sq_ladder__bucket_clear(struct sq_ladder *q, unsigned b)
 		q->ld_summary &= ~((uint64_t)1 << w);
 }
 
-/* The bitmap bits of rung @r's buckets in word @w (all ones for a word of
- * rung 0, which fills whole words). */
+/* The bitmap bits of rung @r's buckets in their word (all ones for rung
+ * 0, which fills whole words, and when a spawned rung fills one). */
 SQ__INLINE uint64_t sq_ladder__rung_mask(unsigned r)
 {
-	unsigned base = sq_ladder__base(r);
-
 	if (!r || SQ_LADDER_SPLIT == 64)
 		return ~(uint64_t)0;
-	return (((uint64_t)1 << (SQ_LADDER_SPLIT & 63)) - 1) << (base & 63);
+	return (((uint64_t)1 << (SQ_LADDER_SPLIT & 63)) - 1)
+	       << (sq_ladder__base(r) & 63);
 }
 
 /* The first occupied bucket index of rung @r (global), or -1 if none. */
@@ -342,11 +341,11 @@ SQ__INLINE long sq_ladder__rung_first(const struct sq_ladder *q, unsigned r)
 		if (!m)
 			return -1;
 		w = sq__ctz64(m);
-		return (long)(w * 64 + sq__ctz64(q->ld_map[w]));
+		return (long)w * 64 + (long)sq__ctz64(q->ld_map[w]);
 	}
 	w = sq_ladder__base(r) >> 6;
 	m = q->ld_map[w] & sq_ladder__rung_mask(r);
-	return m ? (long)(w * 64 + sq__ctz64(m)) : -1;
+	return m ? (long)w * 64 + (long)sq__ctz64(m) : -1;
 }
 
 /* Clear every bucket bit of rung @r (it is being made anew). */
@@ -582,7 +581,7 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 {
 	unsigned r = q->ld_nrungs;
 	struct sq_ladder_node *h = q->ld_bottom.ll_first, *p = h, *run = h, *s;
-	size_t kept = 1, before = 0, budget = 4 * q->ld_bins + SQ_LADDER__SPILL;
+	size_t kept = 1, before = 0, budget = (size_t)4 * q->ld_bins + SQ_LADDER__SPILL;
 	uint64_t hi;
 
 	if (r >= (SQ_LADDER_RUNGS))
