@@ -545,6 +545,10 @@ static void fz_pop_ring(bool due, uint64_t now)
 	struct fz_item *f = fz_ring->first(), *got;
 	uint64_t key;
 
+	/* the ring's pop_due first moves its time to the clock */
+	if (due)
+		S.ring_time = sqm_tring_time_after_advance(&S.ring, S.ring_time,
+							   S.shift, now);
 	if (due && f && fz_ring->key(f) > now) {
 		FZ_REQUIRE(fz_ring->pop_due(now) == NULL, "ring: pop_due(%"
 			   PRIu64 ") took node %u, key %" PRIu64 " is not due",
