@@ -10,7 +10,7 @@ EXAMPLES      := $(basename $(notdir $(wildcard examples/*.c)))
 EXAMPLE_KINDS := $(SQ_KINDS)
 EXAMPLE_BINS  := $(foreach k,$(EXAMPLE_KINDS),$(EXAMPLES:%=$(BUILD)/examples/%-$(k)))
 
-# One pattern rule per backend: $(BUILD)/examples/%-rb from examples/%.c ...
+# One pattern rule per backend: $(BUILD)/examples/%-KIND from examples/%.c
 define sq_example_rule
 $(BUILD)/examples/%-$(1): examples/%.c $(HEADERS)
 	@mkdir -p $$(@D)

@@ -153,9 +153,11 @@
  * of a branch where it turns the same store written in one expression
  * into one (the descents' last turn).
  */
+/* NOLINTBEGIN(bugprone-macro-parentheses): type is a type name */
 #define SQ__CHILD(type, x, left, right, s)				\
 	(*(type **)(void *)((char *)(x) + offsetof(type, left) +	\
 		(size_t)(s) * (offsetof(type, right) - offsetof(type, left))))
+/* NOLINTEND(bugprone-macro-parentheses) */
 #define SQ__CHILD_AT(type, left, right, s) \
 	(offsetof(type, left) + \
 	 (size_t)(s) * (offsetof(type, right) - offsetof(type, left)))
@@ -286,7 +288,7 @@ static inline uint64_t sq_key_from_double(double d)
 	memcpy(&b, &d, sizeof(b));
 	/* positive: above every negative; negative: the magnitude's order
 	 * reversed */
-	return b & SQ__SIGN64 ? ~b : b | SQ__SIGN64;
+	return (b & SQ__SIGN64) ? ~b : (b | SQ__SIGN64);
 }
 
 /**
@@ -298,7 +300,7 @@ static inline uint64_t sq_key_from_double(double d)
  */
 static inline double sq_key_to_double(uint64_t k)
 {
-	uint64_t b = k & SQ__SIGN64 ? k ^ SQ__SIGN64 : ~k;
+	uint64_t b = (k & SQ__SIGN64) ? (k ^ SQ__SIGN64) : ~k;
 	double d;
 
 	memcpy(&d, &b, sizeof(d));
@@ -393,7 +395,7 @@ static inline void sq__die(const char *fn, const char *mistake)
  * The balancing code works on the link alone (struct sq_rb__link) and
  * reads a link's key just before it (the layout rule, at the link's
  * definition), so another node type can embed the same link and reuse
- * the tree without a second copy of its key: tring.h's overflow does.
+ * the tree without a second copy of its key.
  * The public functions take and return struct sq_rb_node and convert at
  * the boundary (a constant offset, folded into the addressing).
  *
@@ -441,8 +443,8 @@ static inline void sq__die(const char *fn, const char *mistake)
  * the link's address, in the struct that embeds it, where struct
  * sq_rb_node has it (the key first, the link right after it: -8 on
  * LP64); sq_rb__key() reads it there.  struct sq_rb_node follows the
- * rule by definition; any other node that embeds a link (tring.h's)
- * proves it with a compile-time check.  The key is a real uint64_t member
+ * rule by definition; any other node that embeds a link must prove it
+ * with a compile-time check.  The key is a real uint64_t member
  * of the embedding struct, read through a uint64_t lvalue: no struct type
  * is punned for another.
  */
@@ -504,7 +506,7 @@ SQ__INLINE void sq_rb__set_key(struct sq_rb__link *l, uint64_t key)
 }
 
 /* The sq_rb_node that holds link @l, NULL for NULL.  Only for links that
- * really are in an sq_rb_node (not tring's).  Non-const, like strchr. */
+ * really are in an sq_rb_node.  Non-const, like strchr. */
 SQ__INLINE struct sq_rb_node *sq_rb__node(const struct sq_rb__link *l)
 {
 	return l ? sq_entry(l, struct sq_rb_node, rb_link) : NULL;
@@ -888,8 +890,8 @@ SQ__INLINE void sq_rb__unlink(struct sq_rb__link *n)
 /* ---- the link-level operations ------------------------------------------
  *
  * The public functions below are thin wrappers over these, converting
- * node <-> link at the boundary; tring.h's overflow calls them directly on
- * the links inside its own nodes (which keep their key by the layout rule).
+ * node <-> link at the boundary; another node type that embeds the link
+ * (keeping its key by the layout rule) can call them directly.
  */
 
 /* The link after @n in order, NULL if @n is the last. */
@@ -1231,6 +1233,7 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 		const struct sq_rb__link *next = sq_rb__next(l);
 
 		fn(sq_rb__node(l), arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->rb_count != count, "sq_rb_visit",
 			   "fn changed the queue");
 		seen++;
@@ -2207,6 +2210,7 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 		struct sq_gavl_node *next = sq_gavl_next(n);
 
 		fn(n, arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->gv_count != count, "sq_gavl_visit",
 			   "fn changed the queue");
 		seen++;
@@ -3030,6 +3034,7 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 			unsigned d = sq_binom__degree(n);
 
 			fn(n, arg);
+			/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 			SQ__MISUSE(q->bh_count != count, "sq_binom_visit",
 				   "fn changed the queue");
 			seen++;
@@ -3522,7 +3527,7 @@ SQ__INLINE unsigned sq_tring__scan(const struct sq_tring *q, unsigned s)
 			return SQ_TRING__NONE;
 	}
 	w = sq__ctz64(m) & (SQ_TRING__WORDS - 1);
-	return (w << 6) | sq__ctz64(q->tr_map[w]);
+	return (w << 6) + sq__ctz64(q->tr_map[w]);	/* cppcheck: not "| 0" */
 }
 
 /* Cache @n (NULL when empty) as the first node, and its tick. */
@@ -4146,6 +4151,7 @@ static inline size_t sq_tring__visit_list(const struct sq_tring *q,
 		struct sq_tring_node *next = n->tr_next;
 
 		fn(n, arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
 			   "fn changed the queue");
 		seen++;
