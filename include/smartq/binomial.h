@@ -221,12 +221,14 @@ SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
 	struct sq_binom_node *win = *w, *lose = x;
 	uint64_t k = *wk, sq = *ws, tmp = xk;
 
-	__asm__("cmp %[sq], %[xs]\n\t"	/* xs - sq: borrow if xs < sq */
-		"sbb %[k], %[tmp]\n\t"	/* xk - k - borrow: CF = x first */
-		"cmovb %[win], %[lose]\n\t"
-		"cmovb %[x], %[win]\n\t"
-		"cmovb %[xk], %[k]\n\t"
-		"cmovb %[xs], %[sq]"
+	/* xs - sq borrows if xs < sq; then xk - k - borrow: CF = x first.
+	 * {AT&T|Intel} operand orders, so -masm=intel assembles it too. */
+	__asm__("cmp {%[sq], %[xs]|%[xs], %[sq]}\n\t"
+		"sbb {%[k], %[tmp]|%[tmp], %[k]}\n\t"
+		"cmovb {%[win], %[lose]|%[lose], %[win]}\n\t"
+		"cmovb {%[x], %[win]|%[win], %[x]}\n\t"
+		"cmovb {%[xk], %[k]|%[k], %[xk]}\n\t"
+		"cmovb {%[xs], %[sq]|%[sq], %[xs]}"
 		: [win] "+&r"(win), [lose] "+&r"(lose), [k] "+&r"(k),
 		  [sq] "+&r"(sq), [tmp] "+&r"(tmp)
 		: [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)

@@ -97,7 +97,8 @@ static inline unsigned sq__ctz64(uint64_t x)
 #if defined(SQ__X86_64)
 	uint64_t r;
 
-	__asm__("tzcnt %1, %0" : "=r"(r) : "r"(x) : "cc");
+	/* {AT&T|Intel} operand orders: right with -masm=intel too */
+	__asm__("tzcnt {%1, %0|%0, %1}" : "=r"(r) : "r"(x) : "cc");
 	return (unsigned)r;
 #elif defined(SQ__GNUC)
 	return (unsigned)__builtin_ctzll(x);
