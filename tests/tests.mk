@@ -10,6 +10,8 @@
 #           -std=c11 -DSQ_DEBUG                       (diff.c runs a quarter of its ops)
 #   intel   $(CC) -O2 -g -std=c11 -masm=intel         x86-64: Intel asm syntax
 #
+# and, under qemu-user, i386, aarch64, armhf and s390x (tests/cross.mk).
+#
 # The programs of each variant:
 #
 #   contract-KIND   tests/contract.c, the macro-API contract, once per backend
@@ -205,3 +207,6 @@ TEST_PROGS += tests/readme.sh
 
 # An impossible SQ_TRING_SLOTS must be a compile-time error.
 TEST_PROGS += tests/config.sh
+
+# The suite on other targets (i386, aarch64, armhf, s390x) under qemu-user.
+-include tests/cross.mk
