@@ -5,6 +5,8 @@
 #                   (BENCH_ARGS="--help" lists its options)
 #   make plot       cycles/loop against N as a PNG (gnuplot)
 #   make costs      instructions, cache misses, mispredicts per loop (callgrind)
+#   make replay     the seeds' scheduler benchmarks (hackbench 2003, tbench
+#                   2010) in a CFS model over every run queue
 #   make lint       cppcheck and clang-tidy
 #   make fuzz       libFuzzer over all four backends (FUZZ_SECONDS=60)
 #   make examples   the example programs, once per backend
@@ -29,8 +31,10 @@ TEST_DEPS  :=
 .PHONY: all test clean
 all: test
 
+include mk/kinds.mk
 -include tests/tests.mk
 -include bench/bench.mk
+-include replay/replay.mk
 -include examples/examples.mk
 -include tests/fuzz/fuzz.mk
 -include mk/install.mk

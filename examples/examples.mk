@@ -1,12 +1,12 @@
 # examples/examples.mk - every example, built once per backend, and checked
 #
-# examples/NAME.c is compiled four times, with -DSQ_K=rb, gavl, binom and
-# tring, into $(BUILD)/examples/NAME-KIND.  `make examples` builds them;
+# examples/NAME.c is compiled once per backend (SQ_KINDS, mk/kinds.mk),
+# with -DSQ_K=KIND, into $(BUILD)/examples/NAME-KIND.  `make examples` builds them;
 # `make test` also runs examples/test-examples.sh, which checks each
 # output against examples/expected/NAME.out.
 
 EXAMPLES      := $(basename $(notdir $(wildcard examples/*.c)))
-EXAMPLE_KINDS := rb gavl binom tring
+EXAMPLE_KINDS := $(SQ_KINDS)
 EXAMPLE_BINS  := $(foreach k,$(EXAMPLE_KINDS),$(EXAMPLES:%=$(BUILD)/examples/%-$(k)))
 
 # One pattern rule per backend: $(BUILD)/examples/%-rb from examples/%.c ...

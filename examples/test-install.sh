@@ -91,7 +91,8 @@ else
 	echo "test-install: no $pkg_config; using $cflags from the .pc's includedir"
 fi
 cd "$tmp/user" || fail "cd"
-for kind in rb gavl binom tring; do
+[ -n "${SQ_KINDS:-}" ] || fail "SQ_KINDS is empty (run me from make)"
+for kind in $SQ_KINDS; do
 	# shellcheck disable=SC2086 # $cflags is a list of flags
 	${CC:-cc} -std=c99 -Wall -Werror $cflags -DSQ_K=$kind -o "prog-$kind" prog.c ||
 		fail "cannot build against the installed headers (SQ_K=$kind)"
@@ -114,4 +115,4 @@ $make -s uninstall DESTDIR="$tmp/default" >/dev/null || fail "make uninstall (de
 left=$(find "$tmp/default" -type f -o -name '*smartq*')
 [ -z "$left" ] || fail "left behind after uninstall: $left"
 
-echo "test-install: installed, built with $version (4 backends), uninstalled: ok"
+echo "test-install: installed, built with $version ($(echo $SQ_KINDS | wc -w) backends), uninstalled: ok"

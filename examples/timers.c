@@ -8,9 +8,10 @@
  * first one.  Reprogramming is slow on real hardware, so it is done only
  * when the first deadline changes, which the queue reports:
  *
- *	SQ_ENQUEUE  returns true when the new timer is now first;
- *	SQ_REQUEUE  returns true when the first timer or its deadline changed;
- *	SQ_DEQUEUE  changes the first deadline only when the first timer goes.
+ *	SQ_REQUEUE  arms a timer, idle or armed, and returns true when the
+ *	            first timer or its deadline changed;
+ *	SQ_DEQUEUE  cancels, and returns true when the first timer went;
+ *	SQ_POP_DUE  takes the first timer if it is due, for the expiry loop.
  *
  * The story below (a TCP connection, a watchdog, a poller) arms, cancels
  * and re-arms timers; the interrupt handler pops every expired timer and
@@ -105,27 +106,16 @@ static void hw_program(void)
 	}
 }
 
+/* Arm an idle timer or move an armed one: requeue does both. */
 static void timer_arm(struct timer *t, uint64_t deadline)
 {
-	bool new_first;
-
-	if (SQ_QUEUED(SQ_K, &t->node))
-		new_first = SQ_REQUEUE(SQ_K, &tq, &t->node, deadline);
-	else
-		new_first = SQ_ENQUEUE(SQ_K, &tq, &t->node, deadline);
-	if (new_first)
+	if (SQ_REQUEUE(SQ_K, &tq, &t->node, deadline))
 		hw_program();
 }
 
 static void timer_cancel(struct timer *t)
 {
-	bool was_first;
-
-	if (!SQ_QUEUED(SQ_K, &t->node))
-		return;
-	was_first = SQ_FIRST(SQ_K, &tq) == &t->node;
-	SQ_DEQUEUE(SQ_K, &tq, &t->node);
-	if (was_first)
+	if (SQ_QUEUED(SQ_K, &t->node) && SQ_DEQUEUE(SQ_K, &tq, &t->node))
 		hw_program();
 }
 
@@ -149,17 +139,16 @@ static void expire(uint64_t now)
 {
 	SQ_NODE(SQ_K) *n;
 
-	while ((n = SQ_FIRST(SQ_K, &tq)) != NULL && n->key <= now) {
+	while ((n = SQ_POP_DUE(SQ_K, &tq, now)) != NULL) {
 		struct timer *t = sq_entry(n, struct timer, node);
 		uint64_t deadline = n->key;
 
-		SQ_POP(SQ_K, &tq);
 		in_order = in_order && deadline >= last_fired;
 		last_fired = deadline;
 		t->fired++;
 		printf("%4" PRIu64 " ms  fire    %s\n", deadline, t->name);
 		if (t->period)
-			SQ_ENQUEUE(SQ_K, &tq, &t->node, deadline + t->period);
+			SQ_REQUEUE(SQ_K, &tq, &t->node, deadline + t->period);
 	}
 	hw_program();
 }

@@ -38,6 +38,19 @@
 #include "smartq/gavl.h"
 #include "smartq/binomial.h"
 #include "smartq/tring.h"
+#include "smartq/ladder.h"
+
+/*
+ * SQ_KINDS(X) - every backend, for code that runs over all of them: it
+ * expands X(K, exact) once per backend, K its token and exact 1 when pops
+ * come out in exact key order for every key, 0 when exact only to a
+ * granularity (the ring; at granularity 1 it is exact too, for every key
+ * not below its time).  The tests, the fuzzer, the harness and the build
+ * take the list from here (mk/kinds.mk reads it through the preprocessor):
+ * a new backend is its header, its entry here, its white-box test and its
+ * doc.
+ */
+#define SQ_KINDS(X) X(rb, 1) X(gavl, 1) X(binom, 1) X(tring, 0)
 
 /* Two-level paste, so that K may itself be a macro (#define MYQ rb). */
 #define SQ__CAT2(a, b)     a##b
@@ -49,6 +62,7 @@
 #define SQ_QUEUE(K)                 struct SQ__XCAT2(sq_, K)
 #define SQ_NODE(K)                  struct SQ__FN(K, _node)
 #define SQ_INIT(K, q)               SQ__FN(K, _init)(q)
+#define SQ_INIT_AT(K, q, now)       SQ__FN(K, _init_at)(q, now)
 #define SQ_NODE_INIT(K, n)          SQ__FN(K, _node_init)(n)
 #define SQ_ENQUEUE(K, q, n, key)    SQ__FN(K, _enqueue)(q, n, key)
 #define SQ_FIRST(K, q)              SQ__FN(K, _first)(q)
@@ -59,5 +73,15 @@
 #define SQ_COUNT(K, q)              SQ__FN(K, _count)(q)
 #define SQ_QUEUED(K, n)             SQ__FN(K, _queued)(n)
 #define SQ_CHECK(K, q)              SQ__FN(K, _check)(q)
+#define SQ_POP_DUE(K, q, now)       SQ__FN(K, _pop_due)(q, now)
+#define SQ_VISIT(K, q, fn, arg)     SQ__FN(K, _visit)(q, fn, arg)
+
+/*
+ * SQ_FOREACH(K, q, n) - walk the queue in order, for the backends with an
+ * in-order next() (rb, gavl): for each queued node n, first to last.  The
+ * body must not dequeue n (take the next node first to do that).
+ */
+#define SQ_FOREACH(K, q, n) \
+	for ((n) = SQ_FIRST(K, q); (n) != NULL; (n) = SQ__FN(K, _next)(n))
 
 #endif /* SMARTQ_H */

@@ -45,7 +45,7 @@ $(LINT_TU): $(HEADERS) mk/lint.mk
 
 # Sources that #error without -DSQ_K=KIND are checked once per backend;
 # sources that #error without -DSQ_DEBUG only in the SQ_DEBUG pass.
-LINT_KINDS  := rb gavl binom tring
+LINT_KINDS  := $(SQ_KINDS)
 LINT_KSRCS  := $(if $(LINT_SRCS),$(shell grep -l 'error.*-DSQ_K=' $(LINT_SRCS)))
 LINT_DBGSRC := $(if $(LINT_SRCS),$(shell grep -l 'error.*-DSQ_DEBUG' $(LINT_SRCS)))
 LINT_PLAIN  := $(filter-out $(LINT_KSRCS),$(LINT_SRCS))
@@ -61,11 +61,11 @@ lint-cppcheck: $(LINT_TU)
 		if [ -n "$$nd" ]; then \
 			echo "$(CPPCHECK) ... -USQ_DEBUG -DSQ_K=$$k $$nd"; \
 			$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -USQ_DEBUG \
-				-DSQ_K=$$k -DSQ_K_IS_$$k $$nd; \
+				-DSQ_K=$$k $$nd; \
 		fi; \
 		echo "$(CPPCHECK) ... -DSQ_DEBUG -DSQ_K=$$k $(LINT_KSRCS)"; \
 		$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -DSQ_DEBUG \
-			-DSQ_K=$$k -DSQ_K_IS_$$k $(LINT_KSRCS); \
+			-DSQ_K=$$k $(LINT_KSRCS); \
 	done
 
 lint-tidy: $(LINT_TU)

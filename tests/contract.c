@@ -2,18 +2,19 @@
 /*
  * contract.c - the API contract, written once against the macro API
  *
- * Compiled once per backend with -DSQ_K=rb (gavl, binom, tring), so every
+ * Compiled once per backend with -DSQ_K=<token of SQ_KINDS>, so every
  * backend answers the same questions: empty-queue calls, enqueue's return
  * value, first() consistency, FIFO among equal keys, keys 0 and UINT64_MAX,
  * dequeue of the first, a middle and the last node, requeue (same key,
  * up, down) and its return value, node state, sq_entry round trips, and
- * check() == 0 after every step.
+ * check() == 0 after every step; and the operations a timer or an event
+ * loop needs: dequeue's answer, requeue arming an idle node, pop_due,
+ * visit, init_at.
  *
- * The time ring runs at its default geometry (granularity 1, base 0), where
- * it is exact for keys inside its window [time, time + SQ_TRING_SLOTS);
- * the tests keep their keys there (KEYSPAN) except where a key outside it
- * cannot change the answer (distinct extreme keys).  The ring's inexact
- * cases are tests/diff.c's job.
+ * Every backend runs at its default init, where even a backend that is
+ * exact only to a granularity (SQ_KINDS' flag 0) is exact: granularity 1,
+ * and no key below the time a pop reached.  Its inexact cases are the job
+ * of tests/diff.c and its white-box suite.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,16 +26,12 @@
 #include "rng.h"
 
 #ifndef SQ_K
-#error "compile with -DSQ_K=rb (or gavl, binom, tring)"
+#error "compile with -DSQ_K=<backend>, a token of SQ_KINDS in smartq.h"
 #endif
 
 #define K SQ_K
 
-#ifdef SQ_K_IS_tring
-#define KEYSPAN ((uint64_t)SQ_TRING_SLOTS)	/* in-window keys: [time, +KEYSPAN) */
-#else
 #define KEYSPAN ((uint64_t)1 << 20)
-#endif
 
 struct item {
 	char pad[3];			/* so the link is not at offset 0 */
@@ -246,8 +243,7 @@ SQ_TEST(extreme_keys)
 		SQ_ASSERT_EQ(pop_id(), i);
 	CHECKQ();
 
-#ifndef SQ_K_IS_tring
-	/* UINT64_MAX repeated, mixed with 0 (the ring: see diff.c) */
+	/* UINT64_MAX repeated, mixed with 0 */
 	for (i = 0; i < 20; i++) {
 		enq(i, (i & 1) ? 0 : UINT64_MAX);
 		CHECKQ();
@@ -258,7 +254,6 @@ SQ_TEST(extreme_keys)
 		SQ_ASSERT_EQ(pop_id(), 2 * i);
 		CHECKQ();
 	}
-#endif
 	SQ_ASSERT(SQ_EMPTY(K, &q));
 }
 
@@ -549,6 +544,162 @@ SQ_TEST(hold_loop)
 	}
 }
 
+/* dequeue answers whether the first node changed */
+SQ_TEST(dequeue_return_value)
+{
+	setup();
+	enq(0, 10);
+	enq(1, 10);
+	enq(2, 20);
+	enq(3, 30);
+	SQ_ASSERT(!SQ_DEQUEUE(K, &q, &items[2].link));	/* middle */
+	CHECKQ();
+	SQ_ASSERT(!SQ_DEQUEUE(K, &q, &items[3].link));	/* last */
+	CHECKQ();
+	SQ_ASSERT(!SQ_DEQUEUE(K, &q, &items[1].link));	/* equal to the first */
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 0);
+	enq(1, 10);
+	SQ_ASSERT(SQ_DEQUEUE(K, &q, &items[0].link));	/* the first */
+	CHECKQ();
+	SQ_ASSERT_EQ(first_id(), 1);
+	SQ_ASSERT(SQ_DEQUEUE(K, &q, &items[1].link));	/* the only one */
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+	CHECKQ();
+	/* the macro still works as a statement */
+	enq(4, 1);
+	SQ_DEQUEUE(K, &q, &items[4].link);
+	SQ_ASSERT(!SQ_QUEUED(K, &items[4].link));
+}
+
+/* requeue of a node that is not queued arms it, as a timer's re-arm does */
+SQ_TEST(requeue_arms_an_idle_node)
+{
+	static const unsigned o1[] = { 3, 0, 1, 2 };
+
+	setup();
+	/* never queued, on an empty queue: it is first */
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[0].link, 10));
+	CHECKQ();
+	SQ_ASSERT(SQ_QUEUED(K, &items[0].link));
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 1);
+	SQ_ASSERT_EQ(items[0].link.key, 10);
+	/* behind the first, and behind an equal key: false */
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[1].link, 10));
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[2].link, 30));
+	CHECKQ();
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 3);
+	/* dequeued (cancelled), then re-armed */
+	SQ_ASSERT(!SQ_DEQUEUE(K, &q, &items[2].link));
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[2].link, 20));
+	CHECKQ();
+	/* popped (fired), then re-armed behind its equal: false */
+	SQ_ASSERT_EQ(pop_id(), 0);
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[0].link, 10));
+	CHECKQ();
+	/* never queued, in front of everything: true */
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[3].link, 5));
+	CHECKQ();
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 4);
+	/* 3:5 1:10 0:10 2:20, and an armed node moves as before */
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[1].link, 15));
+	CHECKQ();
+	expect_order(o1, 4);
+}
+
+/* the expiry loop: everything due by now, in order, nothing after */
+SQ_TEST(pop_due_expires_in_order)
+{
+	SQ_NODE(K) *n;
+	unsigned i, got = 0;
+	uint64_t last = 0;
+
+	setup();
+	SQ_ASSERT(SQ_POP_DUE(K, &q, 0) == NULL);
+	SQ_ASSERT(SQ_POP_DUE(K, &q, UINT64_MAX) == NULL);
+	for (i = 0; i < 64; i++)
+		enq(i, 100 + (i * 37) % 64);	/* 100..163, shuffled */
+	CHECKQ();
+	SQ_ASSERT(SQ_POP_DUE(K, &q, 99) == NULL);	/* nothing due */
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 64);
+	CHECKQ();
+	while ((n = SQ_POP_DUE(K, &q, 131)) != NULL) {	/* due: key <= now */
+		SQ_ASSERT(!SQ_QUEUED(K, n));
+		SQ_ASSERT(n->key <= 131 && n->key >= last);
+		last = n->key;
+		got++;
+		CHECKQ();
+	}
+	SQ_ASSERT_EQ(got, 32);
+	SQ_ASSERT_EQ(first_id(), (unsigned)(((132 - 100) * 57) % 64));
+	SQ_ASSERT(SQ_FIRST(K, &q)->key == 132);
+	/* a due node re-armed inside the loop is not taken again */
+	got = 0;
+	while ((n = SQ_POP_DUE(K, &q, 140)) != NULL) {
+		if (ITEM(n)->id % 2)
+			SQ_ASSERT(!SQ_REQUEUE(K, &q, n, 200));
+		got++;
+	}
+	SQ_ASSERT_EQ(got, 9);
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 64 - 32 - 9 + 4);
+	CHECKQ();
+}
+
+static void visit_mark(SQ_NODE(K) *n, void *arg)
+{
+	unsigned *seen = (unsigned *)arg;
+
+	seen[ITEM(n)->id]++;
+	seen[NITEMS]++;
+}
+
+/* visit calls the function once per queued node, and nothing else */
+SQ_TEST(visit_every_node_once)
+{
+	static unsigned seen[NITEMS + 1];
+	unsigned i, round;
+
+	setup();
+	memset(seen, 0, sizeof(seen));
+	SQ_ASSERT_EQ(SQ_VISIT(K, &q, visit_mark, seen), 0);
+	SQ_ASSERT_EQ(seen[NITEMS], 0);
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < NITEMS; i++)
+			if (!SQ_QUEUED(K, &items[i].link) && rnd() % 3)
+				enq(i, rnd() % (round == 1 ? 4 : KEYSPAN));
+		for (i = 0; i < NITEMS; i += 1 + (unsigned)(rnd() % 7))
+			if (SQ_QUEUED(K, &items[i].link))
+				SQ_DEQUEUE(K, &q, &items[i].link);
+		CHECKQ();
+		memset(seen, 0, sizeof(seen));
+		SQ_ASSERT_EQ(SQ_VISIT(K, &q, visit_mark, seen), SQ_COUNT(K, &q));
+		SQ_ASSERT_EQ(seen[NITEMS], SQ_COUNT(K, &q));
+		for (i = 0; i < NITEMS; i++)
+			SQ_ASSERT_EQ(seen[i], SQ_QUEUED(K, &items[i].link) ? 1u : 0u);
+		CHECKQ();
+	}
+}
+
+/* init_at: a queue whose clock starts at now keeps the whole contract */
+SQ_TEST(init_at_a_clock)
+{
+	static const uint64_t now = (uint64_t)1 << 40;
+	unsigned i;
+
+	setup();
+	SQ_INIT_AT(K, &q, now);
+	CHECKQ();
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+	for (i = 0; i < 32; i++)
+		enq(i, now + (i * 7) % 32);
+	SQ_ASSERT_EQ(first_id(), 0);
+	CHECKQ();
+	for (i = 0; i < 32; i++)
+		SQ_ASSERT_EQ(pop_id(), (i * 23) % 32);	/* 23 = 7^-1 mod 32 */
+	SQ_ASSERT(SQ_POP_DUE(K, &q, UINT64_MAX) == NULL);
+	CHECKQ();
+}
+
 static const sq_test_entry tests[] = {
 	SQ_T(empty_queue),
 	SQ_T(enqueue_return_value),
@@ -559,6 +710,11 @@ static const sq_test_entry tests[] = {
 	SQ_T(dequeue_among_equal_keys),
 	SQ_T(requeue_same_key),
 	SQ_T(requeue_up_and_down),
+	SQ_T(dequeue_return_value),
+	SQ_T(requeue_arms_an_idle_node),
+	SQ_T(pop_due_expires_in_order),
+	SQ_T(visit_every_node_once),
+	SQ_T(init_at_a_clock),
 	SQ_T(node_state),
 	SQ_T(entry_round_trip),
 	SQ_T(sorts_and_is_stable),

@@ -5,7 +5,8 @@
 // The headers promise to compile as C++ (g++ -std=c++11, strict warnings);
 // this unit also runs them: a traits struct per backend made of the
 // SQ_* macros, and one template that drives any of them through enqueue,
-// first, requeue, dequeue, pop, FIFO among equal keys, extreme keys,
+// first, requeue (also of an idle node), dequeue, pop, pop_due, visit,
+// FIFO among equal keys, extreme keys,
 // sq_entry and check().  Built with the plain runner of sq_test.h.
 
 #include <stdint.h>
@@ -15,17 +16,24 @@
 #include "sq_test.h"
 
 // The backend is one token, as in C: K becomes a type with static members.
-#define SQX_TRAITS(K)                                                        \
+// Every backend of SQ_KINDS gets one, and a test.
+#define SQX_TRAITS(K, exact)                                                 \
 	struct K##_traits {                                                  \
 		typedef SQ_QUEUE(K) queue;                                   \
 		typedef SQ_NODE(K) node;                                     \
-		static void init(queue *q) { SQ_INIT(K, q); }                \
+		static void init(queue *q) { SQ_INIT_AT(K, q, 0); }          \
 		static void node_init(node *n) { SQ_NODE_INIT(K, n); }       \
 		static bool enqueue(queue *q, node *n, uint64_t key)         \
 		{ return SQ_ENQUEUE(K, q, n, key); }                         \
 		static node *first(const queue *q) { return SQ_FIRST(K, q); } \
-		static void dequeue(queue *q, node *n) { SQ_DEQUEUE(K, q, n); } \
+		static bool dequeue(queue *q, node *n)                       \
+		{ return SQ_DEQUEUE(K, q, n); }                              \
 		static node *pop(queue *q) { return SQ_POP(K, q); }          \
+		static node *pop_due(queue *q, uint64_t now)                 \
+		{ return SQ_POP_DUE(K, q, now); }                            \
+		static size_t visit(const queue *q, void (*fn)(node *, void *), \
+				    void *arg)                               \
+		{ return SQ_VISIT(K, q, fn, arg); }                          \
 		static bool requeue(queue *q, node *n, uint64_t key)         \
 		{ return SQ_REQUEUE(K, q, n, key); }                         \
 		static bool empty(const queue *q) { return SQ_EMPTY(K, q); } \
@@ -34,10 +42,7 @@
 		static int check(const queue *q) { return SQ_CHECK(K, q); }  \
 	};
 
-SQX_TRAITS(rb)
-SQX_TRAITS(gavl)
-SQX_TRAITS(binom)
-SQX_TRAITS(tring)
+SQ_KINDS(SQX_TRAITS)
 
 template <class T> struct task {
 	int weight;			// so the link is not at offset 0
@@ -48,6 +53,12 @@ template <class T> struct task {
 template <class T> static unsigned id_of(typename T::node *n)
 {
 	return sq_entry(n, task<T>, link)->id;
+}
+
+template <class T> static void count_node(typename T::node *n, void *arg)
+{
+	(void)n;
+	++*static_cast<unsigned *>(arg);
 }
 
 template <class T> static void exercise()
@@ -81,13 +92,21 @@ template <class T> static void exercise()
 	SQ_ASSERT(T::requeue(&q, &t[3].link, 600));	// first moves back
 	SQ_ASSERT_EQ(id_of<T>(T::first(&q)), 0);
 	SQ_ASSERT(!T::requeue(&q, &t[4].link, 650));	// tail stays tail
-	T::dequeue(&q, &t[1].link);
+	SQ_ASSERT(!T::dequeue(&q, &t[1].link));	// not the first
 	SQ_ASSERT(!T::queued(&t[1].link));
+	SQ_ASSERT(!T::requeue(&q, &t[1].link, 800));	// re-armed, idle
+	unsigned seen = 0;
+	SQ_ASSERT_EQ(T::visit(&q, count_node<T>, &seen), 5);
+	SQ_ASSERT_EQ(seen, 5);
+	SQ_ASSERT(T::dequeue(&q, &t[0].link));	// the first
+	SQ_ASSERT(T::requeue(&q, &t[0].link, 400));	// and back in front
+	SQ_ASSERT(T::dequeue(&q, &t[1].link) == false);
 	SQ_ASSERT_EQ(T::check(&q), 0);
+	SQ_ASSERT(T::pop_due(&q, 399) == NULL);
 
 	static const unsigned order[] = { 0, 2, 3, 4 };
 	for (i = 0; i < 4; i++) {
-		typename T::node *n = T::pop(&q);
+		typename T::node *n = T::pop_due(&q, 1000);
 		SQ_ASSERT(n != NULL);
 		SQ_ASSERT_EQ(id_of<T>(n), order[i]);
 		SQ_ASSERT(!T::queued(n));
@@ -114,32 +133,10 @@ template <class T> static void exercise()
 	SQ_ASSERT_EQ(T::check(&q), 0);
 }
 
-SQ_TEST(cxx_rb) { exercise<rb_traits>(); }
-SQ_TEST(cxx_gavl) { exercise<gavl_traits>(); }
-SQ_TEST(cxx_binom) { exercise<binom_traits>(); }
-SQ_TEST(cxx_tring) { exercise<tring_traits>(); }
+#define SQX_TEST(K, exact) SQ_TEST(cxx_##K) { exercise<K##_traits>(); }
+SQ_KINDS(SQX_TEST)
 
-// the ring's geometry call, from C++
-SQ_TEST(cxx_tring_geometry)
-{
-	static SQ_QUEUE(tring) q;
-	static SQ_NODE(tring) n;
-
-	sq_tring_init_geom(&q, 4, 100);
-	SQ_ASSERT_EQ(sq_tring_time(&q), 96);
-	SQ_NODE_INIT(tring, &n);
-	SQ_ASSERT(SQ_ENQUEUE(tring, &q, &n, 1000));
-	SQ_ASSERT(SQ_POP(tring, &q) == &n);
-	SQ_ASSERT_EQ(sq_tring_time(&q), 992);
-	SQ_ASSERT_EQ(SQ_CHECK(tring, &q), 0);
-}
-
-static const sq_test_entry tests[] = {
-	SQ_T(cxx_rb),
-	SQ_T(cxx_gavl),
-	SQ_T(cxx_binom),
-	SQ_T(cxx_tring),
-	SQ_T(cxx_tring_geometry),
-};
+#define SQX_ENTRY(K, exact) SQ_T(cxx_##K),
+static const sq_test_entry tests[] = { SQ_KINDS(SQX_ENTRY) };
 
 SQ_TEST_MAIN("cxx", tests)

@@ -10,16 +10,17 @@
  * horizon.  Each stream runs a small-N phase with check() after every step
  * and a long phase with larger N and check() every so often.
  *
- *   rb, gavl, binom   exact: every answer and return value equals the
- *                     model's (tests/model.h)
- *   tring, Tg = 1,    exact too, keys kept inside the window
+ *   exact backends    (flag 1 in SQ_KINDS) every answer and return value
+ *                     equals the model's (tests/model.h)
+ *   the ring, Tg = 1, exact too, keys kept inside the window
  *   keys in window    [time, time + SQ_TRING_SLOTS); pop sets the time
- *   tring, other      the contract's guarantee: late nodes first, FIFO;
+ *   the ring, other   the contract's guarantee: late nodes first, FIFO;
  *   geometries        else a key below the smallest key + Tg; the time
  *                     moves only on pop, to the popped key's tick
- *   cross             rb, gavl, binom (and tring at Tg = 1 in its window)
- *                     fed one stream must give identical node identities
- *                     from every first() and pop(), up to N = 20000
+ *   cross             every exact backend (and then the ring at Tg = 1 in
+ *                     its window too) fed one stream must give identical
+ *                     node identities from every first() and pop(), up to
+ *                     N = 20000
  *
  * Every run takes its seed from SQ_SEED (default below) mixed with the
  * run's name; a failure prints the run, the seed and the step, and
@@ -61,7 +62,7 @@ static struct {
 static void diff_context(void)
 {
 	fprintf(stderr,
-		"diff: run %s, backend %s (tring shift %u base %llu, %u slots), "
+		"diff: run %s, backend %s (ring shift %u base %llu, %u slots), "
 		"SQ_SEED=%llu, step %lu, op %s\n",
 		ctx.run, ctx.backend, ctx.shift, (unsigned long long)ctx.base,
 		(unsigned)SQ_TRING_SLOTS, (unsigned long long)ctx.seed,
@@ -137,10 +138,12 @@ struct sqd_ops {
 	bool is_ring;
 	void (*init)(unsigned gran_shift, uint64_t base);
 	bool (*enqueue)(unsigned id, uint64_t key);
-	void (*dequeue)(unsigned id);
+	bool (*dequeue)(unsigned id);
 	bool (*requeue)(unsigned id, uint64_t key);
 	long (*first)(void);			/* id, -1 if empty */
 	long (*pop)(void);			/* id, -1 if empty */
+	long (*pop_due)(uint64_t now);		/* id, -1 if nothing due */
+	size_t (*visit)(unsigned char *seen);	/* seen[id]++ per node */
 	size_t (*count)(void);
 	bool (*empty)(void);
 	bool (*queued)(unsigned id);
@@ -176,9 +179,21 @@ struct sqd_ops {
 	{                                                                     \
 		return SQ_ENQUEUE(K, &K##_q, &K##_items[i].link, key);        \
 	}                                                                     \
-	static void K##_dequeue(unsigned i)                                   \
+	static bool K##_dequeue(unsigned i)                                   \
 	{                                                                     \
-		SQ_DEQUEUE(K, &K##_q, &K##_items[i].link);                    \
+		return SQ_DEQUEUE(K, &K##_q, &K##_items[i].link);             \
+	}                                                                     \
+	static long K##_pop_due(uint64_t now)                                 \
+	{                                                                     \
+		return K##_id(SQ_POP_DUE(K, &K##_q, now));                    \
+	}                                                                     \
+	static void K##_mark(SQ_NODE(K) *n, void *seen)                       \
+	{                                                                     \
+		((unsigned char *)seen)[K##_id(n)]++;                         \
+	}                                                                     \
+	static size_t K##_visit(unsigned char *seen)                          \
+	{                                                                     \
+		return SQ_VISIT(K, &K##_q, K##_mark, seen);                   \
 	}                                                                     \
 	static bool K##_requeue(unsigned i, uint64_t key)                     \
 	{                                                                     \
@@ -195,53 +210,59 @@ struct sqd_ops {
 	static uint64_t K##_key(unsigned i) { return K##_items[i].link.key; } \
 	static int K##_check(void) { return SQ_CHECK(K, &K##_q); }
 
-SQD_ADAPTER(rb)
-SQD_ADAPTER(gavl)
-SQD_ADAPTER(binom)
-SQD_ADAPTER(tring)
+/* the generic init: the queue at @base (the shift is the ring's), fresh nodes */
+#define SQD_GENERIC(K, exact)                                               \
+	SQD_ADAPTER(K)                                                      \
+	static void K##_init(unsigned s, uint64_t b)                        \
+	{                                                                   \
+		(void)s;                                                    \
+		SQ_INIT_AT(K, &K##_q, b);                                   \
+		K##_nodes_init();                                           \
+	}
+SQ_KINDS(SQD_GENERIC)
 
-static void rb_init(unsigned s, uint64_t b)
+static uint64_t no_time(void) { return 0; }
+
+#define SQD_OPS(K, exact)                                               \
+	{ #K, !(exact), K##_init, K##_enqueue, K##_dequeue, K##_requeue, \
+	  K##_first, K##_pop, K##_pop_due, K##_visit, K##_count,         \
+	  K##_empty, K##_queued, K##_key, K##_check, no_time },
+static struct sqd_ops backends[] = { SQ_KINDS(SQD_OPS) };
+#define SQD_NBACKENDS SQ_NELEM(backends)
+
+/*
+ * The one backend that is exact only to a granularity (flag 0 in
+ * SQ_KINDS) has a clock: a geometry to set and a time that pop moves.
+ * These hooks are the only lines here that know its name.
+ */
+static void ring_init(unsigned s, uint64_t b)
 {
-	(void)s, (void)b;
-	SQ_INIT(rb, &rb_q);
-	rb_nodes_init();
-}
-static void gavl_init(unsigned s, uint64_t b)
-{
-	(void)s, (void)b;
-	SQ_INIT(gavl, &gavl_q);
-	gavl_nodes_init();
-}
-static void binom_init(unsigned s, uint64_t b)
-{
-	(void)s, (void)b;
-	SQ_INIT(binom, &binom_q);
-	binom_nodes_init();
-}
-static void tring_init(unsigned s, uint64_t b)
-{
-	sq_tring_init_geom(&tring_q, s, b);
+	DASSERT(sq_tring_init_geom(&tring_q, s, b), "geometry refused\n");
 	tring_nodes_init();
 }
-static uint64_t no_time(void) { return 0; }
-static uint64_t tring_time(void) { return sq_tring_time(&tring_q); }
+static uint64_t ring_time(void) { return sq_tring_time(&tring_q); }
 
-#define SQD_OPS(K, ring, timefn)                                        \
-	{ #K, ring, K##_init, K##_enqueue, K##_dequeue, K##_requeue,    \
-	  K##_first, K##_pop, K##_count, K##_empty, K##_queued, K##_key, \
-	  K##_check, timefn }
+static void hook_rings(void)
+{
+	size_t b;
 
-static const struct sqd_ops be_rb = SQD_OPS(rb, false, no_time);
-static const struct sqd_ops be_gavl = SQD_OPS(gavl, false, no_time);
-static const struct sqd_ops be_binom = SQD_OPS(binom, false, no_time);
-static const struct sqd_ops be_tring = SQD_OPS(tring, true, tring_time);
+	for (b = 0; b < SQD_NBACKENDS; b++) {
+		if (!backends[b].is_ring)
+			continue;
+		SQ_ASSERTF(strcmp(backends[b].name, "tring") == 0,
+			   "diff: no clock hooks for the inexact backend %s\n",
+			   backends[b].name);
+		backends[b].init = ring_init;
+		backends[b].time = ring_time;
+	}
+}
 
 /* ---- keys -------------------------------------------------------------- */
 
 enum sqd_mode {
 	SQD_EXACT,		/* a tree: any key, exact answers */
-	SQD_RING_EXACT,		/* tring, Tg = 1, keys in the window: exact */
-	SQD_RING,		/* tring, any geometry, any key: the guarantee */
+	SQD_RING_EXACT,		/* the ring, Tg = 1, keys in the window: exact */
+	SQD_RING,		/* the ring, any geometry, any key: the guarantee */
 };
 
 static struct sqm model;
@@ -433,11 +454,15 @@ static void do_dequeue(const struct sqd_run *r, unsigned id)
 {
 	const struct sqd_ops *be = r->be;
 	uint64_t t0 = be->time();
+	long f0 = be->first();
+	bool got;
 
 	ctx.op = "dequeue";
-	be->dequeue(id);
+	got = be->dequeue(id);
 	sqm_dequeue(&model, id);
 	DASSERT(!be->queued(id), "dequeued %u still queued\n", id);
+	DASSERT(got == (f0 == (long)id),
+		"dequeue(%u) returned %d, first was %ld\n", id, got, f0);
 	DASSERT(be->time() == t0, "dequeue moved the ring's time\n");
 }
 
@@ -448,9 +473,9 @@ static void do_requeue(const struct sqd_run *r, unsigned id, uint64_t key)
 	long f0, f1;
 	bool got, want;
 
-	ctx.op = "requeue";
+	ctx.op = be->queued(id) ? "requeue" : "requeue (arm)";
 	f0 = be->first();
-	k0 = be->key((unsigned)f0);
+	k0 = f0 >= 0 ? be->key((unsigned)f0) : 0;
 	got = be->requeue(id, key);
 	want = sqm_requeue(&model, id, key);
 	f1 = be->first();
@@ -467,23 +492,35 @@ static void do_requeue(const struct sqd_run *r, unsigned id, uint64_t key)
 	DASSERT(be->time() == t0, "requeue moved the ring's time\n");
 }
 
-static void do_pop(const struct sqd_run *r)
+/* pop(), or pop_due(@now) when @due: the first node if its key <= @now */
+static void do_pop(const struct sqd_run *r, bool due, uint64_t now)
 {
 	const struct sqd_ops *be = r->be;
 	uint64_t t0 = be->time(), key, mkey, want_t;
 	long f, p;
 	unsigned mid = 0;
 
-	ctx.op = "pop";
+	ctx.op = due ? "pop_due" : "pop";
 	f = be->first();
 	if (r->mode == SQD_RING && f >= 0)
 		DASSERT(sqm_tring_pop_ok(&model, t0, r->shift, (unsigned)f),
 			"pop: first %ld breaks the ring's rule\n", f);
-	p = be->pop();
-	DASSERT(p == f, "pop() gave %ld, first() showed %ld\n", p, f);
+	if (due) {
+		p = be->pop_due(now);
+		if (f >= 0 && be->key((unsigned)f) > now) {
+			DASSERT(p == -1, "pop_due(%llu) gave %ld, first %ld is not due\n",
+				(unsigned long long)now, p, f);
+			DASSERT(be->first() == f && be->time() == t0,
+				"pop_due of nothing changed the queue\n");
+			return;
+		}
+	} else {
+		p = be->pop();
+	}
+	DASSERT(p == f, "%s gave %ld, first() showed %ld\n", ctx.op, p, f);
 	if (p < 0) {
-		DASSERT(sqm_count(&model) == 0, "pop() NULL, model has %zu\n",
-			sqm_count(&model));
+		DASSERT(sqm_count(&model) == 0, "%s NULL, model has %zu\n",
+			ctx.op, sqm_count(&model));
 		return;
 	}
 	DASSERT(!be->queued((unsigned)p), "popped %ld still queued\n", p);
@@ -504,6 +541,23 @@ static void do_pop(const struct sqd_run *r)
 			(unsigned long long)t0, (unsigned long long)want_t);
 	}
 	last_popped = key;
+}
+
+/* visit() meets every queued node once, and no other */
+static void do_visit(const struct sqd_run *r, unsigned nids)
+{
+	static unsigned char seen[SQD_XMAX];
+	size_t got;
+	unsigned i;
+
+	ctx.op = "visit";
+	memset(seen, 0, nids);
+	got = r->be->visit(seen);
+	DASSERT(got == sqm_count(&model), "visit() counted %zu, model %zu\n",
+		got, sqm_count(&model));
+	for (i = 0; i < nids; i++)
+		DASSERT(seen[i] == (sqm_queued(&model, i) ? 1 : 0),
+			"visit() met %u %u times\n", i, seen[i]);
 }
 
 enum sqd_op { OP_ENQUEUE, OP_REQUEUE, OP_DEQUEUE, OP_POP, OP_FIRST };
@@ -580,7 +634,9 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 				do_requeue(r, id, gen_key(r));
 			break;
 		case OP_REQUEUE:
-			q = random_queued();
+			/* 1 in 8 re-arms an idle node (requeue enqueues it) */
+			q = below(8) ? random_queued() :
+				sqm_find(&model, nids, (unsigned)below(nids), false);
 			if (q >= 0)
 				do_requeue(r, (unsigned)q, gen_key(r));
 			break;
@@ -590,7 +646,11 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 				do_dequeue(r, (unsigned)q);
 			break;
 		case OP_POP:
-			do_pop(r);
+			/* 1 in 4 is an expiry: pop_due at a key of the mix */
+			if (below(4))
+				do_pop(r, false, 0);
+			else
+				do_pop(r, true, gen_key(r));
 			break;
 		default:
 			ctx.op = "first";	/* verify_first below */
@@ -602,13 +662,15 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 
 			DASSERT(rc == 0, "check() returned %d\n", rc);
 		}
-		if (i % 1024 == 0)
+		if (i % 1024 == 0) {
 			verify_all(r, nids_max);
+			do_visit(r, nids_max);
+		}
 	}
 	/* drain in order */
 	ctx.op = "drain";
 	while (sqm_count(&model)) {
-		do_pop(r);
+		do_pop(r, false, 0);
 		verify_first(r);
 	}
 	DASSERT(be->check() == 0, "check() after the drain\n");
@@ -644,16 +706,23 @@ static void run_exact(const struct sqd_ops *be)
 	run_both(&r, "exact", 40000, 800000, 1500);
 }
 
-SQ_TEST(diff_rb) { run_exact(&be_rb); }
-SQ_TEST(diff_gavl) { run_exact(&be_gavl); }
-SQ_TEST(diff_binom) { run_exact(&be_binom); }
+/* every exact backend against the model */
+SQ_TEST(diff_exact_backends)
+{
+	size_t b;
 
-/* Tg = 1, keys in the window: the ring must be exact */
-SQ_TEST(diff_tring_exact)
+	hook_rings();
+	for (b = 0; b < SQD_NBACKENDS; b++)
+		if (!backends[b].is_ring)
+			run_exact(&backends[b]);
+}
+
+/* the ring at Tg = 1, keys in the window: it must be exact */
+static void run_ring_exact(const struct sqd_ops *be)
 {
 	struct sqd_run r;
 
-	r.be = &be_tring;
+	r.be = be;
 	r.mode = SQD_RING_EXACT;
 	r.shift = 0;
 	r.base = 0;
@@ -665,8 +734,18 @@ SQ_TEST(diff_tring_exact)
 	run_both(&r, "ring-exact-top", 10000, 50000, 600);
 }
 
+SQ_TEST(diff_ring_exact)
+{
+	size_t b;
+
+	hook_rings();
+	for (b = 0; b < SQD_NBACKENDS; b++)
+		if (backends[b].is_ring)
+			run_ring_exact(&backends[b]);
+}
+
 /* every geometry, every key: the contract's guarantee */
-SQ_TEST(diff_tring_geometries)
+static void run_ring_geometries(const struct sqd_ops *be)
 {
 	static const struct {
 		unsigned shift;
@@ -687,7 +766,7 @@ SQ_TEST(diff_tring_geometries)
 	char name[64];
 	size_t g;
 
-	r.be = &be_tring;
+	r.be = be;
 	r.mode = SQD_RING;
 	for (g = 0; g < SQ_NELEM(geoms); g++) {
 		r.shift = geoms[g].shift;
@@ -696,6 +775,16 @@ SQ_TEST(diff_tring_geometries)
 			 (unsigned long long)r.base);
 		run_both(&r, name, 8000, 60000, 600);
 	}
+}
+
+SQ_TEST(diff_ring_geometries)
+{
+	size_t b;
+
+	hook_rings();
+	for (b = 0; b < SQD_NBACKENDS; b++)
+		if (backends[b].is_ring)
+			run_ring_geometries(&backends[b]);
 }
 
 /* ---- cross-backend equivalence ---------------------------------------- */
@@ -726,7 +815,8 @@ static void xq_del(unsigned id)
 static void run_cross(const struct sqd_ops *const *bes, size_t n,
 		      const char *name, unsigned nids_max, unsigned long ops)
 {
-	bool ring = false, ret0, ret;
+	const struct sqd_ops *ring = NULL;
+	bool ret0, ret;
 	unsigned nids = nids_max, id;
 	unsigned long i;
 	long f0, f, p0, p;
@@ -743,7 +833,8 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 	last_popped = 0;
 	for (b = 0; b < n; b++) {
 		bes[b]->init(0, 0);
-		ring |= bes[b]->is_ring;
+		if (bes[b]->is_ring)
+			ring = bes[b];
 	}
 	for (i = 0; i < ops; i++) {
 		ctx.step = i;
@@ -753,7 +844,7 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 			while (nids > nids_max);
 			target = nids * (size_t)below(5) / 4;
 		}
-		t = ring ? be_tring.time() : 0;
+		t = ring ? ring->time() : 0;
 		key = ring ? t + below(SQD_NS) : key_exact();
 		if (!ring && xq_n && below(8) == 0)	/* equal to a queued key */
 			key = bes[0]->key(xq_ids[below(xq_n)]);
@@ -840,28 +931,26 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 	       name, ops, n, max_queued);
 }
 
-SQ_TEST(cross_exact_backends)
+/* one stream into every exact backend, then into all of them */
+static void cross(bool with_rings, const char *name)
 {
-	static const struct sqd_ops *const bes[] = { &be_rb, &be_gavl, &be_binom };
+	const struct sqd_ops *bes[SQD_NBACKENDS];
+	size_t b, n = 0;
 
-	run_cross(bes, SQ_NELEM(bes), "cross-trees", SQD_XMAX, scaled(1000000));
+	hook_rings();
+	for (b = 0; b < SQD_NBACKENDS; b++)
+		if (with_rings || !backends[b].is_ring)
+			bes[n++] = &backends[b];
+	run_cross(bes, n, name, SQD_XMAX, scaled(1000000));
 }
 
-SQ_TEST(cross_with_ring)
-{
-	static const struct sqd_ops *const bes[] = {
-		&be_rb, &be_gavl, &be_binom, &be_tring,
-	};
-
-	run_cross(bes, SQ_NELEM(bes), "cross-all", SQD_XMAX, scaled(1000000));
-}
+SQ_TEST(cross_exact_backends) { cross(false, "cross-exact"); }
+SQ_TEST(cross_with_ring) { cross(true, "cross-all"); }
 
 static const sq_test_entry tests[] = {
-	SQ_T(diff_rb),
-	SQ_T(diff_gavl),
-	SQ_T(diff_binom),
-	SQ_T(diff_tring_exact),
-	SQ_T(diff_tring_geometries),
+	SQ_T(diff_exact_backends),
+	SQ_T(diff_ring_exact),
+	SQ_T(diff_ring_geometries),
 	SQ_T(cross_exact_backends),
 	SQ_T(cross_with_ring),
 };

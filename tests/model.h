@@ -16,6 +16,7 @@
  *	sqm_pop(&m, &id, &key);
  *	sqm_dequeue(&m, 7);		false if 7 was not queued
  *	sqm_requeue(&m, 7, key);	true if the first id or first key changed
+ *					(7 not queued: it is enqueued)
  *
  * For the white-box tests, which also look at the order and the stamps:
  *
@@ -203,22 +204,21 @@ static inline bool sqm_pop(struct sqm *m, unsigned *id, uint64_t *key)
 }
 
 /*
- * sqm_requeue - give queued @id the new @key, as dequeue + enqueue (it
- * becomes last among equal keys); true if the first id or the first key
- * changed, which is what every backend's requeue returns.
+ * sqm_requeue - give @id the new @key, as dequeue + enqueue (it becomes
+ * last among equal keys); an @id that is not queued is enqueued (armed).
+ * True if the first id or the first key changed, which is what every
+ * backend's requeue returns.
  */
 static inline bool sqm_requeue(struct sqm *m, unsigned id, uint64_t key)
 {
 	unsigned id0 = 0, id1 = 0;
 	uint64_t k0 = 0, k1 = 0;
+	bool had = sqm_first(m, &id0, &k0);
 
-	if (!sqm_first(m, &id0, &k0))
-		sqm__bad("sqm_requeue on an empty model", id);
-	if (!sqm_dequeue(m, id))
-		sqm__bad("sqm_requeue of an id that is not queued", id);
+	(void)sqm_dequeue(m, id);
 	sqm_enqueue(m, id, key);
 	sqm_first(m, &id1, &k1);
-	return id0 != id1 || k0 != k1;
+	return !had || id0 != id1 || k0 != k1;
 }
 
 /* ---- for the white-box tests ------------------------------------------- */

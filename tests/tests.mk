@@ -19,6 +19,7 @@
 #   misuse-KIND     tests/misuse.c, SQ_DEBUG misuse messages, poison, check()
 #                   (always built with -DSQ_DEBUG), once per backend
 #   wb_KIND         every tests/wb_*.c, the backends' white-box suites
+#   keys            tests/keys.c, the key maps of common.h (int64_t, double)
 #
 # plus, once: diff with a 64-slot and a 4096-slot ring, the C++11 unit
 # tests/cxx.cpp, tests/headers.sh (each public header compiled alone as
@@ -33,8 +34,9 @@
 # to run n times as many operations.
 
 SQT_DIR   := $(BUILD)/tests
-SQT_KINDS := rb gavl binom tring
-SQT_HDRS  := $(HEADERS) tests/sq_test.h tests/model.h tests/rng.h tests/tests.mk
+SQT_KINDS := $(SQ_KINDS)
+SQT_HDRS  := $(HEADERS) tests/sq_test.h tests/model.h tests/rng.h tests/mix.h \
+             mk/kinds.mk tests/tests.mk
 
 # ---- what this machine has ---------------------------------------------------
 
@@ -120,32 +122,17 @@ endif
 
 # ---- programs ------------------------------------------------------------------
 
-# The macro-API suites include smartq.h, which needs all four backends.
-SQT_BACKENDS := include/smartq/rbtree.h include/smartq/gavl.h \
-                include/smartq/binomial.h include/smartq/tring.h
-SQT_ALL_BACKENDS := $(if $(filter 4,$(words $(wildcard $(SQT_BACKENDS)))),yes)
-
 SQT_WB    := $(patsubst tests/%.c,%,$(wildcard tests/wb_*.c))
-SQT_PROGS := $(SQT_WB)
-ifeq ($(SQT_ALL_BACKENDS),yes)
-SQT_PROGS += $(addprefix contract-,$(SQT_KINDS)) \
-             $(if $(wildcard tests/misuse.c),$(addprefix misuse-,$(SQT_KINDS))) \
-             $(patsubst tests/%.c,%,$(wildcard tests/diff.c))
-endif
+SQT_PROGS := $(SQT_WB) keys diff $(addprefix contract-,$(SQT_KINDS)) \
+             $(addprefix misuse-,$(SQT_KINDS))
 
 SQT_BUILT := $(foreach v,$(SQT_VARIANTS),$(addprefix $(SQT_DIR)/$(v)/,$(SQT_PROGS)))
-ifeq ($(SQT_ALL_BACKENDS),yes)
-ifneq ($(wildcard tests/diff.c),)
 SQT_BUILT += $(SQT_DIR)/o2/diff-slots64 $(SQT_DIR)/o2/diff-slots4096
-endif
-ifneq ($(wildcard tests/cxx.cpp),)
 ifeq ($(SQ_CXX),yes)
 SQT_BUILT += $(SQT_DIR)/cxx
 endif
-endif
 SQT_VALGRIND := $(addprefix $(SQT_DIR)/valgrind-contract-,$(SQT_KINDS))
 SQT_BUILT += $(SQT_VALGRIND)
-endif
 
 TEST_PROGS += $(SQT_DIR)/headers $(SQT_BUILT)
 TEST_DEPS  += $(SQT_DIR)/headers $(SQT_BUILT)
@@ -161,16 +148,16 @@ sqt_cc = $(SQT_CC_$(1)) $(SQT_FLAGS_$(1)) $(WARN) \
 define sqt_rules
 $(SQT_DIR)/$(1)/contract-%: tests/contract.c $(SQT_HDRS)
 	@mkdir -p $$(@D)
-	$$(call sqt_cc,$(1)) -DSQ_K=$$* -DSQ_K_IS_$$* -o $$@ $$< $$(SQT_CMOCKA_L)
+	$$(call sqt_cc,$(1)) -DSQ_K=$$* -o $$@ $$< $$(SQT_CMOCKA_L)
 
 $(SQT_DIR)/$(1)/misuse-%: tests/misuse.c $(SQT_HDRS)
 	@mkdir -p $$(@D)
 	$$(call sqt_cc,$(1)) $$(if $$(filter -DSQ_DEBUG,$$(SQT_FLAGS_$(1))),,-DSQ_DEBUG) \
-		-DSQ_K=$$* -DSQ_K_IS_$$* -o $$@ $$< $$(SQT_CMOCKA_L)
+		-DSQ_K=$$* -o $$@ $$< $$(SQT_CMOCKA_L)
 
 $(SQT_DIR)/$(1)/%: tests/%.c $(SQT_HDRS)
 	@mkdir -p $$(@D)
-	$$(call sqt_cc,$(1)) -o $$@ $$< $$(SQT_CMOCKA_L)
+	$$(call sqt_cc,$(1)) -o $$@ $$< $$(SQT_CMOCKA_L) -lm
 endef
 $(foreach v,$(SQT_VARIANTS),$(eval $(call sqt_rules,$(v))))
 

@@ -2,7 +2,7 @@
 /*
  * wb_gavl.c - white-box tests of the GAVL backend (smartq/gavl.h)
  *
- * Random mixes of enqueue / dequeue / pop / requeue on a few dozen nodes,
+ * The random operation stream of tests/mix.h on a few dozen nodes,
  * compared after every step with the model of tests/model.h (order by key,
  * then by the time of the last enqueue/requeue) and with sq_gavl_check();
  * a long hold run whose pops cut first, with check() (and so the height bound)
@@ -41,96 +41,37 @@ static int spine_min_balance(const struct sq_gavl *q)
 	return m;
 }
 
-/* ---- random operations against the model (tests/model.h) -------------- */
+/* ---- random steps against the model (tests/mix.h) ---------------------- */
 
-#define NMAX 48
+#define MIX_K gavl
+#define MIX_NMAX 48
+#include "mix.h"
 
-static struct sq_gavl_node gnode[NMAX];	/* node i is the model's id i */
-static struct sqm model;
-
-static void mix_init(struct sq_gavl *q)
-{
-	unsigned i;
-
-	sq_gavl_init(q);
-	sqm_init(&model);
-	for (i = 0; i < NMAX; i++)
-		sq_gavl_node_init(&gnode[i]);
-}
-
-/* The queue equals the model: check(), count, both walks, queued(). */
+/* The queue against the model: check(), mix_matches(), both walks. */
 static bool queue_matches(const struct sq_gavl *q)
 {
-	unsigned order[NMAX];
-	size_t n = sqm_order(&model, order), i;
+	unsigned order[MIX_NMAX];
+	size_t n = sqm_order(&mix_model, order), i;
 	const struct sq_gavl_node *x;
 
-	if (sq_gavl_check(q) != 0 || sq_gavl_count(q) != n ||
-	    sq_gavl_empty(q) != (n == 0))
+	if (sq_gavl_check(q) != 0 || !mix_matches(q))
 		return false;
 	x = sq_gavl_first(q);
 	for (i = 0; i < n; i++, x = sq_gavl_next(x))
-		if (x != &gnode[order[i]] || x->key != sqm_key(&model, order[i]))
+		if (x != &mix_node[order[i]] || x->key != sqm_key(&mix_model, order[i]))
 			return false;
 	if (x)
 		return false;
 	if (n) {
-		x = &gnode[order[n - 1]];
+		x = &mix_node[order[n - 1]];
 		for (i = n; i-- > 0; x = sq_gavl_prev(x))
-			if (x != &gnode[order[i]])
+			if (x != &mix_node[order[i]])
 				return false;
 		if (x)
 			return false;
 	}
-	for (i = 0; i < NMAX; i++)
-		if (sq_gavl_queued(&gnode[i]) != sqm_queued(&model, (unsigned)i))
-			return false;
 	return true;
 }
-
-/* One random operation on queue and model; false if a result differed. */
-static bool random_op(struct sq_gavl *q, uint64_t *s, unsigned keys,
-		      const char **what)
-{
-	uint64_t key = rng_key(s, keys);
-	unsigned op = rng_below(s, 12), id = 0;
-	struct sq_gavl_node *got;
-	int i;
-
-	if (op < 5 || sqm_count(&model) == 0) {
-		*what = "enqueue";
-		i = sqm_find(&model, NMAX, rng_below(s, NMAX), false);
-		if (i < 0)
-			return true;
-		return sq_gavl_enqueue(q, &gnode[i], key) ==
-		       sqm_enqueue(&model, (unsigned)i, key);
-	}
-	if (op < 8) {
-		*what = "pop";
-		sqm_pop(&model, &id, NULL);
-		got = sq_gavl_pop(q);
-		return got == &gnode[id] && !sq_gavl_queued(got);
-	}
-	i = sqm_find(&model, NMAX, rng_below(s, NMAX), true);
-	if (op < 10) {
-		*what = "dequeue";
-		/* now and then the first node: the cut path of dequeue */
-		if (rng_below(s, 3) == 0) {
-			sqm_first(&model, &id, NULL);
-			i = (int)id;
-		}
-		sq_gavl_dequeue(q, &gnode[i]);
-		sqm_dequeue(&model, (unsigned)i);
-		return !sq_gavl_queued(&gnode[i]);
-	}
-	*what = "requeue";
-	if (rng_below(s, 4) == 0)
-		key = sqm_key(&model, (unsigned)i);	/* goes behind equals */
-	return sq_gavl_requeue(q, &gnode[i], key) ==
-	       sqm_requeue(&model, (unsigned)i, key);
-}
-
-/* ---- tests ------------------------------------------------------------- */
 
 SQ_TEST(gavl_empty)
 {
@@ -180,7 +121,7 @@ SQ_TEST(gavl_random_small)
 
 		mix_init(&q);
 		for (step = 0; step < 2000; step++) {
-			bool ok = random_op(&q, &s, keys[seedno % 3], &what);
+			bool ok = mix_step(&q, &s, keys[seedno % 3], &what);
 
 			SQ_ASSERTF(ok, "seed %llu step %u: %s gave a wrong result\n",
 				   (unsigned long long)seed, step, what);

@@ -2,7 +2,7 @@
 /*
  * wb_rb.c - white-box tests of the red-black tree backend (smartq/rbtree.h)
  *
- * A random mix of enqueue / dequeue / pop / requeue on a few dozen nodes,
+ * The random operation stream of tests/mix.h on a few dozen nodes,
  * compared after every step with the model of tests/model.h (order by key,
  * then by the time of the last enqueue/requeue) and with sq_rb_check();
  * in-order walks both ways; equal keys; the edge keys 0 and UINT64_MAX;
@@ -13,88 +13,36 @@
 #include "model.h"
 #include "rng.h"
 
-/* ---- random steps against the model (tests/model.h) -------------------- */
+/* ---- random steps against the model (tests/mix.h) ---------------------- */
 
-#define NMAX 64
+#define MIX_K rb
+#define MIX_NMAX 64
+#include "mix.h"
 
-static struct sq_rb_node rnode[NMAX];	/* node i is the model's id i */
-static struct sqm model;
-
-static void mix_init(struct sq_rb *q)
-{
-	unsigned i;
-
-	sq_rb_init(q);
-	sqm_init(&model);
-	for (i = 0; i < NMAX; i++)
-		sq_rb_node_init(&rnode[i]);
-}
-
-/* Compare the whole tree with the model: check(), both walk directions. */
+/* The tree against the model: check(), mix_matches(), both walk directions. */
 static bool tree_matches(const struct sq_rb *q)
 {
-	unsigned order[NMAX];
-	size_t n = sqm_order(&model, order), i;
+	unsigned order[MIX_NMAX];
+	size_t n = sqm_order(&mix_model, order), i;
 	const struct sq_rb_node *x;
 
-	if (sq_rb_check(q) != 0 || sq_rb_count(q) != n ||
-	    sq_rb_empty(q) != (n == 0))
+	if (sq_rb_check(q) != 0 || !mix_matches(q))
 		return false;
 	x = sq_rb_first(q);
 	for (i = 0; i < n; i++, x = sq_rb_next(x))
-		if (x != &rnode[order[i]] || x->key != sqm_key(&model, order[i]))
+		if (x != &mix_node[order[i]] || x->key != sqm_key(&mix_model, order[i]))
 			return false;
 	if (x != NULL)
 		return false;
 	if (n) {
-		x = &rnode[order[n - 1]];
+		x = &mix_node[order[n - 1]];
 		for (i = n; i-- > 0; x = sq_rb_prev(x))
-			if (x != &rnode[order[i]])
+			if (x != &mix_node[order[i]])
 				return false;
 		if (x != NULL)
 			return false;
 	}
-	for (i = 0; i < NMAX; i++)
-		if (sq_rb_queued(&rnode[i]) != sqm_queued(&model, (unsigned)i))
-			return false;
 	return true;
-}
-
-/* One random operation on both; false if the tree disagreed. */
-static bool random_step(struct sq_rb *q, uint64_t *s, unsigned keys,
-			const char **what)
-{
-	uint64_t key = rng_key(s, keys);
-	unsigned op = rng_below(s, 10), id = 0;
-	struct sq_rb_node *got;
-	int i;
-
-	if (op < 4 || sqm_count(&model) == 0) {
-		*what = "enqueue";
-		i = sqm_find(&model, NMAX, rng_below(s, NMAX), false);
-		if (i < 0)
-			return true;
-		return sq_rb_enqueue(q, &rnode[i], key) ==
-		       sqm_enqueue(&model, (unsigned)i, key);
-	}
-	if (op < 6) {
-		*what = "pop";
-		sqm_pop(&model, &id, NULL);
-		got = sq_rb_pop(q);
-		return got == &rnode[id] && !sq_rb_queued(got);
-	}
-	i = sqm_find(&model, NMAX, rng_below(s, NMAX), true);
-	if (op < 8) {
-		*what = "dequeue";
-		sq_rb_dequeue(q, &rnode[i]);
-		sqm_dequeue(&model, (unsigned)i);
-		return !sq_rb_queued(&rnode[i]);
-	}
-	*what = "requeue";
-	if (rng_below(s, 4) == 0)
-		key = sqm_key(&model, (unsigned)i);	/* moves behind equals */
-	return sq_rb_requeue(q, &rnode[i], key) ==
-	       sqm_requeue(&model, (unsigned)i, key);
 }
 
 SQ_TEST(rb_empty)
@@ -145,7 +93,7 @@ SQ_TEST(rb_random_small)
 
 		mix_init(&q);
 		for (step = 0; step < 2000; step++) {
-			bool ok = random_step(&q, &s, keys[seedno % 3], &what);
+			bool ok = mix_step(&q, &s, keys[seedno % 3], &what);
 
 			SQ_ASSERTF(ok, "seed %llu step %u: %s returned wrong\n",
 				   (unsigned long long)seed, step, what);

@@ -445,6 +445,20 @@ static inline void sq_binom_init(struct sq_binom *q)
 }
 
 /**
+ * sq_binom_init_at - make an empty queue whose clock starts at @now
+ * @q:   the queue
+ * @now: ignored: a heap has no clock (the ring's init_at uses it)
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_binom_init_at(struct sq_binom *q, uint64_t now)
+{
+	(void)now;
+	sq_binom_init(q);
+}
+
+/**
  * sq_binom_node_init - mark a node as not queued
  * @n: the node
  * Return: nothing.
@@ -532,15 +546,19 @@ static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
  * sq_binom_dequeue - remove any queued node
  * @q: the queue
  * @n: a node queued on @q
- * Return: nothing; @n is not queued afterwards.
+ * Return: true if @n was the first node (the first node changed: a timer
+ *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n).
  * Context: the caller serialises.
  */
-static inline void sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
+static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 {
+	bool was_first = n == q->bh_min;
+
 	SQ__MISUSE(n->bh_parent == n, "sq_binom_dequeue", "node is not queued");
 	sq_binom__remove(q, n);
 	sq_binom__dead(n);
+	return was_first;
 }
 
 /**
@@ -587,9 +605,75 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 }
 
 /**
- * sq_binom_requeue - give a queued node a new key
+ * sq_binom_pop_due - pop the first node if it is due
  * @q:   the queue
- * @n:   a node queued on @q
+ * @now: the caller's clock
+ * Return: the first node, popped, if its key is <= @now; else NULL and
+ *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
+ * Complexity: as sq_binom_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
+						     uint64_t now)
+{
+	const struct sq_binom_node *m = q->bh_min;
+
+	return m && m->key <= now ? sq_binom_pop(q) : NULL;
+}
+
+/**
+ * sq_binom_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), tree by tree, each in preorder; it must
+ *       not change the queue (SQ_DEBUG stops the program when the count
+ *       changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n), no allocation, no recursion: a node's children have
+ *             degrees d-1 .. 0 in sibling order, so a node of degree 0
+ *             ends its sibling list and the walk climbs from there.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_binom_visit(const struct sq_binom *q,
+				    void (*fn)(struct sq_binom_node *, void *),
+				    void *arg)
+{
+	uint64_t occ = (uint64_t)q->bh_count;
+	size_t seen = 0, count = q->bh_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	for (; occ; occ &= occ - 1) {
+		struct sq_binom_node *root = q->bh_roots[sq__ctz64(occ)];
+		struct sq_binom_node *n = root;
+
+		for (;;) {
+			struct sq_binom_node *child = n->bh_child;
+			unsigned d = sq_binom__degree(n);
+
+			fn(n, arg);
+			SQ__MISUSE(q->bh_count != count, "sq_binom_visit",
+				   "fn changed the queue");
+			seen++;
+			if (d) {
+				n = child;
+				continue;
+			}
+			/* n's subtree is done: climb past the last children */
+			while (n != root && sq_binom__degree(n) == 0)
+				n = n->bh_parent;
+			if (n == root)
+				break;
+			n = n->bh_next;
+		}
+	}
+	return seen;
+}
+
+/**
+ * sq_binom_requeue - give a node a new key: re-arm it
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
+ *       a timer armed for the first time, or again after it fired)
  * @key: its new priority; @n goes after every other node of equal key
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n).  In place, without moving @n, when (@key, new
@@ -603,7 +687,8 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 	uint64_t old_key;
 	bool in_place;
 
-	SQ__MISUSE(n->bh_parent == n, "sq_binom_requeue", "node is not queued");
+	if (n->bh_parent == n)
+		return sq_binom_enqueue(q, n, key);
 	old_key = old->key;
 	/*
 	 * The new stamp is the newest: @n stays above its parent when the

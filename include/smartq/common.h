@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef SQ_DEBUG
 #include <stdio.h>
@@ -87,6 +88,38 @@
 #endif
 
 /*
+ * SQ__CHILD(type, x, left, right, s) - the child pointer of @x on side @s
+ * (0: member @left, 1: member @right), picked by its offset.  The trees'
+ * rebalancing exists once for both sides this way, and a side that is a
+ * coin flip to a predictor costs no branch (gcc makes a branch of a C
+ * select between the two words).  SQ__CHILD_AT is the offset alone: gcc
+ * keeps a store through an offset computed first, into a variable, free
+ * of a branch where it turns the same store written in one expression
+ * into one (the descents' last turn).
+ */
+#define SQ__CHILD(type, x, left, right, s)				\
+	(*(type **)(void *)((char *)(x) + offsetof(type, left) +	\
+		(size_t)(s) * (offsetof(type, right) - offsetof(type, left))))
+#define SQ__CHILD_AT(type, left, right, s) \
+	(offsetof(type, left) + \
+	 (size_t)(s) * (offsetof(type, right) - offsetof(type, left)))
+
+/*
+ * SQ__LOAD_BOTH(l, r) - in a descent that loads both children and selects
+ * one without a branch: clang would load only the chosen child, at an
+ * address that waits for the compare; this keeps both loads ahead of it.
+ */
+#if defined(SQ__GNUC) && defined(__clang__)
+#define SQ__LOAD_BOTH(l, r)	\
+	do {			\
+		SQ__OPAQUE(l);	\
+		SQ__OPAQUE(r);	\
+	} while (0)
+#else
+#define SQ__LOAD_BOTH(l, r) ((void)0)
+#endif
+
+/*
  * sq__ctz64 - index of the lowest set bit; @x must not be 0.
  * On x86-64 it is tzcnt, encoded as rep bsf so every x86-64 runs it (as
  * bsf where there is no BMI1: the same answer for x != 0); compilers
@@ -141,6 +174,80 @@ static inline unsigned sq__popcount64(uint64_t x)
 		n++;
 	return n;
 #endif
+}
+
+/*
+ * Keys from other time types.  Every backend orders uint64_t keys as
+ * unsigned; these maps carry signed and floating-point times onto that
+ * order and back, exactly, for every value.
+ */
+#define SQ__SIGN64 ((uint64_t)1 << 63)
+
+/**
+ * sq_key_from_i64 - an int64_t as a key with the same order
+ * @v: any value, INT64_MIN..INT64_MAX
+ * Return: @v with its sign bit flipped: INT64_MIN maps to 0, -1 to
+ *         2^63 - 1, 0 to 2^63, INT64_MAX to UINT64_MAX.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_key_from_i64(int64_t v)
+{
+	return (uint64_t)v ^ SQ__SIGN64;
+}
+
+/**
+ * sq_key_to_i64 - the int64_t a key came from
+ * @k: any key
+ * Return: the v with sq_key_from_i64(v) == @k (the map is a bijection).
+ * Complexity: O(1).
+ */
+static inline int64_t sq_key_to_i64(uint64_t k)
+{
+	uint64_t u = k ^ SQ__SIGN64;
+
+	/* no out-of-range unsigned-to-signed conversion (implementation
+	 * defined in ISO C): negative values are built from their complement */
+	return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)~u - 1;
+}
+
+/* Doubles are IEEE 754 binary64, stored like a uint64_t of the same
+ * target (true of every target smartq is tested on, big-endian included). */
+typedef char sq__double_is_64_bits[sizeof(double) == sizeof(uint64_t) ? 1 : -1];
+
+/**
+ * sq_key_from_double - a double as a key with the same order
+ * @d: any double, NaNs and infinities included
+ * Return: the key; for numbers it orders as < does, and it is total:
+ *         -NaN < -inf < negative numbers < -0.0 < +0.0 < positive
+ *         numbers < +inf < +NaN (a NaN by the sign bit of its encoding,
+ *         NaNs among themselves by payload).  -0.0 and +0.0 are distinct
+ *         keys, -0.0 first; add 0.0 to a time first to merge them.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_key_from_double(double d)
+{
+	uint64_t b;
+
+	memcpy(&b, &d, sizeof(b));
+	/* positive: above every negative; negative: the magnitude's order
+	 * reversed */
+	return b & SQ__SIGN64 ? ~b : b | SQ__SIGN64;
+}
+
+/**
+ * sq_key_to_double - the double a key came from
+ * @k: any key
+ * Return: the d with sq_key_from_double(d) == @k, bit for bit (NaN payloads
+ *         and the sign of zero survive the round trip).
+ * Complexity: O(1).
+ */
+static inline double sq_key_to_double(uint64_t k)
+{
+	uint64_t b = k & SQ__SIGN64 ? k ^ SQ__SIGN64 : ~k;
+	double d;
+
+	memcpy(&d, &b, sizeof(d));
+	return d;
 }
 
 /*

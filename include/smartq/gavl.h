@@ -120,14 +120,16 @@ struct sq_gavl {
  * broken tree. */
 #define SQ_GAVL__MAX_DEPTH 128
 
-/* The rotations stay out of line (SQ__SLOW; an insert rotates at most once,
- * about every other insert in the hold loop), and sq_gavl_enqueue() itself
- * is always inlined (SQ__INLINE): its descent and retrace belong in the
- * caller's loop, and clang's inliner stopped taking them once the descent
- * kept two nodes above its own (a call per enqueue; N = 1 went from 4.2 to
- * 5.8 cycles). */
+/* The rotations stay out of line (SQ__SLOW; an insert rotates at most once),
+ * and sq_gavl_enqueue() itself is always inlined (SQ__INLINE): its descent
+ * and retrace belong in the caller's loop, and clang's inliner declines
+ * them (doc/gavl.md). */
 
 /* ---- rebalancing: no key compares below this line until the descent ---- */
+
+/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD. */
+#define SQ_GAVL__CHILD(x, s) \
+	SQ__CHILD(struct sq_gavl_node, x, gv_left, gv_right, s)
 
 /* Put @nw where @old was under @parent (or at the root). */
 SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
@@ -138,24 +140,13 @@ SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
 	if (!parent) {
 		q->gv_root = nw;
 	} else {
-		/* the side is a coin flip: the word is picked by its offset,
-		 * not by a branch */
-		size_t off = offsetof(struct sq_gavl_node, gv_left) +
-			     (size_t)(parent->gv_left != old) *
-			     (offsetof(struct sq_gavl_node, gv_right) -
-			      offsetof(struct sq_gavl_node, gv_left));
+		/* the side is a coin flip: no branch (SQ__CHILD_AT) */
+		size_t off = SQ__CHILD_AT(struct sq_gavl_node, gv_left,
+					  gv_right, parent->gv_left != old);
 
 		*(struct sq_gavl_node **)(void *)((char *)parent + off) = nw;
 	}
 }
-
-/* The child word of @x on side @s (0 left, 1 right), picked by its offset:
- * a side that is a coin flip to a predictor costs no branch. */
-#define SQ_GAVL__CHILD(x, s)						\
-	(*(struct sq_gavl_node **)(void *)((char *)(x) +		\
-		offsetof(struct sq_gavl_node, gv_left) + (size_t)(s) *	\
-		(offsetof(struct sq_gavl_node, gv_right) -		\
-		 offsetof(struct sq_gavl_node, gv_left))))
 
 /* @b seen from side @s: b itself for the left (0), -b for the right (1). */
 SQ__INLINE int sq_gavl__lean(int b, unsigned s)
@@ -564,6 +555,20 @@ static inline void sq_gavl_init(struct sq_gavl *q)
 }
 
 /**
+ * sq_gavl_init_at - make an empty queue whose clock starts at @now
+ * @q:   the queue
+ * @now: ignored: a tree has no clock (the ring's init_at uses it)
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_gavl_init_at(struct sq_gavl *q, uint64_t now)
+{
+	(void)now;
+	sq_gavl_init(q);
+}
+
+/**
  * sq_gavl_node_init - mark a node as not queued
  * @n: the node
  * Return: nothing.
@@ -668,7 +673,7 @@ static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 }
 
 /* The compare: descend, link @n as a leaf, retrace.  No misuse check. */
-SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
+SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 			     uint64_t key)
 {
 	struct sq_gavl_node *parent = NULL, *gp = NULL, *ggp = NULL;
@@ -680,7 +685,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 	 * after it: for an empty tree (parent NULL too) clang would merge
 	 * all five into overlapping 16-byte stores, and even the two
 	 * children into one, from which the next pop's 8-byte loads cannot
-	 * all forward (N = 1 ran at 11 cycles against gcc's 4.5). */
+	 * all forward (doc/gavl.md). */
 	n->key = key;
 	n->gv_left = NULL;
 	n->gv_balance = 0;
@@ -690,12 +695,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 	while (cur) {
 		struct sq_gavl_node *l = cur->gv_left, *r = cur->gv_right;
 
-#if defined(__clang__)
-		/* clang would load only the chosen child, at an address that
-		 * waits for the compare: keep both loads ahead of it */
-		SQ__OPAQUE(l);
-		SQ__OPAQUE(r);
-#endif
+		SQ__LOAD_BOTH(l, r);
 		ggp = gp;
 		gp = parent;	/* the retrace's second node: see there */
 		parent = cur;
@@ -711,16 +711,10 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 		SQ__KEEP_BRANCH();
 		leftmost = true;
 	} else {
-		/* the last turn is not branched on either: the child word
-		 * to write is picked by its offset (gcc makes a branch of
-		 * any C select between the two words); left of the old
-		 * first means no right turn on the way */
+		/* the last turn is not branched on either (SQ__CHILD);
+		 * left of the old first means no right turn on the way */
 		bool left = key < parent->key;
-		size_t off;
-
-		off = offsetof(struct sq_gavl_node, gv_left) +
-		      (size_t)!left * (offsetof(struct sq_gavl_node, gv_right) -
-				       offsetof(struct sq_gavl_node, gv_left));
+		size_t off = SQ__CHILD_AT(struct sq_gavl_node, gv_left, gv_right, !left);
 
 		*(struct sq_gavl_node **)(void *)((char *)parent + off) = n;
 		leftmost = parent == q->gv_first && left;	/* rarely the first */
@@ -733,7 +727,7 @@ SQ__INLINE bool sq_gavl__add(struct sq_gavl *q, struct sq_gavl_node *n,
 }
 
 /* Remove @n: cut it when it is first, else erase with rebalancing. */
-SQ__INLINE void sq_gavl__del(struct sq_gavl *q, struct sq_gavl_node *n)
+SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n)
 {
 	if (n == q->gv_first)
 		sq_gavl__cut_first(q, n);
@@ -757,22 +751,26 @@ SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 {
 	SQ__MISUSE(sq_gavl_queued(n), "sq_gavl_enqueue",
 		   "node is already queued");
-	return sq_gavl__add(q, n, key);
+	return sq_gavl__insert(q, n, key);
 }
 
 /**
  * sq_gavl_dequeue - remove a queued node
  * @q: the queue
  * @n: a node queued on @q
- * Return: nothing; @n is not queued afterwards.
+ * Return: true if @n was the first node (the first node changed: a timer
+ *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n).  The first node is cut without rotations, like
  * sq_gavl_pop(); any other node is erased with AVL rotations.
  * Context: the caller serialises.
  */
-static inline void sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
+static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
 {
+	bool was_first = n == q->gv_first;
+
 	SQ__MISUSE(!sq_gavl_queued(n), "sq_gavl_dequeue", "node is not queued");
-	sq_gavl__del(q, n);
+	sq_gavl__remove(q, n);
+	return was_first;
 }
 
 /**
@@ -797,9 +795,57 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 }
 
 /**
- * sq_gavl_requeue - give a queued node a new key
+ * sq_gavl_pop_due - pop the first node if it is due
  * @q:   the queue
- * @n:   a node queued on @q
+ * @now: the caller's clock
+ * Return: the first node, popped, if its key is <= @now; else NULL and
+ *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
+ * Complexity: as sq_gavl_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_gavl_node *sq_gavl_pop_due(struct sq_gavl *q,
+						   uint64_t now)
+{
+	const struct sq_gavl_node *f = q->gv_first;
+
+	return f && f->key <= now ? sq_gavl_pop(q) : NULL;
+}
+
+/**
+ * sq_gavl_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order; it must not change the
+ *       queue (SQ_DEBUG stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n), no allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_gavl_visit(const struct sq_gavl *q,
+				   void (*fn)(struct sq_gavl_node *, void *),
+				   void *arg)
+{
+	struct sq_gavl_node *n = q->gv_first;
+	size_t seen = 0, count = q->gv_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	while (n) {
+		struct sq_gavl_node *next = sq_gavl_next(n);
+
+		fn(n, arg);
+		SQ__MISUSE(q->gv_count != count, "sq_gavl_visit",
+			   "fn changed the queue");
+		seen++;
+		n = next;
+	}
+	return seen;
+}
+
+/**
+ * sq_gavl_requeue - give a node a new key: re-arm it
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
+ *       a timer armed for the first time, or again after it fired)
  * @key: the new key; @n goes after every other node queued with this key
  * Return: true if the first node, or the first node's key, changed.
  * Complexity: O(log n); in place, without rebalancing, when @n's previous
@@ -812,7 +858,8 @@ static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	struct sq_gavl_node *prev, *next, *first;
 	uint64_t first_key;
 
-	SQ__MISUSE(!sq_gavl_queued(n), "sq_gavl_requeue", "node is not queued");
+	if (!sq_gavl_queued(n))
+		return sq_gavl__insert(q, n, key);
 	prev = sq_gavl_prev(n);
 	next = sq_gavl_next(n);
 	if ((!prev || prev->key <= key) && (!next || next->key > key)) {
@@ -823,8 +870,8 @@ static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	}
 	first = q->gv_first;
 	first_key = first->key;
-	sq_gavl__del(q, n);
-	sq_gavl__add(q, n, key);
+	sq_gavl__remove(q, n);
+	sq_gavl__insert(q, n, key);
 	return q->gv_first != first || q->gv_first->key != first_key;
 }
 

@@ -61,7 +61,7 @@
  * written once for both sides, as in gavl.h: the side is a number (0 left,
  * 1 right) and a child word is picked by its offset (SQ_RB__CHILD), so no
  * rotation branches on which side it turns.  The only compare
- * is the small descent loop of sq_rb__add() (behind enqueue and requeue),
+ * is the small descent loop of sq_rb__insert() (behind enqueue and requeue),
  * which inlines into the caller and selects each child without a branch.
  */
 #ifndef SMARTQ_RBTREE_H
@@ -219,14 +219,10 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
 
 /* ---- the child words by side ------------------------------------------- */
 
-/* The child word of @x on side @s (0 left, 1 right), picked by its offset:
- * the fix-ups below exist once for both sides, and which side a rotation
- * turns (a coin flip to a predictor) costs no branch. */
-#define SQ_RB__CHILD(x, s)						\
-	(*(struct sq_rb__link **)(void *)((char *)(x) +			\
-		offsetof(struct sq_rb__link, rb_left) + (size_t)(s) *	\
-		(offsetof(struct sq_rb__link, rb_right) -		\
-		 offsetof(struct sq_rb__link, rb_left))))
+/* The child word of @x on side @s (0 left, 1 right): the fix-ups below
+ * exist once for both sides (SQ__CHILD). */
+#define SQ_RB__CHILD(x, s) \
+	SQ__CHILD(struct sq_rb__link, x, rb_left, rb_right, s)
 
 /* ---- insert fix-up (no compare) ---------------------------------------- */
 
@@ -566,14 +562,14 @@ SQ__INLINE struct sq_rb__link *sq_rb__prev(const struct sq_rb__link *n)
 }
 
 /*
- * sq_rb__add - the comparing descent, then the compare-free fix-up
+ * sq_rb__insert - the comparing descent, then the compare-free fix-up
  *
  * Stores @key as @n's key (layout rule) and links @n.  Equal keys go
  * right, so @n lands after every node with its key; the node stays
  * leftmost only if the descent never turned right.  True if @n is now
  * the first.
  */
-SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
+SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
 {
 	struct sq_rb__link *cur = q->rb_root, *parent = NULL;
 	bool leftmost;
@@ -584,12 +580,7 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
 	while (cur) {
 		struct sq_rb__link *l = cur->rb_left, *r = cur->rb_right;
 
-#if defined(__clang__)
-		/* clang would load only the chosen child, at an address that
-		 * waits for the compare: keep both loads ahead of it */
-		SQ__OPAQUE(l);
-		SQ__OPAQUE(r);
-#endif
+		SQ__LOAD_BOTH(l, r);
 		parent = cur;
 		cur = key < sq_rb__key(cur) ? l : r;
 	}
@@ -603,18 +594,14 @@ SQ__INLINE bool sq_rb__add(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
 		/* gcc would pair this store with the leftmost's below into
 		 * one 16-byte store, and the next pop's 8-byte load of the
 		 * leftmost, from its upper half, is forwarded slowly if at
-		 * all: gcc's N = 1 hold loop took 7.4 ticks, now 2.3 */
+		 * all (doc/rbtree.md, "The empty tree") */
 		SQ__KEEP_BRANCH();
 		leftmost = true;
 	} else {
-		/* the last turn is not branched on either: the child word
-		 * to write is picked by its offset (gcc makes a branch of
-		 * any C select between the two words); left of the old
-		 * first means no right turn on the way */
+		/* the last turn is not branched on either (SQ__CHILD);
+		 * left of the old first means no right turn on the way */
 		bool left = key < sq_rb__key(parent);
-		size_t off = offsetof(struct sq_rb__link, rb_left) +
-			     (size_t)!left * (offsetof(struct sq_rb__link, rb_right) -
-					      offsetof(struct sq_rb__link, rb_left));
+		size_t off = SQ__CHILD_AT(struct sq_rb__link, rb_left, rb_right, !left);
 
 		*(struct sq_rb__link **)(void *)((char *)parent + off) = n;
 		leftmost = parent == q->rb_leftmost && left;	/* rarely the first */
@@ -688,6 +675,20 @@ static inline void sq_rb_init(struct sq_rb *q)
 	q->rb_root = NULL;
 	q->rb_leftmost = NULL;
 	q->rb_count = 0;
+}
+
+/**
+ * sq_rb_init_at - make an empty queue whose clock starts at @now
+ * @q:   the queue
+ * @now: ignored: a tree has no clock (the ring's init_at uses it)
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_rb_init_at(struct sq_rb *q, uint64_t now)
+{
+	(void)now;
+	sq_rb_init(q);
 }
 
 /**
@@ -791,22 +792,26 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
 	SQ__MISUSE(sq_rb_queued(n), "sq_rb_enqueue", "node is already queued");
-	return sq_rb__add(q, &n->rb_link, key);
+	return sq_rb__insert(q, &n->rb_link, key);
 }
 
 /**
  * sq_rb_dequeue - remove a queued node
  * @q: the queue
  * @n: a node queued on @q
- * Return: nothing; @n is not queued afterwards.
+ * Return: true if @n was the first node (the first node changed: a timer
+ *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n); at most three rotations.
  * Context: the caller serialises.
  */
-static inline void sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
+static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
 {
+	bool was_first = q->rb_leftmost == &n->rb_link;
+
 	SQ__MISUSE(!sq_rb_queued(n), "sq_rb_dequeue", "node is not queued");
 	sq_rb__remove(q, &n->rb_link);
 	sq_rb__unlink(&n->rb_link);
+	return was_first;
 }
 
 /**
@@ -828,9 +833,56 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 }
 
 /**
- * sq_rb_requeue - give a queued node a new key
+ * sq_rb_pop_due - pop the first node if it is due
  * @q:   the queue
- * @n:   a node queued on @q
+ * @now: the caller's clock
+ * Return: the first node, popped, if its key is <= @now; else NULL and
+ *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
+ * Complexity: as sq_rb_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_rb_node *sq_rb_pop_due(struct sq_rb *q, uint64_t now)
+{
+	const struct sq_rb__link *f = q->rb_leftmost;
+
+	return f && sq_rb__key(f) <= now ? sq_rb_pop(q) : NULL;
+}
+
+/**
+ * sq_rb_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order; it must not change the
+ *       queue (SQ_DEBUG stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n), no allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_rb_visit(const struct sq_rb *q,
+				 void (*fn)(struct sq_rb_node *, void *),
+				 void *arg)
+{
+	const struct sq_rb__link *l = q->rb_leftmost;
+	size_t seen = 0, count = q->rb_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	while (l) {
+		const struct sq_rb__link *next = sq_rb__next(l);
+
+		fn(sq_rb__node(l), arg);
+		SQ__MISUSE(q->rb_count != count, "sq_rb_visit",
+			   "fn changed the queue");
+		seen++;
+		l = next;
+	}
+	return seen;
+}
+
+/**
+ * sq_rb_requeue - give a node a new key: re-arm it
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
+ *       a timer armed for the first time, or again after it fired)
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n): finding both neighbours (usually a step or two);
@@ -845,7 +897,8 @@ static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 	const struct sq_rb__link *nb;
 	bool was_first;
 
-	SQ__MISUSE(!sq_rb_queued(n), "sq_rb_requeue", "node is not queued");
+	if (!sq_rb_queued(n))
+		return sq_rb__insert(q, l, key);
 	was_first = q->rb_leftmost == l;
 	/* In place iff prev->key <= key < next->key: n must end after all
 	 * nodes with an equal key, so an equal next forces a move. */
@@ -860,7 +913,7 @@ static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 		}
 	}
 	sq_rb__remove(q, l);
-	return sq_rb__add(q, l, key) || was_first;
+	return sq_rb__insert(q, l, key) || was_first;
 }
 
 /**

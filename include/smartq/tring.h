@@ -370,7 +370,7 @@ SQ__SLOW bool sq_tring__insert_over(struct sq_tring *q,
 	const struct sq_tring_node *f = q->tr_first;
 
 	/* the tree writes all three link words, the tag among them */
-	if (sq_rb__add(&q->tr_over, &n->tr_u.tr_over, n->key) &&
+	if (sq_rb__insert(&q->tr_over, &n->tr_u.tr_over, n->key) &&
 	    (!f || !(sq_tring__tag(f) & SQ_TRING__LISTBIT))) {
 		sq_tring__set_first(q, n);	/* nothing late, slots empty */
 		return true;
@@ -473,23 +473,24 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 /**
  * sq_tring_init_geom - make an empty ring with a granularity and start time
  * @q:          the queue
- * @gran_shift: log2 of the granularity Tg, 0..63 (SQ_DEBUG stops on more)
+ * @gran_shift: log2 of the granularity Tg, 0..63
  * @base_time:  the ring's time; it starts at @base_time rounded down to a
  *              multiple of Tg, and keys below that are late
- * Return: nothing.
+ * Return: true; false when @gran_shift is above 63, and then @q is left
+ *         untouched (a geometry is refused, never changed).
  * Complexity: O(Ns): the slot heads are cleared.
  * Context: the caller serialises.
  */
-static inline void sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
+static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 				      uint64_t base_time)
 {
 	unsigned i;
 
-	SQ__MISUSE(gran_shift > 63, "sq_tring_init_geom",
-		   "gran_shift is above 63");
+	if (gran_shift > 63)
+		return false;
 	q->tr_first = NULL;
 	q->tr_ftick = 0;
-	q->tr_shift = gran_shift & 63;
+	q->tr_shift = gran_shift;
 	q->tr_cur = base_time >> q->tr_shift;
 	q->tr_count = 0;
 	q->tr_late = NULL;
@@ -499,6 +500,7 @@ static inline void sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 		q->tr_map[i] = 0;
 	for (i = 0; i < SQ_TRING_SLOTS; i++)
 		q->tr_slot[i] = NULL;
+	return true;
 }
 
 /**
@@ -510,7 +512,20 @@ static inline void sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
  */
 static inline void sq_tring_init(struct sq_tring *q)
 {
-	sq_tring_init_geom(q, 0, 0);
+	(void)sq_tring_init_geom(q, 0, 0);
+}
+
+/**
+ * sq_tring_init_at - make an empty ring whose time starts at @now
+ * @q:   the queue
+ * @now: the caller's clock: keys below it are late
+ * Return: nothing.
+ * Complexity: O(Ns).
+ * Context: the caller serialises.
+ */
+static inline void sq_tring_init_at(struct sq_tring *q, uint64_t now)
+{
+	(void)sq_tring_init_geom(q, 0, now);
 }
 
 /**
@@ -628,16 +643,20 @@ static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
  * sq_tring_dequeue - remove a queued node
  * @q: the queue
  * @n: a node queued on @q
- * Return: nothing; @n is not queued afterwards.
+ * Return: true if @n was the first node (the first node changed: a timer
+ *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(1) on a list (finding the next first reads at most three
  *             bitmap words); O(log m) in the overflow.  The ring's time
  *             does not move: cancelling a timer is not the passing of time.
  * Context: the caller serialises.
  */
-static inline void sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
+static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 {
+	bool was_first = n == q->tr_first;
+
 	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_dequeue", "node is not queued");
 	sq_tring__remove(q, n);
+	return was_first;
 }
 
 /**
@@ -690,9 +709,92 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 }
 
 /**
- * sq_tring_requeue - give a queued node a new key
+ * sq_tring_pop_due - pop the first node if it is due
  * @q:   the queue
- * @n:   a node queued on @q
+ * @now: the caller's clock
+ * Return: the node sq_tring_first() names, popped, if its key is <= @now;
+ *         else NULL and nothing changes.  An expiry loop:
+ *         while ((n = pop_due(q, now))).
+ * Complexity: as sq_tring_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
+						     uint64_t now)
+{
+	const struct sq_tring_node *f = q->tr_first;
+
+	return f && f->key <= now ? sq_tring_pop(q) : NULL;
+}
+
+/* Visit the circular list at @head; the count of nodes visited. */
+static inline size_t sq_tring__visit_list(const struct sq_tring *q,
+					  struct sq_tring_node *head,
+					  void (*fn)(struct sq_tring_node *, void *),
+					  void *arg)
+{
+	struct sq_tring_node *n = head;
+	size_t seen = 0, count = q->tr_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	if (!n)
+		return 0;
+	do {
+		struct sq_tring_node *next = n->tr_u.tr_list.tr_next;
+
+		fn(n, arg);
+		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
+			   "fn changed the queue");
+		seen++;
+		n = next;
+	} while (n != head);
+	return seen;
+}
+
+/**
+ * sq_tring_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg): the late nodes, then slot by slot, then
+ *       the overflow in key order; it must not change the queue (SQ_DEBUG
+ *       stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n + Ns/64): the bitmap finds the occupied slots.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_tring_visit(const struct sq_tring *q,
+				    void (*fn)(struct sq_tring_node *, void *),
+				    void *arg)
+{
+	const struct sq_rb__link *r = q->tr_over.rb_leftmost;
+	size_t seen = sq_tring__visit_list(q, q->tr_late, fn, arg);
+	unsigned w;
+
+	for (w = 0; w < SQ_TRING__WORDS; w++) {
+		uint64_t m;
+
+		for (m = q->tr_map[w]; m; m &= m - 1)
+			seen += sq_tring__visit_list(q,
+				q->tr_slot[(w << 6) | sq__ctz64(m)], fn, arg);
+	}
+	while (r) {
+		const struct sq_rb__link *next = sq_rb__next(r);
+		size_t count = q->tr_count;
+
+		(void)count;
+		fn(sq_tring__of_over(r), arg);
+		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
+			   "fn changed the queue");
+		seen++;
+		r = next;
+	}
+	return seen;
+}
+
+/**
+ * sq_tring_requeue - give a node a new key: re-arm it
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
+ *       a timer armed for the first time, or again after it fired)
  * @key: the new key; @n ends after every other node in its new place
  * Return: true if the first node or the first key changed.
  * Complexity: O(1) in place, when @n stays in its list and is already its
@@ -707,7 +809,8 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 	uintptr_t w;
 	uint64_t fkey;
 
-	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_requeue", "node is not queued");
+	if (!sq_tring_queued(n))
+		return sq_tring__insert(q, n, key);
 	fkey = f->key;
 	w = sq_tring__tag(n);
 	if (w & SQ_TRING__LISTBIT) {

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz.c - differential fuzz target: all four backends against the model
+ * fuzz.c - differential fuzz target: every backend against the model
  *
  * One input is a little program.  Every operation in it is applied to all
- * four queues at once, and every answer is compared with the reference
+ * queues of SQ_KINDS at once, and every answer is compared with the reference
  * model (tests/model.h):
  *
- *   - rb, gavl and binom must agree with the model exactly (same node, same
+ *   - the exact backends must agree with the model exactly (same node, same
  *     key, same return values), hence with each other;
- *   - tring is held to the contract's rule (sqm_tring_pop_ok: late keys
+ *   - the ring is held to the contract's rule (sqm_tring_pop_ok: late keys
  *     first and FIFO, otherwise a key below the smallest key plus Tg), and
  *     to the exact order while the ring's granularity is 1 and no key has
  *     left its window;
@@ -60,23 +60,21 @@
 #define SQM_CAP FZ_NODES
 #include "../model.h"
 
+/* every backend's node and queue, named by its token (SQ_KINDS) */
+#define FZ_NODE(K, exact) SQ_NODE(K) K;
+#define FZ_QUEUE(K, exact) SQ_QUEUE(K) K;
+
 struct fz_item {
-	struct sq_rb_node rb;
-	struct sq_gavl_node gv;
-	struct sq_binom_node bn;
-	struct sq_tring_node tr;
+	SQ_KINDS(FZ_NODE)
 	unsigned id;
 };
 
 static struct fz_state {
-	struct sq_rb rb;
-	struct sq_gavl gv;
-	struct sq_binom bn;
-	struct sq_tring tr;
-	struct sqm exact;		/* the model of rb, gavl and binom */
-	struct sqm ring;		/* the model of tring */
+	SQ_KINDS(FZ_QUEUE)
+	struct sqm exact;		/* the model of the exact backends */
+	struct sqm ring;		/* the model of the ring */
 	uint64_t ring_time;		/* the ring's time, per the model */
-	unsigned shift;			/* tring granularity shift */
+	unsigned shift;			/* the ring's granularity shift */
 	uint64_t horizon;		/* SQ_TRING_SLOTS << shift, saturated */
 	bool ring_exact;		/* Tg == 1 and every key stayed in the window */
 	uint64_t last_key;
@@ -131,76 +129,122 @@ struct fz_ops {
 	const char *name;
 	bool (*enqueue)(struct fz_item *it, uint64_t key);
 	struct fz_item *(*first)(void);
-	void (*dequeue)(struct fz_item *it);
+	bool (*dequeue)(struct fz_item *it);
 	struct fz_item *(*pop)(void);
+	struct fz_item *(*pop_due)(uint64_t now);
 	bool (*requeue)(struct fz_item *it, uint64_t key);
 	bool (*empty)(void);
 	size_t (*count)(void);
 	bool (*queued)(const struct fz_item *it);
 	uint64_t (*key)(const struct fz_item *it);
 	int (*check)(void);
+	bool exact;
 };
 
-#define FZ_ADAPTER(K, F)						\
+#define FZ_ADAPTER(K, exact)						\
 static struct fz_item *fz_##K##_item(SQ_NODE(K) *n)			\
 {									\
-	return n ? sq_entry(n, struct fz_item, F) : NULL;		\
+	return n ? sq_entry(n, struct fz_item, K) : NULL;		\
 }									\
 static bool fz_##K##_enqueue(struct fz_item *it, uint64_t key)		\
 {									\
-	return SQ_ENQUEUE(K, &S.F, &it->F, key);			\
+	return SQ_ENQUEUE(K, &S.K, &it->K, key);			\
 }									\
 static struct fz_item *fz_##K##_first(void)				\
 {									\
-	return fz_##K##_item(SQ_FIRST(K, &S.F));			\
+	return fz_##K##_item(SQ_FIRST(K, &S.K));			\
 }									\
-static void fz_##K##_dequeue(struct fz_item *it)			\
+static bool fz_##K##_dequeue(struct fz_item *it)			\
 {									\
-	SQ_DEQUEUE(K, &S.F, &it->F);					\
+	return SQ_DEQUEUE(K, &S.K, &it->K);				\
 }									\
 static struct fz_item *fz_##K##_pop(void)				\
 {									\
-	return fz_##K##_item(SQ_POP(K, &S.F));				\
+	return fz_##K##_item(SQ_POP(K, &S.K));				\
+}									\
+static struct fz_item *fz_##K##_pop_due(uint64_t now)			\
+{									\
+	return fz_##K##_item(SQ_POP_DUE(K, &S.K, now));			\
 }									\
 static bool fz_##K##_requeue(struct fz_item *it, uint64_t key)		\
 {									\
-	return SQ_REQUEUE(K, &S.F, &it->F, key);			\
+	return SQ_REQUEUE(K, &S.K, &it->K, key);			\
 }									\
 static bool fz_##K##_empty(void)					\
 {									\
-	return SQ_EMPTY(K, &S.F);					\
+	return SQ_EMPTY(K, &S.K);					\
 }									\
 static size_t fz_##K##_count(void)					\
 {									\
-	return SQ_COUNT(K, &S.F);					\
+	return SQ_COUNT(K, &S.K);					\
 }									\
 static bool fz_##K##_queued(const struct fz_item *it)			\
 {									\
-	return SQ_QUEUED(K, &it->F);					\
+	return SQ_QUEUED(K, &it->K);					\
 }									\
 static uint64_t fz_##K##_key(const struct fz_item *it)			\
 {									\
-	return it->F.key;						\
+	return it->K.key;						\
 }									\
 static int fz_##K##_check(void)						\
 {									\
-	return SQ_CHECK(K, &S.F);					\
+	return SQ_CHECK(K, &S.K);					\
 }
 
-FZ_ADAPTER(rb, rb)
-FZ_ADAPTER(gavl, gv)
-FZ_ADAPTER(binom, bn)
-FZ_ADAPTER(tring, tr)
+SQ_KINDS(FZ_ADAPTER)
 
-#define FZ_OPS(K) {							\
+#define FZ_OPS(K, exact) {							\
 	#K, fz_##K##_enqueue, fz_##K##_first, fz_##K##_dequeue,		\
-	fz_##K##_pop, fz_##K##_requeue, fz_##K##_empty, fz_##K##_count,	\
-	fz_##K##_queued, fz_##K##_key, fz_##K##_check }
+	fz_##K##_pop, fz_##K##_pop_due, fz_##K##_requeue, fz_##K##_empty, fz_##K##_count,	\
+	fz_##K##_queued, fz_##K##_key, fz_##K##_check, exact },
 
-static const struct fz_ops fz_exact[] = { FZ_OPS(rb), FZ_OPS(gavl),
-					  FZ_OPS(binom) };
-#define FZ_NEXACT (sizeof(fz_exact) / sizeof(fz_exact[0]))
-static const struct fz_ops fz_ring = FZ_OPS(tring);
+static const struct fz_ops fz_all[] = { SQ_KINDS(FZ_OPS) };
+#define FZ_NALL (sizeof(fz_all) / sizeof(fz_all[0]))
+
+/* the exact backends, and the one that is exact only to a granularity */
+static const struct fz_ops *fz_exact[FZ_NALL], *fz_ring;
+static size_t fz_nexact;
+
+static void fz_sort_backends(void)
+{
+	size_t b;
+
+	if (fz_nexact)
+		return;
+	for (b = 0; b < FZ_NALL; b++) {
+		if (fz_all[b].exact)
+			fz_exact[fz_nexact++] = &fz_all[b];
+		else if (!fz_ring)
+			fz_ring = &fz_all[b];
+		else
+			fz_fail("fuzz.c drives one inexact backend, not %s too",
+				fz_all[b].name);
+	}
+	if (!fz_ring || fz_nexact < 2)
+		fz_fail("fuzz.c needs the ring and two exact backends");
+}
+
+/*
+ * The ring's clock: its geometry and its time, which only it has; the
+ * only lines that name it.
+ */
+static void fz_ring_init(unsigned shift, uint64_t base)
+{
+	if (shift == 0 && base == 0)
+		SQ_INIT(tring, &S.tring);	/* the default geometry */
+	else if (!sq_tring_init_geom(&S.tring, shift, base))
+		fz_fail("ring: geometry %u refused", shift);
+}
+
+static uint64_t fz_ring_time(void)
+{
+	return sq_tring_time(&S.tring);
+}
+
+static unsigned fz_ring_shift(void)
+{
+	return sq_tring_gran_shift(&S.tring);
+}
 
 /* ---- reading the input ------------------------------------------------- */
 
@@ -327,26 +371,26 @@ static void fz_check_node(const struct fz_item *it)
 	bool q = sqm_queued(&S.exact, it->id);
 	size_t b;
 
-	for (b = 0; b < FZ_NEXACT; b++) {
-		FZ_REQUIRE(fz_exact[b].queued(it) == q,
+	for (b = 0; b < fz_nexact; b++) {
+		FZ_REQUIRE(fz_exact[b]->queued(it) == q,
 			   "%s: queued(node %u) is %d, model says %d",
-			   fz_exact[b].name, it->id, !q, q);
+			   fz_exact[b]->name, it->id, !q, q);
 		if (q)
-			FZ_REQUIRE(fz_exact[b].key(it) ==
+			FZ_REQUIRE(fz_exact[b]->key(it) ==
 				   sqm_key(&S.exact, it->id),
 				   "%s: node %u key %" PRIu64 ", model %"
-				   PRIu64, fz_exact[b].name, it->id,
-				   fz_exact[b].key(it),
+				   PRIu64, fz_exact[b]->name, it->id,
+				   fz_exact[b]->key(it),
 				   sqm_key(&S.exact, it->id));
 	}
 	q = sqm_queued(&S.ring, it->id);
-	FZ_REQUIRE(fz_ring.queued(it) == q,
-		   "tring: queued(node %u) is %d, model says %d",
+	FZ_REQUIRE(fz_ring->queued(it) == q,
+		   "ring: queued(node %u) is %d, model says %d",
 		   it->id, !q, q);
 	if (q)
-		FZ_REQUIRE(fz_ring.key(it) == sqm_key(&S.ring, it->id),
-			   "tring: node %u key %" PRIu64 ", model %" PRIu64,
-			   it->id, fz_ring.key(it), sqm_key(&S.ring, it->id));
+		FZ_REQUIRE(fz_ring->key(it) == sqm_key(&S.ring, it->id),
+			   "ring: node %u key %" PRIu64 ", model %" PRIu64,
+			   it->id, fz_ring->key(it), sqm_key(&S.ring, it->id));
 }
 
 /* may the ring answer @it as its first node now */
@@ -354,15 +398,15 @@ static void fz_check_ring_first(const struct fz_item *it, const char *what)
 {
 	unsigned id = FZ_NODES;
 
-	FZ_REQUIRE(it != NULL, "tring: %s is NULL with %zu queued", what,
+	FZ_REQUIRE(it != NULL, "ring: %s is NULL with %zu queued", what,
 		   sqm_count(&S.ring));
 	FZ_REQUIRE(sqm_tring_pop_ok(&S.ring, S.ring_time, S.shift, it->id),
-		   "tring: %s is node %u (key %" PRIu64 "), not allowed "
+		   "ring: %s is node %u (key %" PRIu64 "), not allowed "
 		   "by the ring's rule", what, it->id,
 		   sqm_queued(&S.ring, it->id) ? sqm_key(&S.ring, it->id) : 0);
 	if (S.ring_exact) {
 		sqm_first(&S.ring, &id, NULL);
-		FZ_REQUIRE(it->id == id, "tring (Tg 1, keys in window): %s is "
+		FZ_REQUIRE(it->id == id, "ring (Tg 1, keys in window): %s is "
 			   "node %u, the exact order says %u", what, it->id,
 			   id);
 	}
@@ -377,42 +421,42 @@ static void fz_check_all(void)
 	struct fz_item *f;
 	int rc;
 
-	for (b = 0; b < FZ_NEXACT; b++) {
-		rc = fz_exact[b].check();
-		FZ_REQUIRE(rc == 0, "%s: check() returned %d", fz_exact[b].name,
+	for (b = 0; b < fz_nexact; b++) {
+		rc = fz_exact[b]->check();
+		FZ_REQUIRE(rc == 0, "%s: check() returned %d", fz_exact[b]->name,
 			   rc);
-		FZ_REQUIRE(fz_exact[b].count() == n, "%s: count %zu, model %zu",
-			   fz_exact[b].name, fz_exact[b].count(), n);
-		FZ_REQUIRE(fz_exact[b].empty() == (n == 0),
+		FZ_REQUIRE(fz_exact[b]->count() == n, "%s: count %zu, model %zu",
+			   fz_exact[b]->name, fz_exact[b]->count(), n);
+		FZ_REQUIRE(fz_exact[b]->empty() == (n == 0),
 			   "%s: empty() wrong with %zu queued",
-			   fz_exact[b].name, n);
-		f = fz_exact[b].first();
+			   fz_exact[b]->name, n);
+		f = fz_exact[b]->first();
 		FZ_REQUIRE(fz_id(f) == (have ? id : FZ_NODES),
 			   "%s: first is node %u, model says %u",
-			   fz_exact[b].name, fz_id(f), have ? id : FZ_NODES);
+			   fz_exact[b]->name, fz_id(f), have ? id : FZ_NODES);
 		if (have)
-			FZ_REQUIRE(fz_exact[b].key(f) == key,
+			FZ_REQUIRE(fz_exact[b]->key(f) == key,
 				   "%s: first key %" PRIu64 ", model %" PRIu64,
-				   fz_exact[b].name, fz_exact[b].key(f), key);
+				   fz_exact[b]->name, fz_exact[b]->key(f), key);
 	}
 
 	n = sqm_count(&S.ring);
 	/* time starts at base rounded down to Tg, moves only in pop() */
-	FZ_REQUIRE(sq_tring_time(&S.tr) == S.ring_time,
-		   "tring: sq_tring_time() is %" PRIu64 ", the model's %" PRIu64,
-		   sq_tring_time(&S.tr), S.ring_time);
-	FZ_REQUIRE(sq_tring_gran_shift(&S.tr) == S.shift,
-		   "tring: sq_tring_gran_shift() is %u, init said %u",
-		   sq_tring_gran_shift(&S.tr), S.shift);
-	rc = fz_ring.check();
-	FZ_REQUIRE(rc == 0, "tring: check() returned %d", rc);
-	FZ_REQUIRE(fz_ring.count() == n, "tring: count %zu, model %zu",
-		   fz_ring.count(), n);
-	FZ_REQUIRE(fz_ring.empty() == (n == 0),
-		   "tring: empty() wrong with %zu queued", n);
-	f = fz_ring.first();
+	FZ_REQUIRE(fz_ring_time() == S.ring_time,
+		   "ring: its time is %" PRIu64 ", the model's %" PRIu64,
+		   fz_ring_time(), S.ring_time);
+	FZ_REQUIRE(fz_ring_shift() == S.shift,
+		   "ring: its granularity shift is %u, init said %u",
+		   fz_ring_shift(), S.shift);
+	rc = fz_ring->check();
+	FZ_REQUIRE(rc == 0, "ring: check() returned %d", rc);
+	FZ_REQUIRE(fz_ring->count() == n, "ring: count %zu, model %zu",
+		   fz_ring->count(), n);
+	FZ_REQUIRE(fz_ring->empty() == (n == 0),
+		   "ring: empty() wrong with %zu queued", n);
+	f = fz_ring->first();
 	if (n == 0)
-		FZ_REQUIRE(f == NULL, "tring: first is node %u when empty",
+		FZ_REQUIRE(f == NULL, "ring: first is node %u when empty",
 			   fz_id(f));
 	else
 		fz_check_ring_first(f, "first()");
@@ -441,11 +485,11 @@ static void fz_enqueue(unsigned sel, uint64_t key)
 		it = &S.item[id];
 		FZ_TRACE("enqueue(n%u, %" PRIu64 ");\n", id, key);
 		exp = sqm_enqueue(&S.exact, id, key);
-		for (b = 0; b < FZ_NEXACT; b++) {
-			got = fz_exact[b].enqueue(it, key);
+		for (b = 0; b < fz_nexact; b++) {
+			got = fz_exact[b]->enqueue(it, key);
 			FZ_REQUIRE(got == exp, "%s: enqueue(node %u, %" PRIu64
 				   ") returned %d, model %d",
-				   fz_exact[b].name, id, key, got, exp);
+				   fz_exact[b]->name, id, key, got, exp);
 		}
 		fz_check_node(it);
 	}
@@ -453,59 +497,72 @@ static void fz_enqueue(unsigned sel, uint64_t key)
 		it = &S.item[id];
 		fz_note_ring_key(key);
 		exp = sqm_enqueue(&S.ring, id, key);
-		got = fz_ring.enqueue(it, key);
-		FZ_REQUIRE(got == (fz_ring.first() == it),
-			   "tring: enqueue(node %u, %" PRIu64 ") returned %d "
+		got = fz_ring->enqueue(it, key);
+		FZ_REQUIRE(got == (fz_ring->first() == it),
+			   "ring: enqueue(node %u, %" PRIu64 ") returned %d "
 			   "but first() is node %u", id, key, got,
-			   fz_id(fz_ring.first()));
+			   fz_id(fz_ring->first()));
 		if (S.ring_exact)
-			FZ_REQUIRE(got == exp, "tring (exact): enqueue(node %u"
+			FZ_REQUIRE(got == exp, "ring (exact): enqueue(node %u"
 				   ", %" PRIu64 ") returned %d, model %d", id,
 				   key, got, exp);
 		fz_check_node(it);
 	}
 }
 
-static void fz_pop_exact(void)
+/* pop(), or pop_due(@now) when @due */
+static void fz_pop_exact(bool due, uint64_t now)
 {
 	struct fz_item *got;
 	uint64_t key = 0;
 	unsigned id = FZ_NODES;
-	bool have = sqm_pop(&S.exact, &id, &key);
+	bool have;
 	size_t b;
 
-	FZ_TRACE("pop(); /* n%u */\n", have ? id : FZ_NODES);
-	for (b = 0; b < FZ_NEXACT; b++) {
-		got = fz_exact[b].pop();
+	have = sqm_first(&S.exact, NULL, &key) && (!due || key <= now) &&
+	       sqm_pop(&S.exact, &id, &key);
+	if (due)
+		FZ_TRACE("pop_due(%" PRIu64 "); /* n%u */\n", now,
+			 have ? id : FZ_NODES);
+	else
+		FZ_TRACE("pop(); /* n%u */\n", have ? id : FZ_NODES);
+	for (b = 0; b < fz_nexact; b++) {
+		got = due ? fz_exact[b]->pop_due(now) : fz_exact[b]->pop();
 		FZ_REQUIRE(fz_id(got) == (have ? id : FZ_NODES),
 			   "%s: pop returned node %u, model %u",
-			   fz_exact[b].name, fz_id(got), have ? id : FZ_NODES);
+			   fz_exact[b]->name, fz_id(got), have ? id : FZ_NODES);
 		if (got)
-			FZ_REQUIRE(fz_exact[b].key(got) == key,
+			FZ_REQUIRE(fz_exact[b]->key(got) == key,
 				   "%s: popped key %" PRIu64 ", model %" PRIu64,
-				   fz_exact[b].name, fz_exact[b].key(got), key);
+				   fz_exact[b]->name, fz_exact[b]->key(got), key);
 	}
 	if (have)
 		fz_check_node(&S.item[id]);
 }
 
-static void fz_pop_ring(void)
+static void fz_pop_ring(bool due, uint64_t now)
 {
-	struct fz_item *f = fz_ring.first(), *got;
+	struct fz_item *f = fz_ring->first(), *got;
 	uint64_t key;
 
-	got = fz_ring.pop();
-	FZ_REQUIRE(got == f, "tring: pop returned node %u, first() said %u",
+	if (due && f && fz_ring->key(f) > now) {
+		FZ_REQUIRE(fz_ring->pop_due(now) == NULL, "ring: pop_due(%"
+			   PRIu64 ") took node %u, key %" PRIu64 " is not due",
+			   now, f->id, fz_ring->key(f));
+		return;
+	}
+	got = due ? fz_ring->pop_due(now) : fz_ring->pop();
+	FZ_REQUIRE(got == f, "ring: pop returned node %u, first() said %u",
 		   fz_id(got), fz_id(f));
 	if (sqm_count(&S.ring) == 0) {
-		FZ_REQUIRE(got == NULL, "tring: pop on empty returned node %u",
+		FZ_REQUIRE(got == NULL, "ring: pop on empty returned node %u",
 			   fz_id(got));
 		return;
 	}
 	fz_check_ring_first(got, "pop()");
 	key = sqm_key(&S.ring, got->id);
-	FZ_REQUIRE(fz_ring.key(got) == key, "tring: popped node %u key %"
-		   PRIu64 ", model %" PRIu64, got->id, fz_ring.key(got), key);
+	FZ_REQUIRE(fz_ring->key(got) == key, "ring: popped node %u key %"
+		   PRIu64 ", model %" PRIu64, got->id, fz_ring->key(got), key);
 	sqm_dequeue(&S.ring, got->id);
 	S.ring_time = sqm_tring_time_after_pop(S.ring_time, S.shift, key);
 	fz_check_node(got);
@@ -513,25 +570,38 @@ static void fz_pop_ring(void)
 
 static void fz_pop(void)
 {
-	fz_pop_exact();
-	fz_pop_ring();
+	fz_pop_exact(false, 0);
+	fz_pop_ring(false, 0);
 }
 
 static void fz_dequeue_exact(unsigned id)
 {
 	size_t b;
 
+	unsigned fid = FZ_NODES;
+	bool got;
+
 	FZ_TRACE("dequeue(n%u);\n", id);
+	(void)sqm_first(&S.exact, &fid, NULL);
 	sqm_dequeue(&S.exact, id);
-	for (b = 0; b < FZ_NEXACT; b++)
-		fz_exact[b].dequeue(&S.item[id]);
+	for (b = 0; b < fz_nexact; b++) {
+		got = fz_exact[b]->dequeue(&S.item[id]);
+		FZ_REQUIRE(got == (fid == id), "%s: dequeue(node %u) returned "
+			   "%d, the first was node %u", fz_exact[b]->name, id,
+			   got, fid);
+	}
 	fz_check_node(&S.item[id]);
 }
 
 static void fz_dequeue_ring(unsigned id)
 {
+	const struct fz_item *f = fz_ring->first();
+	bool got;
+
 	sqm_dequeue(&S.ring, id);
-	fz_ring.dequeue(&S.item[id]);
+	got = fz_ring->dequeue(&S.item[id]);
+	FZ_REQUIRE(got == (f == &S.item[id]), "ring: dequeue(node %u) "
+		   "returned %d, the first was node %u", id, got, fz_id(f));
 	fz_check_node(&S.item[id]);
 }
 
@@ -549,10 +619,10 @@ static void fz_dequeue_first(void)
 {
 	struct fz_item *f;
 
-	f = fz_exact[0].first();
+	f = fz_exact[0]->first();
 	if (f)
 		fz_dequeue_exact(f->id);
-	f = fz_ring.first();
+	f = fz_ring->first();
 	if (f)
 		fz_dequeue_ring(f->id);
 }
@@ -563,10 +633,10 @@ static void fz_requeue_exact(unsigned id, uint64_t key)
 	size_t b;
 
 	FZ_TRACE("requeue(n%u, %" PRIu64 ");\n", id, key);
-	for (b = 0; b < FZ_NEXACT; b++) {
-		got = fz_exact[b].requeue(&S.item[id], key);
+	for (b = 0; b < fz_nexact; b++) {
+		got = fz_exact[b]->requeue(&S.item[id], key);
 		FZ_REQUIRE(got == exp, "%s: requeue(node %u, %" PRIu64
-			   ") returned %d, model %d", fz_exact[b].name, id,
+			   ") returned %d, model %d", fz_exact[b]->name, id,
 			   key, got, exp);
 	}
 	fz_check_node(&S.item[id]);
@@ -574,33 +644,34 @@ static void fz_requeue_exact(unsigned id, uint64_t key)
 
 static void fz_requeue_ring(unsigned id, uint64_t key)
 {
-	struct fz_item *f0 = fz_ring.first(), *f1;
-	uint64_t k0 = fz_ring.key(f0), k1;
+	struct fz_item *f0 = fz_ring->first(), *f1;
+	uint64_t k0 = f0 ? fz_ring->key(f0) : 0, k1;
 	bool exp, got;
 
 	fz_note_ring_key(key);
 	exp = sqm_requeue(&S.ring, id, key);
-	got = fz_ring.requeue(&S.item[id], key);
-	f1 = fz_ring.first();
-	k1 = fz_ring.key(f1);
+	got = fz_ring->requeue(&S.item[id], key);
+	f1 = fz_ring->first();
+	k1 = fz_ring->key(f1);
 	FZ_REQUIRE(got == (f0 != f1 || k0 != k1),
-		   "tring: requeue(node %u, %" PRIu64 ") returned %d, but "
+		   "ring: requeue(node %u, %" PRIu64 ") returned %d, but "
 		   "first went from node %u key %" PRIu64 " to node %u key %"
-		   PRIu64, id, key, got, f0->id, k0, f1->id, k1);
+		   PRIu64, id, key, got, fz_id(f0), k0, f1->id, k1);
 	if (S.ring_exact)
-		FZ_REQUIRE(got == exp, "tring (exact): requeue(node %u, %"
+		FZ_REQUIRE(got == exp, "ring (exact): requeue(node %u, %"
 			   PRIu64 ") returned %d, model %d", id, key, got,
 			   exp);
 	fz_check_node(&S.item[id]);
 }
 
-static void fz_requeue(unsigned sel, uint64_t key)
+/* requeue a queued node, or (@armed false) arm one that is not queued */
+static void fz_requeue(unsigned sel, uint64_t key, bool armed)
 {
 	unsigned id;
 
-	if (fz_pick(&S.exact, sel, true, &id))
+	if (fz_pick(&S.exact, sel, armed, &id))
 		fz_requeue_exact(id, key);
-	if (fz_pick(&S.ring, sel, true, &id))
+	if (fz_pick(&S.ring, sel, armed, &id))
 		fz_requeue_ring(id, key);
 }
 
@@ -608,10 +679,10 @@ static void fz_requeue_first(uint64_t key)
 {
 	struct fz_item *f;
 
-	f = fz_exact[1].first();
+	f = fz_exact[1]->first();
 	if (f)
 		fz_requeue_exact(f->id, key);
-	f = fz_ring.first();
+	f = fz_ring->first();
 	if (f)
 		fz_requeue_ring(f->id, key);
 }
@@ -625,13 +696,15 @@ static void fz_requeue_first(uint64_t key)
  *   6         n                      pop n % 8 + 1 times
  *   7, 8      sel                    dequeue a queued node
  *   9         -                      dequeue the first node
- *   10, 11    sel, key               requeue a queued node
+ *   10        sel, key               requeue a queued node
+ *   11        sel, key               requeue a node that is not queued
+ *                                    (it is armed: enqueued)
  *   12        key                    requeue the first node
  *   13        n, pattern, key        enqueue n % 32 + 1 nodes: the same
  *                                    key, ascending, descending, or each
  *                                    a fresh key
  *   14        -                      pop until empty
- *   15        -                      nothing (the checks still run)
+ *   15        now                    pop_due(now): pop if the first is due
  */
 static void fz_step(void)
 {
@@ -665,9 +738,9 @@ static void fz_step(void)
 		fz_dequeue_first();
 		break;
 	case 10: case 11:
-		S.opname = "requeue";
+		S.opname = op == 10 ? "requeue" : "requeue (arm)";
 		sel = fz_u8();
-		fz_requeue(sel, fz_key());
+		fz_requeue(sel, fz_key(), op == 10);
 		break;
 	case 12:
 		S.opname = "requeue first";
@@ -698,7 +771,10 @@ static void fz_step(void)
 		fz_pop();	/* and once more on the empty queues */
 		break;
 	default:
-		S.opname = "first";
+		S.opname = "pop_due";
+		key = fz_key();
+		fz_pop_exact(true, key);
+		fz_pop_ring(true, key);
 		break;
 	}
 	fz_check_all();
@@ -742,22 +818,17 @@ static void fz_setup(void)
 	S.ring_exact = S.shift == 0;
 	S.last_key = base;
 
-	SQ_INIT(rb, &S.rb);
-	SQ_INIT(gavl, &S.gv);
-	SQ_INIT(binom, &S.bn);
-	if (S.shift == 0 && base == 0)
-		SQ_INIT(tring, &S.tr);	/* the default geometry */
-	else
-		sq_tring_init_geom(&S.tr, S.shift, base);
+	fz_sort_backends();
+#define FZ_INIT(K, exact) SQ_INIT(K, &S.K);
+	SQ_KINDS(FZ_INIT)
+	fz_ring_init(S.shift, base);
 	sqm_init(&S.exact);
 	sqm_init(&S.ring);
 	for (i = 0; i < FZ_NODES; i++) {
 		/* dirty the nodes first: node_init must set every field */
 		memset(&S.item[i], 0xa5, sizeof(S.item[i]));
-		SQ_NODE_INIT(rb, &S.item[i].rb);
-		SQ_NODE_INIT(gavl, &S.item[i].gv);
-		SQ_NODE_INIT(binom, &S.item[i].bn);
-		SQ_NODE_INIT(tring, &S.item[i].tr);
+#define FZ_NODE_INIT(K, exact) SQ_NODE_INIT(K, &S.item[i].K);
+		SQ_KINDS(FZ_NODE_INIT)
 		S.item[i].id = i;
 	}
 	fz_check_all();
@@ -877,7 +948,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("fuzz-regress: %u inputs, all backends agree with the model "
-	       "(tring %u slots%s)\n", runs, (unsigned)SQ_TRING_SLOTS,
+	       "(ring %u slots%s)\n", runs, (unsigned)SQ_TRING_SLOTS,
 #ifdef SQ_DEBUG
 	       ", SQ_DEBUG"
 #else

@@ -1,0 +1,1105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * smartq/ladder.h - ladder queue, exact and stable       (KIND = ladder)
+ *
+ * Tang, Goh and Thng's ladder queue (ACM TOMACS 15(3), 2005), written for
+ * integer keys, without allocation and with O(1) removal of any node.
+ * Three tiers, each a doubly linked list or an array of them:
+ *
+ *   top      unsorted list, keys > ld_toplim (the far future)
+ *   rungs    rung 0 .. ld_nrungs - 1; rung r is an array of buckets of
+ *            width 2^lr_shift from lr_start; it takes the keys in
+ *            [lr_cur, lr_start + lr_span], and each rung covers exactly the
+ *            part of the rung above it that is already used up:
+ *
+ *              rung 0:  [cur0 ............................. toplim]
+ *              rung 1:  [cur1 ........... cur0 - 1]
+ *              rung 2:  [cur2 .. cur1 - 1]
+ *              bottom:  keys < cur2 (the lowest rung's cur), sorted
+ *
+ *   bottom   the sorted list; its head is the first node
+ *
+ * A key goes to the top if it is above ld_toplim, else to the highest rung
+ * whose lr_cur it reaches, else to the bottom: a tail append, except in the
+ * bottom, where it is inserted in order.  When the bottom runs empty it is
+ * refilled from the lowest rung's first non-empty bucket: a bucket of at
+ * most SQ_LADDER_THRES nodes (or of one key) is sorted into the bottom; a
+ * crowded one is spread over a new rung below, of narrower buckets (a
+ * "spawn"); when every rung is empty the top is spread over a new rung 0
+ * ("epoch"), or sorted straight into the bottom when it is small.  Every
+ * node moves down a bounded number of times, so enqueue and pop are O(1)
+ * amortised whatever the key distribution: rungs are made only where
+ * nodes crowd.
+ *
+ * Integer keys and power-of-two widths.  A bucket index is a subtraction
+ * and a shift.  A spawned rung starts at the smallest key of its bucket and
+ * ends where the bucket ended, so its width is at least 2^SQ_LADDER__CBITS
+ * times narrower; at width 1 a bucket holds one key, already in FIFO
+ * order, and goes to the bottom without sorting, however large.
+ *
+ * Exact and stable without a stamp.  Equal keys always go to the same
+ * place (the routing depends on the key only, and whole buckets move
+ * together), every move keeps list order, and each list is in arrival
+ * order among equal keys: a (re)queue appends, the bottom is sorted
+ * stably (a merge sort) and an insert there goes after its equals.  So
+ * among equal keys the earliest (re)queued comes first, and the exact
+ * backends return identical sequences.
+ *
+ * When the rungs run out.  Each rung narrows its parent bucket by
+ * 2^SQ_LADDER__CBITS; rung 0's width is at most 2^(64 - log2 Buckets).  A
+ * rung r with width 2^s may need ceil(s / CBITS) rungs below it before its
+ * buckets hold one key each.  The defaults (1024, 64, 10 rungs) give
+ * 10 + 9 * 6 = 64 bits: a crowded bucket always finds a free rung, for any
+ * keys.  A bottom that grows past SQ_LADDER__SPILL nodes (keys enqueued
+ * below the lowest rung: the present, the past) is spilled into a new
+ * lowest rung only while that rule still holds; otherwise it stays a sorted
+ * list, and an insert into it is O(bottom size) until it drains.  With
+ * SQ_LADDER_RUNGS set below the rule, a crowded bucket on the last rung is
+ * merge-sorted into the bottom (the paper's answer): O(m log m) once, then
+ * the same long bottom.  Either way order stays exact.
+ *
+ * Invariants (sq_ladder_check() verifies each of them):
+ *  1. Every list is NULL-terminated both ways, and each node's ld_home is
+ *     the list it is on; ld_count is the number of nodes, ld_ntop and
+ *     ld_nbottom those of the top and the bottom.
+ *  2. The bottom is non-empty exactly when the queue is; it is sorted by
+ *     key, so its head is the first node (first() reads it).
+ *  3. Every bottom key is below the lowest rung's lr_cur, or at most
+ *     ld_toplim when there is no rung.
+ *  4. Rung r: lr_start <= lr_cur, lr_cur - lr_start is a multiple of the
+ *     width and at most lr_span; lr_span >> lr_shift is below the rung's
+ *     bucket count; rung 0 ends at ld_toplim (lr_start + lr_span ==
+ *     ld_toplim) and rung r > 0 ends just below rung r-1's lr_cur.
+ *  5. A node in bucket i of rung r has lr_cur <= key <= lr_start + lr_span
+ *     and (key - lr_start) >> lr_shift == i.
+ *  6. Bitmap bit b is set iff bucket b is not empty (buckets of dead rungs
+ *     are empty); summary bit w is set iff bitmap word w is not 0.
+ *  7. Every top key is above ld_toplim and within [ld_tmin, ld_tmax].
+ *  8. ld_nrungs <= SQ_LADDER_RUNGS.
+ *  A node not on a queue has ld_home NULL.
+ *
+ * Costs (n nodes):
+ *	enqueue		O(1): a tail append, or an ordered insert into the
+ *			bottom (at most SQ_LADDER__SPILL nodes but see above)
+ *	first		O(1): the bottom's head
+ *	pop		O(1) amortised: the head of the bottom; a refill moves
+ *			each node down at most once per rung
+ *	dequeue		O(1) (+ a refill when it empties the bottom)
+ *	requeue		dequeue + enqueue
+ *	visit, check	O(n + buckets)
+ *	sizes		a node is the key and three pointers (32 bytes on
+ *			LP64); the queue holds Buckets + (Rungs - 1) * Split
+ *			list heads of two pointers, their bitmap and ten rung
+ *			records: 26 KiB with the defaults
+ *
+ * Configuration, before the first include of smartq.h or smartq/ladder.h,
+ * the same in every translation unit that shares a struct sq_ladder:
+ *   SQ_LADDER_BUCKETS  buckets of rung 0, a power of two, 64..2048
+ *   SQ_LADDER_SPLIT    buckets of a spawned rung, a power of two, 4..64
+ *   SQ_LADDER_RUNGS    the most rungs at once, 2..32
+ *   SQ_LADDER_THRES    the most nodes a bucket may hold and still be
+ *                      sorted into the bottom, 2..1024
+ * The defaults and why they were chosen: doc/ladder.md.
+ *
+ * Context: no allocation, no locks (the caller serialises), no recursion.
+ */
+#ifndef SMARTQ_LADDER_H
+#define SMARTQ_LADDER_H
+
+#include "common.h"
+
+#ifndef SQ_LADDER_BUCKETS
+#define SQ_LADDER_BUCKETS 1024
+#endif
+#ifndef SQ_LADDER_SPLIT
+#define SQ_LADDER_SPLIT 64
+#endif
+#ifndef SQ_LADDER_RUNGS
+#define SQ_LADDER_RUNGS 10
+#endif
+#ifndef SQ_LADDER_THRES
+#define SQ_LADDER_THRES 48
+#endif
+
+#if (SQ_LADDER_BUCKETS) == 64
+#define SQ_LADDER__BITS0 6
+#elif (SQ_LADDER_BUCKETS) == 128
+#define SQ_LADDER__BITS0 7
+#elif (SQ_LADDER_BUCKETS) == 256
+#define SQ_LADDER__BITS0 8
+#elif (SQ_LADDER_BUCKETS) == 512
+#define SQ_LADDER__BITS0 9
+#elif (SQ_LADDER_BUCKETS) == 1024
+#define SQ_LADDER__BITS0 10
+#elif (SQ_LADDER_BUCKETS) == 2048
+#define SQ_LADDER__BITS0 11
+#else
+#error "smartq/ladder.h: SQ_LADDER_BUCKETS must be a power of two from 64 to 2048"
+#endif
+
+#if (SQ_LADDER_SPLIT) == 4
+#define SQ_LADDER__CBITS 2
+#elif (SQ_LADDER_SPLIT) == 8
+#define SQ_LADDER__CBITS 3
+#elif (SQ_LADDER_SPLIT) == 16
+#define SQ_LADDER__CBITS 4
+#elif (SQ_LADDER_SPLIT) == 32
+#define SQ_LADDER__CBITS 5
+#elif (SQ_LADDER_SPLIT) == 64
+#define SQ_LADDER__CBITS 6
+#else
+#error "smartq/ladder.h: SQ_LADDER_SPLIT must be a power of two from 4 to 64"
+#endif
+
+#if (SQ_LADDER_RUNGS) < 2 || (SQ_LADDER_RUNGS) > 32
+#error "smartq/ladder.h: SQ_LADDER_RUNGS must be from 2 to 32"
+#endif
+#if (SQ_LADDER_THRES) < 2 || (SQ_LADDER_THRES) > 1024
+#error "smartq/ladder.h: SQ_LADDER_THRES must be from 2 to 1024"
+#endif
+
+/* All buckets: rung 0's, then SPLIT for each further rung.  Rung 0 fills
+ * whole bitmap words and SPLIT divides 64, so no rung straddles a word;
+ * at most 32 + 31 words, so one summary word covers them. */
+#define SQ_LADDER__NBK ((SQ_LADDER_BUCKETS) + \
+			((SQ_LADDER_RUNGS) - 1) * (SQ_LADDER_SPLIT))
+#define SQ_LADDER__WORDS ((SQ_LADDER__NBK + 63) / 64)
+/* A bottom past this many nodes is spilled into a rung (if one is free). */
+#define SQ_LADDER__SPILL (2 * (SQ_LADDER_THRES))
+
+struct sq_ladder__list;
+
+/**
+ * struct sq_ladder_node - the link a user embeds in the struct to be queued
+ * @key:     the priority, smallest first; readable, set by enqueue/requeue
+ * @ld_next: next node on its list (towards the tail), NULL at the tail
+ * @ld_prev: previous node on its list, NULL at the head
+ * @ld_home: the list the node is on (the top, a bucket, the bottom), so a
+ *           dequeue finds its list head and bucket bit in O(1); NULL when
+ *           the node is not queued
+ */
+struct sq_ladder_node {
+	uint64_t key;
+	struct sq_ladder_node *ld_next, *ld_prev;
+	struct sq_ladder__list *ld_home;
+};
+
+/* A list head: the head and the tail, so an append touches one node. */
+struct sq_ladder__list {
+	struct sq_ladder_node *ll_first, *ll_last;
+};
+
+/*
+ * struct sq_ladder__rung - one rung
+ * @lr_start: the key at offset 0 of bucket 0
+ * @lr_span:  the last key the rung takes, minus lr_start
+ * @lr_cur:   the first key the rung still takes (the used-up buckets are
+ *            below it, and keys there go down)
+ * @lr_shift: log2 of the bucket width
+ */
+struct sq_ladder__rung {
+	uint64_t lr_start, lr_span, lr_cur;
+	unsigned lr_shift;
+};
+
+/**
+ * struct sq_ladder - a ladder queue
+ * @ld_bottom:  the sorted list; its head is the first node
+ * @ld_count:   number of queued nodes
+ * @ld_nbottom: nodes in the bottom
+ * @ld_nrungs:  rungs in use, 0 .. SQ_LADDER_RUNGS
+ * @ld_toplim:  keys above it go to the top
+ * @ld_top:     the unsorted list of the far future
+ * @ld_ntop:    nodes in the top
+ * @ld_tmin:    at most the smallest top key, when the top is not empty
+ * @ld_tmax:    at least the largest top key, when the top is not empty
+ * @ld_summary: bit w set iff ld_map[w] is not 0
+ * @ld_rung:    the rungs; rung r's buckets start at sq_ladder__base(r)
+ * @ld_map:     bit b set iff ld_bk[b] is not empty
+ * @ld_bk:      the buckets of every rung; valid only where ld_map says so
+ */
+struct sq_ladder {
+	struct sq_ladder__list ld_bottom;
+	size_t ld_count;
+	size_t ld_nbottom;
+	unsigned ld_nrungs;
+	uint64_t ld_toplim;
+	struct sq_ladder__list ld_top;
+	size_t ld_ntop;
+	uint64_t ld_tmin, ld_tmax;
+	uint64_t ld_summary;
+	struct sq_ladder__rung ld_rung[SQ_LADDER_RUNGS];
+	uint64_t ld_map[SQ_LADDER__WORDS];
+	struct sq_ladder__list ld_bk[SQ_LADDER__NBK];
+};
+
+/* ---- small helpers (no key compares) ------------------------------------ */
+
+/* The first bucket index of rung @r. */
+SQ__INLINE unsigned sq_ladder__base(unsigned r)
+{
+	return r ? (SQ_LADDER_BUCKETS) + (r - 1) * (SQ_LADDER_SPLIT) : 0;
+}
+
+/* log2 of the bucket count of rung @r. */
+SQ__INLINE unsigned sq_ladder__bits(unsigned r)
+{
+	return r ? SQ_LADDER__CBITS : SQ_LADDER__BITS0;
+}
+
+/* The width shift for a rung of 2^@bits buckets taking offsets 0..@span:
+ * the smallest shift with span >> shift below 2^bits. */
+SQ__INLINE unsigned sq_ladder__shift(uint64_t span, unsigned bits)
+{
+	unsigned used = span ? 64 - sq__clz64(span) : 0;
+
+	return used > bits ? used - bits : 0;
+}
+
+/* Append @n to list @l, as its tail. */
+SQ__INLINE void sq_ladder__append(struct sq_ladder__list *l,
+				  struct sq_ladder_node *n)
+{
+	struct sq_ladder_node *t = l->ll_last;
+
+	n->ld_next = NULL;
+	n->ld_prev = t;
+	n->ld_home = l;
+	if (t)
+		t->ld_next = n;
+	else
+		l->ll_first = n;
+	l->ll_last = n;
+}
+
+/* Take @n off its list (its own links are left stale). */
+SQ__INLINE void sq_ladder__unlink(struct sq_ladder__list *l,
+				  struct sq_ladder_node *n)
+{
+	struct sq_ladder_node *p = n->ld_prev, *x = n->ld_next;
+
+	if (p)
+		p->ld_next = x;
+	else
+		l->ll_first = x;
+	if (x)
+		x->ld_prev = p;
+	else
+		l->ll_last = p;
+}
+
+/* Append @n to bucket @b, marking it occupied if it was empty. */
+SQ__INLINE void sq_ladder__bucket_add(struct sq_ladder *q, unsigned b,
+				      struct sq_ladder_node *n)
+{
+	uint64_t bit = (uint64_t)1 << (b & 63);
+	unsigned w = b >> 6;
+
+	if (!(q->ld_map[w] & bit)) {
+		q->ld_map[w] |= bit;
+		q->ld_summary |= (uint64_t)1 << w;
+		q->ld_bk[b].ll_first = NULL;
+		q->ld_bk[b].ll_last = NULL;
+	}
+	sq_ladder__append(&q->ld_bk[b], n);
+}
+
+/* Mark bucket @b empty. */
+SQ__INLINE void sq_ladder__bucket_clear(struct sq_ladder *q, unsigned b)
+{
+	unsigned w = b >> 6;
+
+	q->ld_map[w] &= ~((uint64_t)1 << (b & 63));
+	if (!q->ld_map[w])
+		q->ld_summary &= ~((uint64_t)1 << w);
+}
+
+/* The bitmap bits of rung @r's buckets in word @w (all ones for a word of
+ * rung 0, which fills whole words). */
+SQ__INLINE uint64_t sq_ladder__rung_mask(unsigned r)
+{
+	unsigned base = sq_ladder__base(r);
+
+	if (!r || SQ_LADDER_SPLIT == 64)
+		return ~(uint64_t)0;
+	return (((uint64_t)1 << (SQ_LADDER_SPLIT & 63)) - 1) << (base & 63);
+}
+
+/* The first occupied bucket index of rung @r (global), or -1 if none. */
+SQ__INLINE long sq_ladder__rung_first(const struct sq_ladder *q, unsigned r)
+{
+	uint64_t m;
+	unsigned w;
+
+	if (!r) {
+		m = q->ld_summary;
+		if ((SQ_LADDER_BUCKETS) / 64 < 64)
+			m &= ((uint64_t)1 << ((SQ_LADDER_BUCKETS) / 64)) - 1;
+		if (!m)
+			return -1;
+		w = sq__ctz64(m);
+		return (long)(w * 64 + sq__ctz64(q->ld_map[w]));
+	}
+	w = sq_ladder__base(r) >> 6;
+	m = q->ld_map[w] & sq_ladder__rung_mask(r);
+	return m ? (long)(w * 64 + sq__ctz64(m)) : -1;
+}
+
+/* Clear every bucket bit of rung @r (it is being made anew). */
+SQ__INLINE void sq_ladder__rung_reset(struct sq_ladder *q, unsigned r)
+{
+	unsigned w, base = sq_ladder__base(r);
+
+	if (!r) {
+		for (w = 0; w < (SQ_LADDER_BUCKETS) / 64; w++)
+			q->ld_map[w] = 0;
+		if ((SQ_LADDER_BUCKETS) / 64 < 64)
+			q->ld_summary &= ~(((uint64_t)1 <<
+					    ((SQ_LADDER_BUCKETS) / 64)) - 1);
+		else
+			q->ld_summary = 0;
+		return;
+	}
+	w = base >> 6;
+	q->ld_map[w] &= ~sq_ladder__rung_mask(r);
+	if (!q->ld_map[w])
+		q->ld_summary &= ~((uint64_t)1 << w);
+}
+
+/* The node @n is on no queue: mark it; poison its links under SQ_DEBUG. */
+SQ__INLINE void sq_ladder__dead(struct sq_ladder_node *n)
+{
+	n->ld_home = NULL;
+#ifdef SQ_DEBUG
+	n->ld_next = (struct sq_ladder_node *)SQ__POISON(1);
+	n->ld_prev = (struct sq_ladder_node *)SQ__POISON(2);
+#endif
+}
+
+/* ---- moving lists down (the slow paths) ---------------------------------- */
+
+/* Merge two key-sorted NULL-terminated lists (by ld_next only); on equal
+ * keys @a's nodes come first, so the merge is stable when @a is older. */
+static inline struct sq_ladder_node *sq_ladder__merge(struct sq_ladder_node *a,
+						      struct sq_ladder_node *b)
+{
+	struct sq_ladder_node head, *t = &head;
+
+	while (a && b) {
+		if (a->key <= b->key) {
+			t->ld_next = a;
+			a = a->ld_next;
+		} else {
+			t->ld_next = b;
+			b = b->ld_next;
+		}
+		t = t->ld_next;
+	}
+	t->ld_next = a ? a : b;
+	return head.ld_next;
+}
+
+/*
+ * sq_ladder__sort - stable merge sort of a NULL-terminated list by key,
+ * following ld_next only.  Bottom-up, no recursion: bin[i] holds a sorted
+ * run of 2^i nodes, older than everything in the lower bins, as in binary
+ * counting; O(m log m) compares, 64 pointers of stack.
+ */
+static inline struct sq_ladder_node *sq_ladder__sort(struct sq_ladder_node *l)
+{
+	struct sq_ladder_node *bin[64], *n;
+	unsigned i, top = 0;
+
+	while (l) {
+		n = l;
+		l = l->ld_next;
+		n->ld_next = NULL;
+		for (i = 0; i < top && bin[i]; i++) {
+			n = sq_ladder__merge(bin[i], n);
+			bin[i] = NULL;
+		}
+		if (i == top)
+			top++;
+		bin[i] = n;
+	}
+	n = NULL;
+	for (i = 0; i < top; i++)
+		if (bin[i])
+			n = n ? sq_ladder__merge(bin[i], n) : bin[i];
+	return n;
+}
+
+/*
+ * sq_ladder__to_bottom - make the list starting at @l (@cnt nodes, keys
+ * from @min to @max, in arrival order among equal keys) the bottom, which
+ * is empty.  Sorted only when it holds more than one key.
+ */
+SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
+				   struct sq_ladder_node *l, size_t cnt,
+				   uint64_t min, uint64_t max)
+{
+	struct sq_ladder_node *p = NULL, *n;
+
+	if (min != max)
+		l = sq_ladder__sort(l);
+	q->ld_bottom.ll_first = l;
+	for (n = l; n; n = n->ld_next) {
+		n->ld_prev = p;
+		n->ld_home = &q->ld_bottom;
+		p = n;
+	}
+	q->ld_bottom.ll_last = p;
+	q->ld_nbottom = cnt;
+}
+
+/*
+ * sq_ladder__spread - make rung @r (the new lowest rung) take the keys
+ * from @start to @start + @span and append the list @l to its buckets, in
+ * list order, so each bucket keeps arrival order among equal keys.
+ */
+SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
+				struct sq_ladder_node *l, uint64_t start,
+				uint64_t span)
+{
+	struct sq_ladder__rung *g = &q->ld_rung[r];
+	unsigned base = sq_ladder__base(r), sh;
+	struct sq_ladder_node *n;
+
+	sh = sq_ladder__shift(span, sq_ladder__bits(r));
+	g->lr_start = start;
+	g->lr_span = span;
+	g->lr_cur = start;
+	g->lr_shift = sh;
+	sq_ladder__rung_reset(q, r);
+	while (l) {
+		n = l;
+		l = l->ld_next;
+		sq_ladder__bucket_add(q, base + (unsigned)((n->key - start) >> sh),
+				      n);
+	}
+	q->ld_nrungs = r + 1;
+}
+
+/*
+ * sq_ladder__refill - the bottom is empty and the queue is not: move the
+ * first non-empty bucket of the lowest rung into the bottom, spawning
+ * rungs below while that bucket is crowded; with no rungs left, start an
+ * epoch from the top.  Each node moves down at most once per rung.
+ */
+SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
+{
+	struct sq_ladder__rung *g;
+	struct sq_ladder_node *l, *n;
+	uint64_t hi_off, min, max;
+	size_t cnt;
+	unsigned r, i;
+	long b;
+
+	for (;;) {
+		if (!q->ld_nrungs) {
+			/* an epoch: the top becomes rung 0 or the bottom */
+			l = q->ld_top.ll_first;
+			cnt = q->ld_ntop;
+			min = q->ld_tmin;
+			max = q->ld_tmax;
+			q->ld_top.ll_first = q->ld_top.ll_last = NULL;
+			q->ld_ntop = 0;
+			q->ld_toplim = max;
+			if (cnt <= (SQ_LADDER_THRES) || min == max) {
+				for (n = l, min = UINT64_MAX, max = 0; n;
+				     n = n->ld_next) {
+					min = n->key < min ? n->key : min;
+					max = n->key > max ? n->key : max;
+				}
+				sq_ladder__to_bottom(q, l, cnt, min, max);
+				return;
+			}
+			sq_ladder__spread(q, 0, l, min, max - min);
+			continue;
+		}
+		r = q->ld_nrungs - 1;
+		g = &q->ld_rung[r];
+		b = sq_ladder__rung_first(q, r);
+		if (b < 0) {
+			q->ld_nrungs = r;	/* used up */
+			continue;
+		}
+		i = (unsigned)b - sq_ladder__base(r);
+		l = q->ld_bk[b].ll_first;
+		sq_ladder__bucket_clear(q, (unsigned)b);
+		/* the bucket's keys run up to lr_start + hi_off, and from
+		 * now on they go below this rung */
+		hi_off = ((uint64_t)i << g->lr_shift) +
+			 (((uint64_t)1 << g->lr_shift) - 1);
+		if (hi_off >= g->lr_span) {
+			hi_off = g->lr_span;
+			q->ld_nrungs = r;	/* its last bucket */
+		} else {
+			g->lr_cur = g->lr_start + hi_off + 1;
+		}
+		cnt = 0;
+		min = UINT64_MAX;
+		max = 0;
+		for (n = l; n; n = n->ld_next) {
+			cnt++;
+			min = n->key < min ? n->key : min;
+			max = n->key > max ? n->key : max;
+		}
+		if (cnt <= (SQ_LADDER_THRES) || min == max ||
+		    q->ld_nrungs >= (SQ_LADDER_RUNGS)) {
+			sq_ladder__to_bottom(q, l, cnt, min, max);
+			return;
+		}
+		/* crowded: a rung below, from its smallest key to its end */
+		sq_ladder__spread(q, q->ld_nrungs, l, min,
+				  g->lr_start + hi_off - min);
+	}
+}
+
+/*
+ * sq_ladder__spill - the bottom has grown past SQ_LADDER__SPILL nodes:
+ * if a rung is free, spread it over a new lowest rung, from its first key
+ * to its upper end, and refill.  Otherwise it stays a long sorted list.
+ * (A spilled rung may leave too few rungs below it to split its buckets
+ * down to one key: then a crowded bucket is sorted, O(m log m) once,
+ * which beats inserting into a long bottom at O(m) each.)
+ */
+SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
+{
+	unsigned r = q->ld_nrungs;
+	uint64_t lo = q->ld_bottom.ll_first->key, hi, span;
+	struct sq_ladder_node *l = q->ld_bottom.ll_first;
+
+	if (lo == q->ld_bottom.ll_last->key)
+		return;		/* one key: inserts are O(1) at either end */
+	if (r >= (SQ_LADDER_RUNGS))
+		return;		/* no rung free: it stays a long list */
+	hi = r ? q->ld_rung[r - 1].lr_cur - 1 : q->ld_toplim;
+	span = hi - lo;
+	q->ld_bottom.ll_first = q->ld_bottom.ll_last = NULL;
+	q->ld_nbottom = 0;
+	sq_ladder__spread(q, r, l, lo, span);
+	sq_ladder__refill(q);
+}
+
+/* Insert @n into the bottom (not empty) after every node of key <= its
+ * own, from the tail, or at once at the head when it comes first. */
+SQ__INLINE void sq_ladder__bottom_insert(struct sq_ladder *q,
+					 struct sq_ladder_node *n)
+{
+	struct sq_ladder_node *h = q->ld_bottom.ll_first, *p;
+	uint64_t key = n->key;
+
+	n->ld_home = &q->ld_bottom;
+	if (key < h->key) {
+		n->ld_prev = NULL;
+		n->ld_next = h;
+		h->ld_prev = n;
+		q->ld_bottom.ll_first = n;
+	} else {
+		p = q->ld_bottom.ll_last;
+		while (p->key > key)	/* stops at h at the latest */
+			p = p->ld_prev;
+		n->ld_prev = p;
+		n->ld_next = p->ld_next;
+		if (p->ld_next)
+			p->ld_next->ld_prev = n;
+		else
+			q->ld_bottom.ll_last = n;
+		p->ld_next = n;
+	}
+	if (SQ__UNLIKELY(++q->ld_nbottom > SQ_LADDER__SPILL))
+		sq_ladder__spill(q);
+}
+
+/*
+ * sq_ladder__insert - queue @n, whose key is set, behind every queued node
+ * of equal key; returns true if it is the first node now.
+ */
+SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
+{
+	uint64_t key = n->key;
+	const struct sq_ladder_node *h = q->ld_bottom.ll_first;
+	struct sq_ladder__rung *g;
+	unsigned r;
+	bool first;
+
+	q->ld_count++;
+	if (!h) {
+		/* empty: no rungs, no top; a new era starts at this key */
+		n->ld_next = n->ld_prev = NULL;
+		n->ld_home = &q->ld_bottom;
+		q->ld_bottom.ll_first = q->ld_bottom.ll_last = n;
+		q->ld_nbottom = 1;
+		q->ld_toplim = key;
+		return true;
+	}
+	if (key > q->ld_toplim) {
+		if (!q->ld_ntop++) {
+			q->ld_tmin = q->ld_tmax = key;
+		} else {
+			q->ld_tmin = key < q->ld_tmin ? key : q->ld_tmin;
+			q->ld_tmax = key > q->ld_tmax ? key : q->ld_tmax;
+		}
+		sq_ladder__append(&q->ld_top, n);
+		return false;
+	}
+	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
+		if (key >= g->lr_cur) {
+			sq_ladder__bucket_add(q, sq_ladder__base(r) +
+					      (unsigned)((key - g->lr_start) >>
+							 g->lr_shift), n);
+			return false;
+		}
+	}
+	first = key < h->key;
+	sq_ladder__bottom_insert(q, n);
+	return first;
+}
+
+/*
+ * sq_ladder__remove - take queued @n off its list; refill the bottom if
+ * that emptied it.  Returns true if @n was the first node.
+ */
+SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
+{
+	struct sq_ladder__list *l = n->ld_home;
+	bool was_first = n == q->ld_bottom.ll_first;
+
+	sq_ladder__unlink(l, n);
+	q->ld_count--;
+	if (l == &q->ld_bottom) {
+		q->ld_nbottom--;
+		if (!l->ll_first) {
+			if (q->ld_count)
+				sq_ladder__refill(q);
+			else
+				q->ld_nrungs = 0;	/* all empty */
+		}
+	} else if (l == &q->ld_top) {
+		q->ld_ntop--;
+	} else if (!l->ll_first) {
+		sq_ladder__bucket_clear(q, (unsigned)(l - q->ld_bk));
+	}
+	return was_first;
+}
+
+/* ---- the API ------------------------------------------------------------- */
+
+/**
+ * sq_ladder_init - make an empty queue
+ * @q: the queue
+ * Return: nothing.
+ * Complexity: O(buckets / 64): clears the bitmap (bucket heads are valid
+ * only where it says so, and are not touched).
+ * Context: the caller serialises.
+ */
+static inline void sq_ladder_init(struct sq_ladder *q)
+{
+	unsigned w;
+
+	q->ld_bottom.ll_first = q->ld_bottom.ll_last = NULL;
+	q->ld_count = 0;
+	q->ld_nbottom = 0;
+	q->ld_nrungs = 0;
+	q->ld_toplim = 0;
+	q->ld_top.ll_first = q->ld_top.ll_last = NULL;
+	q->ld_ntop = 0;
+	q->ld_tmin = q->ld_tmax = 0;
+	q->ld_summary = 0;
+	for (w = 0; w < SQ_LADDER__WORDS; w++)
+		q->ld_map[w] = 0;
+}
+
+/**
+ * sq_ladder_init_at - make an empty queue whose clock starts at @now
+ * @q:   the queue
+ * @now: ignored: the ladder has no clock (each era starts at the first
+ *       key enqueued into an empty queue)
+ * Return: nothing.
+ * Complexity: as sq_ladder_init().
+ * Context: the caller serialises.
+ */
+static inline void sq_ladder_init_at(struct sq_ladder *q, uint64_t now)
+{
+	(void)now;
+	sq_ladder_init(q);
+}
+
+/**
+ * sq_ladder_node_init - mark a node as not queued
+ * @n: the node
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_ladder_node_init(struct sq_ladder_node *n)
+{
+	n->key = 0;
+	n->ld_next = n->ld_prev = NULL;
+	n->ld_home = NULL;
+}
+
+/**
+ * sq_ladder_queued - is a node on a queue now
+ * @n: the node (initialised with sq_ladder_node_init())
+ * Return: true if @n is queued.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_ladder_queued(const struct sq_ladder_node *n)
+{
+	return n->ld_home != NULL;
+}
+
+/**
+ * sq_ladder_empty - is the queue empty
+ * @q: the queue
+ * Return: true if no node is queued.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_ladder_empty(const struct sq_ladder *q)
+{
+	return q->ld_count == 0;
+}
+
+/**
+ * sq_ladder_count - number of queued nodes
+ * @q: the queue
+ * Return: the count.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline size_t sq_ladder_count(const struct sq_ladder *q)
+{
+	return q->ld_count;
+}
+
+/**
+ * sq_ladder_first - the first node: smallest key, earliest among equals
+ * @q: the queue
+ * Return: the first node, NULL if the queue is empty.  The queue is not
+ * changed.
+ * Complexity: O(1): the head of the bottom, which is never empty while
+ * the queue is not.
+ * Context: the caller serialises.
+ */
+static inline struct sq_ladder_node *sq_ladder_first(const struct sq_ladder *q)
+{
+	return q->ld_bottom.ll_first;
+}
+
+/**
+ * sq_ladder_enqueue - insert a node
+ * @q:   the queue
+ * @n:   a node not on any queue
+ * @key: its priority; it goes after every queued node of equal key
+ * Return: true if @n is now the first node (a timer user re-arms).
+ * Complexity: O(1): a tail append to the top or a bucket, or an ordered
+ * insert into the bottom (short: it is spilled into a rung when it grows).
+ * Context: the caller serialises.
+ */
+static inline bool sq_ladder_enqueue(struct sq_ladder *q,
+				     struct sq_ladder_node *n, uint64_t key)
+{
+	SQ__MISUSE(n->ld_home != NULL, "sq_ladder_enqueue",
+		   "node is already queued");
+	n->key = key;
+	return sq_ladder__insert(q, n);
+}
+
+/**
+ * sq_ladder_dequeue - remove any queued node
+ * @q: the queue
+ * @n: a node queued on @q
+ * Return: true if @n was the first node (the first node changed: a timer
+ *         reprograms its deadline); @n is not queued afterwards.
+ * Complexity: O(1): @n knows its list; O(1) amortised when it empties
+ * the bottom, which is then refilled.
+ * Context: the caller serialises.
+ */
+static inline bool sq_ladder_dequeue(struct sq_ladder *q,
+				     struct sq_ladder_node *n)
+{
+	bool was_first;
+
+	SQ__MISUSE(n->ld_home == NULL, "sq_ladder_dequeue",
+		   "node is not queued");
+	was_first = sq_ladder__remove(q, n);
+	sq_ladder__dead(n);
+	return was_first;
+}
+
+/**
+ * sq_ladder_pop - remove and return the first node
+ * @q: the queue
+ * Return: the node that was first, not queued any more; NULL if empty.
+ * Complexity: O(1) amortised: the bottom's head; when that empties the
+ * bottom it is refilled from the rungs (or the top).
+ * Context: the caller serialises.
+ */
+SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
+{
+	struct sq_ladder_node *n = q->ld_bottom.ll_first, *x;
+
+	if (!n)
+		return NULL;
+	x = n->ld_next;
+	q->ld_bottom.ll_first = x;
+	q->ld_count--;
+	q->ld_nbottom--;
+	if (x) {
+		x->ld_prev = NULL;
+	} else {
+		q->ld_bottom.ll_last = NULL;
+		if (q->ld_count)
+			sq_ladder__refill(q);
+		else
+			q->ld_nrungs = 0;	/* all empty */
+	}
+	sq_ladder__dead(n);
+	return n;
+}
+
+/**
+ * sq_ladder_pop_due - pop the first node if it is due
+ * @q:   the queue
+ * @now: the caller's clock
+ * Return: the first node, popped, if its key is <= @now; else NULL and
+ *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
+ * Complexity: as sq_ladder_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_ladder_node *sq_ladder_pop_due(struct sq_ladder *q,
+						       uint64_t now)
+{
+	const struct sq_ladder_node *m = q->ld_bottom.ll_first;
+
+	return m && m->key <= now ? sq_ladder_pop(q) : NULL;
+}
+
+/**
+ * sq_ladder_requeue - give a node a new key: re-arm it
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
+ *       a timer armed for the first time, or again after it fired)
+ * @key: its new priority; @n goes after every other node of equal key
+ * Return: true if the first node or the first key changed.
+ * Complexity: O(1) amortised: a dequeue and an enqueue (a requeue is a
+ * new arrival, so even an unchanged key moves @n behind its equals).
+ * Context: the caller serialises.
+ */
+static inline bool sq_ladder_requeue(struct sq_ladder *q,
+				     struct sq_ladder_node *n, uint64_t key)
+{
+	const struct sq_ladder_node *old = q->ld_bottom.ll_first;
+	uint64_t old_key;
+
+	if (!n->ld_home)
+		return sq_ladder_enqueue(q, n, key);
+	old_key = old->key;
+	sq_ladder__remove(q, n);
+	n->key = key;
+	sq_ladder__insert(q, n);
+	return q->ld_bottom.ll_first != old ||
+	       q->ld_bottom.ll_first->key != old_key;
+}
+
+/* sq_ladder__visit_list - fn on each node of list @l; the count of nodes. */
+static inline size_t sq_ladder__visit_list(const struct sq_ladder *q,
+					   const struct sq_ladder__list *l,
+					   void (*fn)(struct sq_ladder_node *,
+						      void *),
+					   void *arg)
+{
+	struct sq_ladder_node *n, *next;
+	size_t seen = 0, count = q->ld_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	for (n = l->ll_first; n; n = next) {
+		next = n->ld_next;
+		fn(n, arg);
+		SQ__MISUSE(q->ld_count != count, "sq_ladder_visit",
+			   "fn changed the queue");
+		seen++;
+	}
+	return seen;
+}
+
+/**
+ * sq_ladder_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg): the bottom in order, then each rung's
+ *       buckets from the lowest rung up, then the top; it must not change
+ *       the queue (SQ_DEBUG stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n + rungs * bitmap words), no allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_ladder_visit(const struct sq_ladder *q,
+				     void (*fn)(struct sq_ladder_node *,
+						void *),
+				     void *arg)
+{
+	size_t seen = sq_ladder__visit_list(q, &q->ld_bottom, fn, arg);
+	unsigned w;
+	uint64_t m;
+
+	for (w = 0; w < SQ_LADDER__WORDS; w++)
+		for (m = q->ld_map[w]; m; m &= m - 1)
+			seen += sq_ladder__visit_list(
+				q, &q->ld_bk[w * 64 + sq__ctz64(m)], fn, arg);
+	return seen + sq_ladder__visit_list(q, &q->ld_top, fn, arg);
+}
+
+#define SQ_LADDER__CHECK(cond, node, what) \
+	SQ__CHECK(cond, "sq_ladder_check", node, what)
+
+/*
+ * sq_ladder__check_list - invariant 1 for list @l: links both ways, home,
+ * and keys within [@lo, @hi]; at most @room nodes (so it ends on a
+ * cycle).  Returns the number of nodes, or -1.
+ */
+static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
+					 uint64_t lo, uint64_t hi,
+					 size_t room, bool sorted)
+{
+	const struct sq_ladder_node *n, *p = NULL;
+	long seen = 0;
+
+	for (n = l->ll_first; n; p = n, n = n->ld_next) {
+		SQ_LADDER__CHECK((size_t)seen < room, n,
+				 "more nodes than count");
+		SQ_LADDER__CHECK(n->ld_home == l, n, "node's home is wrong");
+		SQ_LADDER__CHECK(n->ld_prev == p, n, "prev link wrong");
+		SQ_LADDER__CHECK(n->key >= lo && n->key <= hi, n,
+				 "key outside its list's range");
+		SQ_LADDER__CHECK(!sorted || !p || p->key <= n->key, n,
+				 "bottom not sorted");
+		seen++;
+	}
+	SQ_LADDER__CHECK(l->ll_last == p, p, "list tail wrong");
+	return seen;
+}
+
+/**
+ * sq_ladder_check - walk the whole queue and verify every invariant
+ * @q: the queue
+ * Return: 0 if invariants 1-8 of this header hold, -1 otherwise (under
+ * SQ_DEBUG after printing which one broke, at which node).
+ * Complexity: O(n + buckets); every walk is bounded by the count, so it
+ * ends on any queue.
+ * Context: the caller serialises.
+ */
+static inline int sq_ladder_check(const struct sq_ladder *q)
+{
+	const struct sq_ladder__rung *g;
+	size_t room = q->ld_count;
+	uint64_t hi, m, occ;
+	bool below = true;	/* may the bottom hold keys <= hi */
+	unsigned r, w, i, base, nb;
+	long got;
+
+	SQ_LADDER__CHECK(q->ld_nrungs <= (SQ_LADDER_RUNGS), NULL,
+			 "more rungs than SQ_LADDER_RUNGS");
+	SQ_LADDER__CHECK(!q->ld_bottom.ll_first == !q->ld_count,
+			 q->ld_bottom.ll_first,
+			 "bottom empty while the queue is not, or not empty "
+			 "while the queue is");
+	/* invariant 6, and the dead rungs' buckets empty */
+	for (w = 0; w < SQ_LADDER__WORDS; w++)
+		SQ_LADDER__CHECK(!(q->ld_summary >> w & 1) == !q->ld_map[w],
+				 NULL, "summary bit != bitmap word");
+	SQ_LADDER__CHECK(SQ_LADDER__WORDS == 64 ||
+			 !(q->ld_summary >> SQ_LADDER__WORDS), NULL,
+			 "summary bit past the bitmap");
+	occ = 0;
+	for (r = q->ld_nrungs; r < (SQ_LADDER_RUNGS); r++) {
+		base = sq_ladder__base(r);
+		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
+		for (i = 0; i < nb; i++)
+			occ |= q->ld_map[(base + i) >> 6] >> ((base + i) & 63)
+			       & 1;
+	}
+	SQ_LADDER__CHECK(!occ, NULL, "bucket of an unused rung occupied");
+	w = SQ_LADDER__NBK;
+	SQ_LADDER__CHECK(w % 64 == 0 ||
+			 !(q->ld_map[w / 64] >> (w % 64)), NULL,
+			 "bit past the last bucket");
+
+	/* the top: invariant 7 */
+	if (q->ld_ntop) {
+		SQ_LADDER__CHECK(q->ld_tmin > q->ld_toplim &&
+				 q->ld_tmin <= q->ld_tmax,
+				 q->ld_top.ll_first, "top bounds wrong");
+		got = sq_ladder__check_list(&q->ld_top, q->ld_tmin,
+					    q->ld_tmax, room, false);
+	} else {
+		got = sq_ladder__check_list(&q->ld_top, 0, 0, 0, false);
+	}
+	if (got < 0)
+		return -1;
+	SQ_LADDER__CHECK((size_t)got == q->ld_ntop, q->ld_top.ll_first,
+			 "top count wrong");
+	room -= (size_t)got;
+
+	/* the rungs: invariants 4 and 5 */
+	hi = q->ld_toplim;
+	for (r = 0; r < q->ld_nrungs; r++) {
+		g = &q->ld_rung[r];
+		base = sq_ladder__base(r);
+		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
+		SQ_LADDER__CHECK(g->lr_shift < 64 &&
+				 (g->lr_span >> g->lr_shift) < nb, NULL,
+				 "rung wider than its buckets");
+		SQ_LADDER__CHECK(g->lr_start <= g->lr_cur &&
+				 g->lr_cur - g->lr_start <= g->lr_span, NULL,
+				 "rung cur outside the rung");
+		SQ_LADDER__CHECK(((g->lr_cur - g->lr_start) &
+				  (((uint64_t)1 << g->lr_shift) - 1)) == 0,
+				 NULL, "rung cur not at a bucket's start");
+		SQ_LADDER__CHECK(g->lr_start + g->lr_span == hi, NULL,
+				 "rung does not end where the one above "
+				 "starts");
+		for (i = 0; i < nb; i++) {
+			const struct sq_ladder__list *l = &q->ld_bk[base + i];
+			const struct sq_ladder_node *n;
+
+			m = q->ld_map[(base + i) >> 6] >> ((base + i) & 63) & 1;
+			if (!m)
+				continue;
+			SQ_LADDER__CHECK(l->ll_first, NULL,
+					 "bucket bit set, bucket empty");
+			SQ_LADDER__CHECK((uint64_t)i << g->lr_shift >=
+					 g->lr_cur - g->lr_start,
+					 l->ll_first, "bucket below rung cur");
+			got = sq_ladder__check_list(l, g->lr_cur, hi, room,
+						    false);
+			if (got < 0)
+				return -1;
+			for (n = l->ll_first; n; n = n->ld_next)
+				SQ_LADDER__CHECK((n->key - g->lr_start) >>
+						 g->lr_shift == i, n,
+						 "node in the wrong bucket");
+			room -= (size_t)got;
+		}
+		below = g->lr_cur > 0;
+		hi = g->lr_cur - 1;
+	}
+
+	/* the bottom: invariants 2 and 3 */
+	got = sq_ladder__check_list(&q->ld_bottom, 0, hi, below ? room : 0,
+				    true);
+	if (got < 0)
+		return -1;
+	SQ_LADDER__CHECK((size_t)got == q->ld_nbottom, q->ld_bottom.ll_first,
+			 "bottom count wrong");
+	SQ_LADDER__CHECK((size_t)got == room, q->ld_bottom.ll_first,
+			 "node total != count");
+	return 0;
+}
+#undef SQ_LADDER__CHECK
+
+#endif /* SMARTQ_LADDER_H */

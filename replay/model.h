@@ -1,0 +1,975 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay/model.h - a single-CPU CFS run in simulated time
+ *
+ * A discrete-event model of Linux 2.6.35's fair scheduler on one CPU, as
+ * kernel/sched_fair.c writes it (names below are the kernel's):
+ *
+ *   update_curr           vruntime += delta_exec (every task is nice 0, so
+ *                         calc_delta_fair() is the identity)
+ *   update_min_vruntime   max(min_vruntime, min(curr, leftmost))
+ *   __sched_period        latency, or min_granularity * nr when nr_running
+ *                         exceeds nr_latency; sched_slice = period / nr
+ *   place_entity          a woken task: max(its vruntime, min_vruntime -
+ *                         latency / 2) (GENTLE_FAIR_SLEEPERS)
+ *   check_preempt_tick    at each tick (HZ = 250): resched when the slice
+ *                         is used up, or when curr ran min_granularity and
+ *                         leads the leftmost by more than its slice
+ *   check_preempt_wakeup  resched when curr leads the woken task by more
+ *                         than wakeup_granularity; LAST_BUDDY when
+ *                         nr_running >= nr_latency (NEXT_BUDDY is off)
+ *   pick_next_entity      the leftmost, or the last buddy if it does not
+ *                         lead the leftmost by more than wakeup_granularity
+ *   put_prev / set_next   curr is not kept in the tree
+ *
+ * The run queue is any kind of replay/queues.h.  Nothing else differs
+ * between kinds: the same workload, costs and policy; the decisions differ
+ * only where a kind's order does (the ring, the priority arrays).
+ *
+ * Simulated time is in ns.  CPU costs of the workloads' system calls and
+ * of a context switch are fixed constants (rp_costs), the same for every
+ * queue and policy, so the simulated times of two exact queues are equal
+ * and the run queue's own cost is measured, not modelled.
+ */
+#ifndef RP_MODEL_H
+#define RP_MODEL_H
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "queues.h"
+
+/* ---- the granularity policies of seed 001 ---------------------------- */
+
+struct rp_policy {
+	const char *name;	/* option and CSV value */
+	const char *title;	/* the mail's heading */
+	uint64_t latency;	/* sysctl_sched_latency */
+	uint64_t min_gran;	/* sysctl_sched_min_granularity */
+	uint64_t wakeup_gran;	/* sysctl_sched_wakeup_granularity */
+	unsigned nr_latency;	/* sched_nr_latency */
+	uint64_t dyn_floor;	/* dynamic: the granularity's floor, else 0 */
+};
+
+/*
+ * mainline: 2.6.35's defaults on one CPU (the (1 + ilog(ncpus)) factor is
+ * 1).  smaller: commit 0bf377bb, 0.75 ms and nr_latency 8.  dynamic: the
+ * mainline values up to nr_latency (3) runnable tasks; beyond that the
+ * period stays at sched_latency and the granularity is latency / nr,
+ * down to the smaller policy's 0.75 ms, after which the period grows.
+ */
+static const struct rp_policy rp_policies[] = {
+	{ "mainline", "Mainline 2.6.35.2 kernel",
+	  6000000, 2000000, 1000000, 3, 0 },
+	{ "dynamic", "With dynamic granularity",
+	  6000000, 2000000, 1000000, 3, 750000 },
+	{ "smaller", "With smaller granularity",
+	  6000000, 750000, 1000000, 8, 0 },
+};
+#define RP_NPOLICIES (sizeof(rp_policies) / sizeof(rp_policies[0]))
+
+#define RP_TICK_NS	4000000u	/* HZ = 250, the Kconfig default */
+
+/* the granularity at @nr runnable tasks */
+static uint64_t rp_min_gran(const struct rp_policy *p, uint64_t nr)
+{
+	if (p->dyn_floor && nr > p->nr_latency) {
+		uint64_t g = p->latency / nr;
+
+		return g > p->dyn_floor ? g : p->dyn_floor;
+	}
+	return p->min_gran;
+}
+
+/* __sched_period */
+static uint64_t rp_period(const struct rp_policy *p, uint64_t nr)
+{
+	if (nr <= p->nr_latency)
+		return p->latency;
+	if (p->dyn_floor) {
+		uint64_t grown = p->dyn_floor * nr;
+
+		return grown > p->latency ? grown : p->latency;
+	}
+	return p->min_gran * nr;
+}
+
+/* ---- costs ----------------------------------------------------------- */
+
+/*
+ * CPU time of the work itself, from lmbench-era figures for a 2 GHz x86
+ * (a small pipe read or write about 2 us, a context switch about 2 us, a
+ * copy about 1 ns a byte).  They set the simulated times' scale, which
+ * says nothing about the run queue; the run queue's cost is measured.
+ */
+struct rp_costs {
+	uint64_t pipe_write, pipe_read, ctxsw;
+	uint64_t net_call, net_byte;	/* a loopback send or receive */
+	uint64_t server_work;		/* tbench: the server's own work */
+};
+static const struct rp_costs rp_costs = {
+	2000, 2000, 2000, 5000, 1, 5000,
+};
+
+/* ---- tasks and the simulation ----------------------------------------- */
+
+enum rp_role { RP_SENDER, RP_RECEIVER, RP_CLIENT, RP_SERVER, RP_DAEMON,
+	       RP_HOG };
+
+struct rp_task {
+	uint64_t vruntime;
+	uint64_t sum_exec, prev_sum_exec, exec_start;
+	uint64_t remaining;	/* ns of CPU left in the current step */
+	uint64_t enq_seq;	/* when it entered the run queue (checks) */
+	uint64_t wake_at;	/* daemons: next wakeup */
+	uint32_t a, b, c;	/* the role's counters */
+	uint32_t wait_next;	/* next in a pipe's wait list */
+	uint8_t role;
+	bool on_rq;		/* runnable, curr included */
+	bool in_tree;		/* in the run queue (curr never is) */
+	bool busy;		/* a step is under way */
+	bool exited;
+};
+
+struct rp_sim;
+
+struct rp_workload {
+	/* curr needs a new step: start one (remaining, busy) or block/exit */
+	void (*act)(struct rp_sim *s, uint32_t i);
+	/* curr's step is done: its effects (wakeups) */
+	void (*done)(struct rp_sim *s, uint32_t i);
+	/* the next timed wakeup, UINT64_MAX if none; then fire it */
+	uint64_t (*next_timer)(struct rp_sim *s);
+	void (*fire)(struct rp_sim *s);
+};
+
+#define RP_LOG_CHUNK 65536u
+
+struct rp_sim {
+	const struct rp_kind *q;
+	const struct rp_policy *pol;
+	const struct rp_workload *wl;
+	void *wdata;
+	struct rp_task *t;
+	uint32_t nt;
+
+	uint64_t now, end;	/* end: stop at this simulated time */
+	uint64_t min_vruntime, next_tick;
+	uint32_t nr_running, live;
+	uint32_t curr, last;	/* RP_NONE: idle / no buddy */
+	bool need_resched;
+
+	/* results */
+	uint64_t switches, picks, hash, enq_seq;
+	uint64_t first_exit;	/* when the first task finished */
+	double jain_first_exit;
+
+	/* timing: the log the shadow replays, and its CPU time */
+	int timed;
+	struct rp_op *log;
+	size_t nlog;
+	uint64_t rq_ns, rq_ops, shadow_bad;
+
+	/* checking (tests): every queue's first against the truth */
+	int check;
+	uint64_t ring_time;	/* the largest key popped: the ring's time */
+	uint64_t late_picks, strict_picks, other_picks;
+	const char *check_err;
+};
+
+static uint64_t rp_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void rp_flush(struct rp_sim *s)
+{
+	uint64_t t0, t1;
+
+	if (!s->nlog)
+		return;
+	t0 = rp_cpu_ns();
+	s->shadow_bad += s->q->shadow(s->log, s->nlog);
+	t1 = rp_cpu_ns();
+	s->rq_ns += t1 - t0;
+	s->rq_ops += s->nlog;
+	s->nlog = 0;
+}
+
+static void rp_log(struct rp_sim *s, unsigned op, uint32_t idx, uint64_t key)
+{
+	if (!s->timed)
+		return;
+	s->log[s->nlog].key = key;
+	s->log[s->nlog].what = (uint32_t)op << RP_OP_SHIFT | idx;
+	if (++s->nlog == RP_LOG_CHUNK)
+		rp_flush(s);
+}
+
+/* 64-bit mix of the decision trace (splitmix64's finaliser). */
+static uint64_t rp_mix(uint64_t h, uint64_t v)
+{
+	uint64_t z = h ^ (v + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2));
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* ---- the run queue, as the scheduler uses it ------------------------- */
+
+static void rq_enqueue(struct rp_sim *s, uint32_t i)
+{
+	struct rp_task *t = &s->t[i];
+
+	t->in_tree = true;
+	t->enq_seq = ++s->enq_seq;
+	s->q->enqueue(i, t->vruntime);
+	rp_log(s, RP_OP_ENQ, i, t->vruntime);
+}
+
+/* The truth the checks compare a queue's first with: the smallest key,
+ * oldest among equals; and the oldest late task (key below the ring's
+ * time), which the ring returns first instead. */
+static void rp_truth(const struct rp_sim *s, uint32_t *min, uint32_t *late)
+{
+	uint32_t i;
+
+	*min = *late = RP_NONE;
+	for (i = 0; i < s->nt; i++) {
+		const struct rp_task *t = &s->t[i];
+
+		if (!t->in_tree)
+			continue;
+		if (*min == RP_NONE || t->vruntime < s->t[*min].vruntime ||
+		    (t->vruntime == s->t[*min].vruntime &&
+		     t->enq_seq < s->t[*min].enq_seq))
+			*min = i;
+		if (t->vruntime < s->ring_time &&
+		    (*late == RP_NONE || t->enq_seq < s->t[*late].enq_seq))
+			*late = i;
+	}
+}
+
+static uint32_t rq_first(struct rp_sim *s)
+{
+	uint32_t i = s->q->first();
+
+	rp_log(s, RP_OP_FIRST, i, 0);
+	if (s->check && !s->check_err) {
+		uint32_t min, late;
+
+		rp_truth(s, &min, &late);
+		if (i == min)
+			s->strict_picks++;
+		else if (i != RP_NONE && i == late)
+			s->late_picks++;
+		else if (!s->q->exact && !s->q->smartq)
+			s->other_picks++;	/* the priority arrays */
+		else
+			s->check_err = i == RP_NONE || min == RP_NONE
+				? "first() disagrees with the queue's count"
+				: "first() is neither the smallest key nor "
+				  "the oldest late one";
+		if (s->check >= 2 && s->q->check() != 0)
+			s->check_err = "check() failed";
+	}
+	return i;
+}
+
+static void rq_remove(struct rp_sim *s, uint32_t i, bool is_first)
+{
+	struct rp_task *t = &s->t[i];
+
+	t->in_tree = false;
+	if (is_first) {
+		uint32_t got = s->q->pop();
+
+		rp_log(s, RP_OP_POP, got, 0);
+		if (got != i && !s->check_err)
+			s->check_err = "pop() did not return first()";
+		if (t->vruntime > s->ring_time)
+			s->ring_time = t->vruntime;
+	} else {
+		s->q->dequeue(i);
+		rp_log(s, RP_OP_DEQ, i, 0);
+	}
+}
+
+/* ---- sched_fair.c ----------------------------------------------------- */
+
+static uint64_t rp_max_vr(uint64_t a, uint64_t b)
+{
+	return (int64_t)(b - a) > 0 ? b : a;
+}
+
+static void rp_update_min_vruntime(struct rp_sim *s)
+{
+	uint64_t vr = s->min_vruntime;
+	uint32_t left = s->q->count() ? rq_first(s) : RP_NONE;
+
+	if (s->curr != RP_NONE)
+		vr = s->t[s->curr].vruntime;
+	if (left != RP_NONE) {
+		uint64_t lv = s->t[left].vruntime;
+
+		if (s->curr == RP_NONE || (int64_t)(lv - vr) < 0)
+			vr = lv;
+	}
+	s->min_vruntime = rp_max_vr(s->min_vruntime, vr);
+}
+
+static void rp_update_curr(struct rp_sim *s)
+{
+	struct rp_task *c;
+	uint64_t delta;
+
+	if (s->curr == RP_NONE)
+		return;
+	c = &s->t[s->curr];
+	delta = s->now - c->exec_start;
+	if (!delta)
+		return;
+	c->sum_exec += delta;
+	c->vruntime += delta;	/* nice 0: NICE_0_LOAD / weight == 1 */
+	c->exec_start = s->now;
+	rp_update_min_vruntime(s);
+}
+
+/* wakeup_preempt_entity: 1 if @se should preempt @cur, 0 within the
+ * granularity, -1 if @se is not behind at all. */
+static int rp_wakeup_preempt(const struct rp_sim *s, uint32_t cur, uint32_t se)
+{
+	int64_t vdiff = (int64_t)(s->t[cur].vruntime - s->t[se].vruntime);
+
+	if (vdiff <= 0)
+		return -1;
+	return vdiff > (int64_t)s->pol->wakeup_gran ? 1 : 0;
+}
+
+/* try_to_wake_up: enqueue_entity(ENQUEUE_WAKEUP), check_preempt_wakeup */
+static void rp_wake(struct rp_sim *s, uint32_t i)
+{
+	struct rp_task *t = &s->t[i];
+	uint64_t thresh = s->pol->latency / 2;	/* GENTLE_FAIR_SLEEPERS */
+
+	if (t->on_rq || t->exited)
+		return;
+	rp_update_curr(s);
+	t->vruntime = rp_max_vr(t->vruntime, s->min_vruntime - thresh);
+	t->on_rq = true;
+	s->nr_running++;
+	rq_enqueue(s, i);
+	if (s->curr == RP_NONE) {
+		s->need_resched = true;
+		return;
+	}
+	if (s->need_resched)
+		return;
+	rp_update_curr(s);
+	if (rp_wakeup_preempt(s, s->curr, i) == 1) {
+		s->need_resched = true;
+		if (s->nr_running >= s->pol->nr_latency)	/* LAST_BUDDY */
+			s->last = s->curr;
+	}
+}
+
+/* dequeue_entity(DEQUEUE_SLEEP) of curr: it blocks or exits */
+static void rp_block(struct rp_sim *s, bool exiting)
+{
+	struct rp_task *c = &s->t[s->curr];
+
+	rp_update_curr(s);
+	if (s->last == s->curr)
+		s->last = RP_NONE;
+	c->on_rq = false;
+	c->busy = false;
+	s->nr_running--;
+	rp_update_min_vruntime(s);
+	if (exiting) {
+		c->exited = true;
+		s->live--;
+	}
+	s->need_resched = true;
+}
+
+/* Jain's index over the tasks' CPU time: 1 when equal, 1/n at worst. */
+static double rp_jain(const struct rp_sim *s)
+{
+	double sum = 0, sq = 0;
+	uint32_t i;
+
+	for (i = 0; i < s->nt; i++) {
+		double x = (double)s->t[i].sum_exec;
+
+		sum += x;
+		sq += x * x;
+	}
+	return sq > 0 ? sum * sum / ((double)s->nt * sq) : 1.0;
+}
+
+static void rp_exit(struct rp_sim *s)
+{
+	if (!s->first_exit) {
+		rp_update_curr(s);
+		s->first_exit = s->now;
+		s->jain_first_exit = rp_jain(s);
+	}
+	rp_block(s, true);
+}
+
+/* schedule(): put_prev_entity, pick_next_entity, set_next_entity */
+static void rp_schedule(struct rp_sim *s)
+{
+	uint32_t prev = s->curr, left, se;
+	struct rp_task *n;
+
+	s->need_resched = false;
+	if (prev != RP_NONE) {
+		if (s->t[prev].on_rq) {
+			rp_update_curr(s);
+			rq_enqueue(s, prev);
+		}
+		s->curr = RP_NONE;
+	}
+	if (!s->nr_running)
+		return;
+	left = se = rq_first(s);
+	if (se == RP_NONE) {
+		if (!s->check_err)
+			s->check_err = "tasks are runnable but the queue is empty";
+		return;
+	}
+	if (s->last != RP_NONE && s->t[s->last].in_tree &&
+	    rp_wakeup_preempt(s, s->last, left) < 1)
+		se = s->last;
+	if (s->last == se)
+		s->last = RP_NONE;
+	rq_remove(s, se, se == left);
+	n = &s->t[se];
+	s->curr = se;
+	n->exec_start = s->now;
+	n->prev_sum_exec = n->sum_exec;
+	s->picks++;
+	s->hash = rp_mix(s->hash, se);
+	if (se != prev) {
+		s->switches++;
+		n->remaining += rp_costs.ctxsw;
+	}
+}
+
+/* entity_tick -> check_preempt_tick */
+static void rp_tick(struct rp_sim *s)
+{
+	struct rp_task *c;
+	uint64_t ideal, ran;
+	uint32_t left;
+
+	if (s->curr == RP_NONE)
+		return;
+	rp_update_curr(s);
+	if (s->nr_running <= 1)
+		return;
+	c = &s->t[s->curr];
+	ideal = rp_period(s->pol, s->nr_running) / s->nr_running;
+	ran = c->sum_exec - c->prev_sum_exec;
+	if (ran > ideal) {
+		s->need_resched = true;
+		if (s->last == s->curr)
+			s->last = RP_NONE;
+		return;
+	}
+	if (ran < rp_min_gran(s->pol, s->nr_running))
+		return;
+	left = rq_first(s);
+	if (left != RP_NONE &&
+	    (int64_t)(c->vruntime - s->t[left].vruntime) > (int64_t)ideal)
+		s->need_resched = true;
+}
+
+/* ---- the event loop -------------------------------------------------- */
+
+static void rp_sim_init(struct rp_sim *s, const struct rp_kind *q,
+			const struct rp_policy *pol,
+			const struct rp_workload *wl, void *wdata, uint32_t nt,
+			int timed, int check)
+{
+	uint32_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->q = q;
+	s->pol = pol;
+	s->wl = wl;
+	s->wdata = wdata;
+	s->nt = nt;
+	s->t = (struct rp_task *)rp_xcalloc(nt, sizeof(*s->t));
+	s->curr = s->last = RP_NONE;
+	s->min_vruntime = RP_VBASE;
+	s->next_tick = RP_TICK_NS;
+	s->end = UINT64_MAX;
+	s->live = nt;
+	s->timed = timed;
+	s->check = check;
+	if (timed)
+		s->log = (struct rp_op *)rp_xcalloc(RP_LOG_CHUNK,
+						    sizeof(*s->log));
+	for (i = 0; i < nt; i++) {
+		s->t[i].vruntime = RP_VBASE;
+		s->t[i].wait_next = RP_NONE;
+	}
+	q->init(nt);
+}
+
+static void rp_sim_fini(struct rp_sim *s)
+{
+	rp_flush(s);
+	if (s->check && !s->check_err && s->q->check() != 0)
+		s->check_err = "check() failed at the end";
+	s->q->fini();
+	free(s->t);
+	free(s->log);
+	s->t = NULL;
+	s->log = NULL;
+}
+
+/* Run until every task has exited, or s->end.  0, or -1 if stuck. */
+static int rp_run(struct rp_sim *s)
+{
+	while (s->live && s->now < s->end && !s->check_err) {
+		uint64_t stop, timer = s->wl->next_timer(s);
+		struct rp_task *c;
+
+		if (s->need_resched || s->curr == RP_NONE)
+			rp_schedule(s);
+		if (s->curr == RP_NONE) {	/* idle until a timer */
+			if (timer == UINT64_MAX)
+				return -1;
+			s->now = timer < s->end ? timer : s->end;
+			s->next_tick = (s->now / RP_TICK_NS + 1) * RP_TICK_NS;
+			if (timer <= s->now)
+				s->wl->fire(s);
+			continue;
+		}
+		c = &s->t[s->curr];
+		if (!c->remaining && !c->busy) {
+			s->wl->act(s, s->curr);	/* starts a step or blocks */
+			continue;
+		}
+		stop = s->now + c->remaining;
+		if (s->next_tick < stop)
+			stop = s->next_tick;
+		if (timer < stop)
+			stop = timer;
+		if (s->end < stop)
+			stop = s->end;
+		c->remaining -= stop - s->now;
+		s->now = stop;
+		if (!c->remaining && c->busy) {
+			rp_update_curr(s);
+			c->busy = false;
+			s->wl->done(s, s->curr);
+		}
+		if (s->now == s->next_tick) {
+			rp_tick(s);
+			s->next_tick += RP_TICK_NS;
+		}
+		if (s->now == timer)
+			s->wl->fire(s);
+	}
+	rp_update_curr(s);
+	return 0;
+}
+
+/* ---- hackbench ------------------------------------------------------- */
+
+/*
+ * Rusty Russell's hackbench, as OSDL ran it in 2003: each group is 20
+ * receivers, each reading one pipe, and 20 senders, each writing 100
+ * messages of 100 bytes to every receiver of its group (message j of
+ * loop i to receiver j).  A pipe holds one page (4096 bytes: 40 messages)
+ * as in 2.4 and 2.6.0; a write to a full pipe blocks, a read of an empty
+ * one blocks.  Readers and writers share the pipe's wait queue, woken all
+ * at once: a write wakes the reader, a read wakes every waiting writer,
+ * and each retries.  All tasks start runnable together (the children
+ * wait on hackbench's start barrier; its timing starts there).
+ */
+#define RP_HB_FDS	20
+#define RP_HB_MSG	100
+#define RP_HB_PIPE	4096
+
+struct rp_pipe {
+	uint32_t used;		/* message slots taken, writes under way too */
+	uint32_t avail;		/* messages written, not yet read */
+	uint32_t reader;	/* the receiver, RP_NONE unless it waits */
+	uint32_t wait_head, wait_tail;	/* waiting writers, FIFO */
+};
+
+struct rp_hackbench {
+	uint32_t groups, loops, cap;
+	struct rp_pipe *pipe;	/* groups * 20 */
+};
+
+/* task i: group i / 40; 0..19 receivers, 20..39 senders */
+static void rp_hb_act(struct rp_sim *s, uint32_t i)
+{
+	struct rp_hackbench *hb = (struct rp_hackbench *)s->wdata;
+	struct rp_task *t = &s->t[i];
+	uint32_t g = i / (2 * RP_HB_FDS);
+	struct rp_pipe *p;
+
+	if (t->role == RP_SENDER) {
+		if (t->a == hb->loops) {
+			rp_exit(s);
+			return;
+		}
+		p = &hb->pipe[g * RP_HB_FDS + t->b];
+		if (p->used == hb->cap) {
+			t->wait_next = RP_NONE;
+			if (p->wait_head == RP_NONE)
+				p->wait_head = i;
+			else
+				s->t[p->wait_tail].wait_next = i;
+			p->wait_tail = i;
+			rp_block(s, false);
+			return;
+		}
+		p->used++;
+		t->remaining = rp_costs.pipe_write;
+	} else {
+		if (t->a == hb->loops * RP_HB_FDS) {
+			rp_exit(s);
+			return;
+		}
+		p = &hb->pipe[g * RP_HB_FDS + (i % (2 * RP_HB_FDS))];
+		if (!p->avail) {
+			p->reader = i;
+			rp_block(s, false);
+			return;
+		}
+		p->avail--;
+		t->remaining = rp_costs.pipe_read;
+	}
+	t->busy = true;
+}
+
+static void rp_hb_done(struct rp_sim *s, uint32_t i)
+{
+	struct rp_hackbench *hb = (struct rp_hackbench *)s->wdata;
+	struct rp_task *t = &s->t[i];
+	uint32_t g = i / (2 * RP_HB_FDS);
+	struct rp_pipe *p;
+
+	if (t->role == RP_SENDER) {
+		p = &hb->pipe[g * RP_HB_FDS + t->b];
+		p->avail++;
+		if (p->reader != RP_NONE) {
+			uint32_t r = p->reader;
+
+			p->reader = RP_NONE;
+			rp_wake(s, r);
+		}
+		if (++t->b == RP_HB_FDS) {
+			t->b = 0;
+			t->a++;
+		}
+	} else {
+		uint32_t w;
+
+		p = &hb->pipe[g * RP_HB_FDS + (i % (2 * RP_HB_FDS))];
+		p->used--;
+		t->a++;
+		w = p->wait_head;
+		p->wait_head = p->wait_tail = RP_NONE;
+		while (w != RP_NONE) {
+			uint32_t next = s->t[w].wait_next;
+
+			s->t[w].wait_next = RP_NONE;
+			rp_wake(s, w);
+			w = next;
+		}
+	}
+}
+
+static uint64_t rp_no_timer(struct rp_sim *s)
+{
+	(void)s;
+	return UINT64_MAX;
+}
+
+static void rp_no_fire(struct rp_sim *s)
+{
+	(void)s;
+}
+
+static const struct rp_workload rp_hackbench_wl = {
+	rp_hb_act, rp_hb_done, rp_no_timer, rp_no_fire,
+};
+
+struct rp_result {
+	uint64_t sim_ns;	/* simulated completion time / duration */
+	uint64_t rq_ns;		/* measured CPU time of the run queue */
+	uint64_t rq_ops, switches, picks, hash;
+	double jain;
+	/* tbench */
+	double mbps, max_latency_ms;
+	uint64_t ops;
+	/* checks */
+	uint64_t strict_picks, late_picks, other_picks;
+	const char *err;
+};
+
+static void rp_result_of(struct rp_result *r, struct rp_sim *s)
+{
+	r->sim_ns = s->now;
+	r->rq_ns = s->rq_ns;
+	r->rq_ops = s->rq_ops;
+	r->switches = s->switches;
+	r->picks = s->picks;
+	r->hash = s->hash;
+	r->strict_picks = s->strict_picks;
+	r->late_picks = s->late_picks;
+	r->other_picks = s->other_picks;
+	r->err = s->check_err;
+	if (!r->err && s->shadow_bad)
+		r->err = "the timed shadow queue disagreed with the model";
+}
+
+static void rp_hackbench(struct rp_result *r, const struct rp_kind *q,
+			 const struct rp_policy *pol, uint32_t groups,
+			 uint32_t loops, int timed, int check)
+{
+	struct rp_hackbench hb;
+	struct rp_sim s;
+	uint32_t i, nt = groups * 2 * RP_HB_FDS;
+
+	memset(r, 0, sizeof(*r));
+	hb.groups = groups;
+	hb.loops = loops;
+	hb.cap = RP_HB_PIPE / RP_HB_MSG;
+	hb.pipe = (struct rp_pipe *)rp_xcalloc(groups * RP_HB_FDS,
+					       sizeof(*hb.pipe));
+	for (i = 0; i < groups * RP_HB_FDS; i++)
+		hb.pipe[i].reader = hb.pipe[i].wait_head =
+			hb.pipe[i].wait_tail = RP_NONE;
+	rp_sim_init(&s, q, pol, &rp_hackbench_wl, &hb, nt, timed, check);
+	/* hackbench forks each group's receivers, then its senders */
+	for (i = 0; i < nt; i++)
+		s.t[i].role = i % (2 * RP_HB_FDS) < RP_HB_FDS ? RP_RECEIVER
+							       : RP_SENDER;
+	for (i = 0; i < nt; i++)
+		rp_wake(&s, i);
+	if (rp_run(&s) != 0 && !s.check_err)
+		s.check_err = "hackbench deadlocked";
+	rp_flush(&s);
+	rp_result_of(r, &s);
+	r->jain = s.jain_first_exit;
+	rp_sim_fini(&s);
+	if (!r->err)
+		r->err = s.check_err;
+	free(hb.pipe);
+}
+
+/* ---- tbench ---------------------------------------------------------- */
+
+/*
+ * tbench with one client: the client sends a request over loopback TCP
+ * and blocks for the reply; the server receives it, does its work, sends
+ * the reply and blocks for the next.  Each operation moves RP_TB_BYTES
+ * (a page of file data each way) and its latency is from the request's
+ * send to the reply's receipt, as dbench's max_latency is.  Beside them,
+ * the daemons of an idle UP system wake periodically and burn a little
+ * CPU: the periods are the kernel's (vmstat_update: 1 s; the clocksource
+ * watchdog: 0.5 s; pdflush's writeback and ext3's journal commit: 5 s),
+ * plus a user daemon once a second; phases and a 10% jitter come from
+ * the seed.  Optional CPU-bound hogs (never in the seed's idle system)
+ * show where the policies part: only above nr_latency runnable tasks.
+ */
+#define RP_TB_BYTES 4096u
+
+static const struct {
+	uint64_t period, burst;
+} rp_daemons[] = {
+	{ 1000000000u, 50000u },	/* vmstat_update */
+	{ 500000000u, 20000u },		/* clocksource watchdog */
+	{ 5000000000u, 3000000u },	/* pdflush writeback */
+	{ 5000000000u, 2000000u },	/* kjournald commit */
+	{ 1000000000u, 1000000u },	/* a user daemon (cron, syslog) */
+};
+#define RP_NDAEMONS (sizeof(rp_daemons) / sizeof(rp_daemons[0]))
+#define RP_TB_CLIENT 0u
+#define RP_TB_SERVER 1u
+#define RP_TB_DAEMON 2u		/* the first daemon; the hogs follow them */
+#define RP_HOG_STEP  1000000000u	/* a hog's steps: 1 s of CPU each */
+
+struct rp_tbench {
+	uint64_t rng;
+	uint64_t op_start, bytes, ops, max_latency;
+	bool request, reply;	/* a message waits for the server / client */
+};
+
+static uint64_t rp_rand(uint64_t *state)	/* splitmix64 */
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/* a daemon's next wakeup: its period, +-10% */
+static uint64_t rp_tb_next(struct rp_tbench *tb, uint64_t now, uint64_t period)
+{
+	uint64_t jitter = period / 5;
+
+	return now + period - period / 10 + rp_rand(&tb->rng) % (jitter + 1);
+}
+
+static void rp_tb_act(struct rp_sim *s, uint32_t i)
+{
+	struct rp_tbench *tb = (struct rp_tbench *)s->wdata;
+	struct rp_task *t = &s->t[i];
+
+	switch (t->role) {
+	case RP_CLIENT:		/* a: 0 send the request, 1 await the reply */
+		if (t->a == 0) {
+			tb->op_start = s->now;
+			t->remaining = rp_costs.net_call;
+		} else if (tb->reply) {
+			tb->reply = false;
+			t->remaining = rp_costs.net_call +
+				       rp_costs.net_byte * RP_TB_BYTES;
+		} else {
+			rp_block(s, false);
+			return;
+		}
+		break;
+	case RP_SERVER:
+		if (!tb->request) {
+			rp_block(s, false);
+			return;
+		}
+		tb->request = false;
+		t->remaining = 2 * rp_costs.net_call + rp_costs.server_work +
+			       rp_costs.net_byte * RP_TB_BYTES;
+		break;
+	case RP_HOG:
+		t->remaining = RP_HOG_STEP;
+		break;
+	default:		/* a daemon woken by its timer */
+		t->remaining = rp_daemons[i - RP_TB_DAEMON].burst;
+		break;
+	}
+	t->busy = true;
+}
+
+static void rp_tb_done(struct rp_sim *s, uint32_t i)
+{
+	struct rp_tbench *tb = (struct rp_tbench *)s->wdata;
+	struct rp_task *t = &s->t[i];
+
+	switch (t->role) {
+	case RP_CLIENT:
+		if (t->a == 0) {
+			tb->request = true;
+			t->a = 1;
+			rp_wake(s, RP_TB_SERVER);
+		} else {
+			uint64_t lat = s->now - tb->op_start;
+
+			if (lat > tb->max_latency)
+				tb->max_latency = lat;
+			tb->bytes += 2 * RP_TB_BYTES;
+			tb->ops++;
+			t->a = 0;
+		}
+		break;
+	case RP_SERVER:
+		tb->reply = true;
+		rp_wake(s, RP_TB_CLIENT);
+		break;
+	case RP_HOG:
+		break;
+	default:
+		t->wake_at = rp_tb_next(tb, s->now,
+					rp_daemons[i - RP_TB_DAEMON].period);
+		rp_block(s, false);
+		break;
+	}
+}
+
+static uint64_t rp_tb_timer(struct rp_sim *s)
+{
+	uint64_t next = UINT64_MAX;
+	uint32_t i;
+
+	for (i = RP_TB_DAEMON; i < RP_TB_DAEMON + RP_NDAEMONS; i++)
+		if (!s->t[i].on_rq && s->t[i].wake_at < next)
+			next = s->t[i].wake_at;
+	return next;
+}
+
+static void rp_tb_fire(struct rp_sim *s)
+{
+	uint32_t i;
+
+	for (i = RP_TB_DAEMON; i < RP_TB_DAEMON + RP_NDAEMONS; i++)
+		if (!s->t[i].on_rq && s->t[i].wake_at <= s->now)
+			rp_wake(s, i);
+}
+
+static const struct rp_workload rp_tbench_wl = {
+	rp_tb_act, rp_tb_done, rp_tb_timer, rp_tb_fire,
+};
+
+static void rp_tbench(struct rp_result *r, const struct rp_kind *q,
+		      const struct rp_policy *pol, uint64_t duration_ns,
+		      uint32_t hogs, uint64_t seed, int timed, int check)
+{
+	struct rp_tbench tb;
+	struct rp_sim s;
+	uint32_t i, nd = RP_TB_DAEMON + (uint32_t)RP_NDAEMONS, nt = nd + hogs;
+
+	memset(r, 0, sizeof(*r));
+	memset(&tb, 0, sizeof(tb));
+	tb.rng = seed;
+	rp_sim_init(&s, q, pol, &rp_tbench_wl, &tb, nt, timed, check);
+	s.end = duration_ns;
+	s.t[RP_TB_CLIENT].role = RP_CLIENT;
+	s.t[RP_TB_SERVER].role = RP_SERVER;
+	for (i = RP_TB_DAEMON; i < nd; i++) {
+		s.t[i].role = RP_DAEMON;
+		/* the first wakeup somewhere in the first period */
+		s.t[i].wake_at = 1 + rp_rand(&tb.rng) %
+				     rp_daemons[i - RP_TB_DAEMON].period;
+	}
+	for (i = nd; i < nt; i++)
+		s.t[i].role = RP_HOG;
+	rp_wake(&s, RP_TB_CLIENT);
+	rp_wake(&s, RP_TB_SERVER);
+	for (i = nd; i < nt; i++)
+		rp_wake(&s, i);
+	if (rp_run(&s) != 0 && !s.check_err)
+		s.check_err = "tbench stalled";
+	rp_flush(&s);
+	rp_result_of(r, &s);
+	r->ops = tb.ops;
+	r->mbps = s.now ? (double)tb.bytes / 1e6 / ((double)s.now / 1e9) : 0;
+	r->max_latency_ms = (double)tb.max_latency / 1e6;
+	{	/* the pair's CPU time against each other */
+		double x = (double)s.t[RP_TB_CLIENT].sum_exec;
+		double y = (double)s.t[RP_TB_SERVER].sum_exec;
+
+		r->jain = x + y > 0 ? (x + y) * (x + y) / (2 * (x * x + y * y))
+				    : 1.0;
+	}
+	rp_sim_fini(&s);
+	if (!r->err)
+		r->err = s.check_err;
+}
+
+#endif /* RP_MODEL_H */

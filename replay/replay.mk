@@ -1,0 +1,33 @@
+# replay/replay.mk - the scheduler replay (included by the top Makefile)
+#
+#   make replay                          hackbench (50..200 groups) and
+#                                        tbench (60 simulated s) on every
+#                                        run queue, in the seeds' layouts
+#   make replay REPLAY_ARGS='-w tbench -d 600'   any options (--help)
+#
+# The results also go to $(REPLAY_CSV) and $(REPLAY_JSON).  `make test`
+# runs $(BUILD)/replay/test-replay (small runs, every queue, every policy).
+
+REPLAY_BIN  := $(BUILD)/replay/sq-replay
+REPLAY_TEST := $(BUILD)/replay/test-replay
+REPLAY_CSV  ?= $(BUILD)/replay/results.csv
+REPLAY_JSON ?= $(BUILD)/replay/results.json
+REPLAY_ARGS ?=
+REPLAY_SRCS := replay/model.h replay/queues.h replay/oldq.h
+
+TEST_PROGS += $(REPLAY_TEST)
+TEST_DEPS  += $(REPLAY_TEST)
+
+.PHONY: replay
+replay: $(REPLAY_BIN)
+	@mkdir -p $(dir $(REPLAY_CSV)) $(dir $(REPLAY_JSON))
+	$(REPLAY_BIN) --csv $(REPLAY_CSV) --json $(REPLAY_JSON) $(REPLAY_ARGS)
+
+$(REPLAY_BIN): replay/replay.c $(REPLAY_SRCS) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -o $@ $<
+
+# The tests run with SQ_DEBUG: a model that misuses a queue stops there.
+$(REPLAY_TEST): replay/test-replay.c $(REPLAY_SRCS) tests/sq_test.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(WARN) -std=c11 -DSQ_DEBUG -o $@ $<

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay/test-replay.c - the scheduler model's tests, over every run queue
+ *
+ * Small hackbench and tbench runs (a few ms of CPU each) for every kind of
+ * replay/queues.h and every granularity policy, with every first() checked
+ * against the truth (the smallest key, oldest among equals):
+ *
+ *   - the exact kinds (SQ_KINDS' entries flagged exact, and the O(n) list)
+ *     make the same decisions: the same hash of every pick, the
+ *     same simulated time and context switches;
+ *   - the ring stays within its guarantee: each first() is the smallest
+ *     key or the oldest late one (below the ring's time);
+ *   - the timed shadow queue agrees with the model at every pop;
+ *   - a queue that breaks stability is caught (so the check can fail);
+ *   - the policies' period and granularity are the kernel's and the mails'.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "model.h"
+#include "sq_test.h"
+
+#define HB_GROUPS 3
+#define HB_LOOPS  6
+#define TB_NS     1500000000u	/* 1.5 s: the 0.5 s and 1 s daemons wake */
+
+static const struct rp_kind *first_exact(void)
+{
+	size_t k;
+
+	for (k = 0; k < RP_NKINDS; k++)
+		if (rp_kinds[k].exact)
+			return &rp_kinds[k];
+	return NULL;
+}
+
+/* Every kind, one workload and policy: the exact ones agree, all pass. */
+static void all_kinds(int tbench, const struct rp_policy *pol)
+{
+	const struct rp_kind *ref = first_exact();
+	struct rp_result want, got;
+	size_t k;
+
+	SQ_ASSERT(ref != NULL);
+	for (k = 0; k < RP_NKINDS; k++) {
+		const struct rp_kind *q = &rp_kinds[k];
+		struct rp_result *r = q == ref ? &want : &got;
+
+		if (tbench)
+			rp_tbench(r, q, pol, TB_NS, 0, 7, 1, 1);
+		else
+			rp_hackbench(r, q, pol, HB_GROUPS, HB_LOOPS, 1, 1);
+		SQ_ASSERTF(!r->err, "%s, %s, policy %s: %s\n",
+			   tbench ? "tbench" : "hackbench",
+			   rp_kind_label(q), pol->name, r->err);
+		SQ_ASSERT(r->picks > 0 && r->rq_ops > 0);
+		if (!q->exact) {
+			printf("    %s %s %s: of %" PRIu64 " firsts %"
+			       PRIu64 " late, %" PRIu64 " off the smallest "
+			       "key; trace %s the exact kinds'\n",
+			       tbench ? "tbench" : "hackbench", pol->name,
+			       rp_kind_label(q), r->late_picks +
+			       r->strict_picks + r->other_picks,
+			       r->late_picks, r->other_picks,
+			       r->hash == want.hash ? "equal to" : "unlike");
+			continue;
+		}
+		SQ_ASSERTF(r->late_picks == 0 && r->hash == want.hash &&
+			   r->sim_ns == want.sim_ns &&
+			   r->switches == want.switches,
+			   "%s, policy %s: %s's trace %016" PRIx64 " (%" PRIu64
+			   " late picks) differs from %s's %016" PRIx64 "\n",
+			   tbench ? "tbench" : "hackbench", pol->name,
+			   rp_kind_label(q), r->hash, r->late_picks,
+			   rp_kind_label(ref), want.hash);
+	}
+}
+
+SQ_TEST(hackbench_exact_kinds_agree)
+{
+	size_t p;
+
+	for (p = 0; p < RP_NPOLICIES; p++)
+		all_kinds(0, &rp_policies[p]);
+}
+
+SQ_TEST(tbench_exact_kinds_agree)
+{
+	size_t p;
+
+	for (p = 0; p < RP_NPOLICIES; p++)
+		all_kinds(1, &rp_policies[p]);
+}
+
+/* hackbench finishes every message, in no less time than the work takes. */
+SQ_TEST(hackbench_does_the_work)
+{
+	const uint64_t msgs = (uint64_t)HB_GROUPS * RP_HB_FDS * RP_HB_FDS *
+			      HB_LOOPS;
+	struct rp_result r, again;
+
+	rp_hackbench(&r, first_exact(), &rp_policies[0], HB_GROUPS, HB_LOOPS,
+		     0, 0);
+	SQ_ASSERT(!r.err);
+	SQ_ASSERT(r.sim_ns >= msgs * (rp_costs.pipe_write + rp_costs.pipe_read)
+			      + r.switches * rp_costs.ctxsw);
+	SQ_ASSERT(r.switches <= r.picks);
+	SQ_ASSERT(r.jain > 0 && r.jain <= 1.0);
+	/* untimed and unchecked: the same decisions */
+	rp_hackbench(&again, first_exact(), &rp_policies[0], HB_GROUPS,
+		     HB_LOOPS, 1, 2);
+	SQ_ASSERT(!again.err);
+	SQ_ASSERT_EQ(again.hash, r.hash);
+}
+
+SQ_TEST(tbench_moves_data)
+{
+	struct rp_result r;
+
+	rp_tbench(&r, first_exact(), &rp_policies[0], TB_NS, 0, 7, 0, 0);
+	SQ_ASSERT(!r.err);
+	SQ_ASSERT(r.ops > 1000 && r.mbps > 0);
+	/* no operation is faster than its own CPU work */
+	SQ_ASSERT(r.max_latency_ms * 1e6 >=
+		  (double)(4 * rp_costs.net_call + rp_costs.server_work));
+	SQ_ASSERT(r.sim_ns == TB_NS);
+}
+
+/* A list that returns the newest of equal keys: the check must object. */
+static uint32_t unstable_first(void)
+{
+	const struct sq_rp_list *q = &rp_q_rp_list;
+	const struct sq_rp_list_node *n, *best = NULL;
+
+	for (n = q->rl_head.rl_next; n != &q->rl_head; n = n->rl_next)
+		if (!best || n->key <= best->key)
+			best = n;
+	return RP_NODEIDX(best, rp_n_rp_list);
+}
+
+SQ_TEST(check_catches_an_unstable_queue)
+{
+	struct rp_kind bad = *rp_kind_find("list");
+	struct rp_result r;
+
+	bad.first = unstable_first;
+	rp_hackbench(&r, &bad, &rp_policies[0], HB_GROUPS, HB_LOOPS, 0, 1);
+	SQ_ASSERT(r.err != NULL);
+	printf("    caught: %s\n", r.err);
+}
+
+SQ_TEST(policies_are_the_kernels)
+{
+	const struct rp_policy *m = &rp_policies[0], *d = &rp_policies[1],
+			       *s = &rp_policies[2];
+
+	SQ_ASSERT(!strcmp(m->name, "mainline") && !strcmp(d->name, "dynamic")
+		  && !strcmp(s->name, "smaller"));
+	/* 2.6.35: 6 ms latency, 2 ms granularity, nr_latency 3 */
+	SQ_ASSERT_EQ(rp_period(m, 3), 6000000);
+	SQ_ASSERT_EQ(rp_period(m, 4), 8000000);
+	SQ_ASSERT_EQ(rp_min_gran(m, 10), 2000000);
+	/* 0bf377bb: 0.75 ms, nr_latency 8 */
+	SQ_ASSERT_EQ(rp_period(s, 8), 6000000);
+	SQ_ASSERT_EQ(rp_period(s, 9), 6750000);
+	SQ_ASSERT_EQ(rp_min_gran(s, 2), 750000);
+	/* dynamic: mainline up to 3 tasks, then latency / nr to 0.75 ms */
+	SQ_ASSERT_EQ(rp_period(d, 3), 6000000);
+	SQ_ASSERT_EQ(rp_min_gran(d, 3), 2000000);
+	SQ_ASSERT_EQ(rp_period(d, 4), 6000000);
+	SQ_ASSERT_EQ(rp_min_gran(d, 4), 1500000);
+	SQ_ASSERT_EQ(rp_min_gran(d, 10), 750000);
+	SQ_ASSERT_EQ(rp_period(d, 10), 7500000);
+}
+
+static const sq_test_entry tests[] = {
+	SQ_T(hackbench_exact_kinds_agree),
+	SQ_T(tbench_exact_kinds_agree),
+	SQ_T(hackbench_does_the_work),
+	SQ_T(tbench_moves_data),
+	SQ_T(check_catches_an_unstable_queue),
+	SQ_T(policies_are_the_kernels),
+};
+
+SQ_TEST_MAIN("replay", tests)

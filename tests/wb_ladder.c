@@ -1,0 +1,743 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wb_ladder.c - white-box tests of the ladder queue backend
+ * (smartq/ladder.h)
+ *
+ * Built with a small ladder (64 buckets in rung 0, 4 in a spawned rung,
+ * 4 rungs, 4 nodes to a bucket before it spawns), so a few dozen nodes
+ * already make rungs, spawns, spills, epochs and rung exhaustion: keys
+ * below 1000 fit in the rungs, full-range keys run out of them.  (The
+ * default geometry runs every shared suite: contract, diff, fuzz.)
+ *
+ * A random mix of enqueue / pop / pop_due / dequeue (any node) / requeue
+ * (queued or idle) / visit on up to a few dozen nodes, compared after
+ * every step with the model of tests/model.h and with sq_ladder_check();
+ * the same on 2000 nodes with check() now and then; equal keys in FIFO
+ * order through spawns and epochs; the edge keys 0 and UINT64_MAX and
+ * crowds next to them; keys below the current epoch; rung exhaustion
+ * (the fallback sort, and a spill refused); dequeue from each tier; and
+ * check() catching queues broken on purpose.  A failure prints the seed.
+ */
+#define SQ_LADDER_BUCKETS 64
+#define SQ_LADDER_SPLIT 4
+#define SQ_LADDER_RUNGS 4
+#define SQ_LADDER_THRES 4
+#include "smartq/ladder.h"
+#include "sq_test.h"
+#include "model.h"
+#include "rng.h"
+
+/* ---- random steps against the model (tests/model.h) -------------------- */
+
+#define NMAX 2000
+
+static struct sq_ladder lq;
+static struct sq_ladder_node lnode[NMAX];
+static struct sqm model;
+static unsigned nnodes;
+/* what the structure went through, so the tests can insist it happened */
+static unsigned long seen_rungs[SQ_LADDER_RUNGS + 1], seen_spill_bottom;
+
+static void mix_init(unsigned n)
+{
+	unsigned i;
+
+	sq_ladder_init(&lq);
+	sqm_init(&model);
+	nnodes = n;
+	for (i = 0; i < n; i++)
+		sq_ladder_node_init(&lnode[i]);
+}
+
+static int idx(const struct sq_ladder_node *n)
+{
+	return n ? (int)(n - lnode) : -1;
+}
+
+static void count_visit(struct sq_ladder_node *n, void *arg)
+{
+	size_t *c = (size_t *)arg;
+
+	SQ_ASSERT(sq_ladder_queued(n));
+	(*c)++;
+}
+
+/* The queue agrees with the model: count, first, and every node's state. */
+static void mix_agree(uint64_t seed, unsigned long step, bool full)
+{
+	const struct sq_ladder_node *first = sq_ladder_first(&lq);
+	unsigned f = 0, i;
+	bool any = sqm_first(&model, &f, NULL);
+	size_t c = 0;
+
+	seen_rungs[lq.ld_nrungs]++;
+	if (lq.ld_nbottom > SQ_LADDER__SPILL)
+		seen_spill_bottom++;
+	SQ_ASSERTF(sq_ladder_count(&lq) == sqm_count(&model),
+		   "seed %llu step %lu: count %zu, model %zu\n",
+		   (unsigned long long)seed, step, sq_ladder_count(&lq),
+		   sqm_count(&model));
+	SQ_ASSERTF(sq_ladder_empty(&lq) == !any,
+		   "seed %llu step %lu: empty\n", (unsigned long long)seed,
+		   step);
+	SQ_ASSERTF(any ? first == &lnode[f] : first == NULL,
+		   "seed %llu step %lu: first is %d, model %d\n",
+		   (unsigned long long)seed, step, idx(first),
+		   any ? (int)f : -1);
+	if (!full)
+		return;
+	SQ_ASSERTF(sq_ladder_check(&lq) == 0,
+		   "seed %llu step %lu: check() failed\n",
+		   (unsigned long long)seed, step);
+	SQ_ASSERTF(sq_ladder_visit(&lq, count_visit, &c) == sqm_count(&model)
+		   && c == sqm_count(&model),
+		   "seed %llu step %lu: visit saw %zu\n",
+		   (unsigned long long)seed, step, c);
+	for (i = 0; i < nnodes; i++) {
+		bool queued = sqm_queued(&model, i);
+
+		SQ_ASSERTF(sq_ladder_queued(&lnode[i]) == queued,
+			   "seed %llu step %lu: node %u queued state\n",
+			   (unsigned long long)seed, step, i);
+		if (queued)
+			SQ_ASSERTF(lnode[i].key == sqm_key(&model, i),
+				   "seed %llu step %lu: node %u key\n",
+				   (unsigned long long)seed, step, i);
+	}
+}
+
+static void mix_enqueue(unsigned i, uint64_t key, uint64_t seed,
+			unsigned long step)
+{
+	bool want = sqm_enqueue(&model, i, key);
+	bool got = sq_ladder_enqueue(&lq, &lnode[i], key);
+
+	SQ_ASSERTF(got == want, "seed %llu step %lu: enqueue returned %d\n",
+		   (unsigned long long)seed, step, (int)got);
+}
+
+static void mix_pop(uint64_t seed, unsigned long step)
+{
+	unsigned f = 0;
+	bool any = sqm_pop(&model, &f, NULL);
+	struct sq_ladder_node *got = sq_ladder_pop(&lq);
+
+	if (!any) {
+		SQ_ASSERTF(got == NULL, "seed %llu step %lu: pop of empty\n",
+			   (unsigned long long)seed, step);
+		return;
+	}
+	SQ_ASSERTF(got == &lnode[f],
+		   "seed %llu step %lu: popped %d, model %d\n",
+		   (unsigned long long)seed, step, idx(got), (int)f);
+	SQ_ASSERT(!sq_ladder_queued(got));
+}
+
+static void mix_pop_due(uint64_t now, uint64_t seed, unsigned long step)
+{
+	unsigned f = 0;
+	uint64_t k = 0;
+	bool due = sqm_first(&model, &f, &k) && k <= now;
+	struct sq_ladder_node *got = sq_ladder_pop_due(&lq, now);
+
+	if (due)
+		sqm_pop(&model, NULL, NULL);
+	SQ_ASSERTF(got == (due ? &lnode[f] : NULL),
+		   "seed %llu step %lu: pop_due gave %d, model %d\n",
+		   (unsigned long long)seed, step, idx(got), due ? (int)f : -1);
+}
+
+/* requeue of a queued or an idle node (an idle one is armed) */
+static void mix_requeue(unsigned i, uint64_t key, uint64_t seed,
+			unsigned long step)
+{
+	bool want = sqm_queued(&model, i) ? sqm_requeue(&model, i, key)
+					  : sqm_enqueue(&model, i, key);
+	bool got = sq_ladder_requeue(&lq, &lnode[i], key);
+
+	SQ_ASSERTF(got == want, "seed %llu step %lu: requeue returned %d\n",
+		   (unsigned long long)seed, step, (int)got);
+}
+
+static void mix_dequeue(unsigned i, uint64_t seed, unsigned long step)
+{
+	unsigned f = 0;
+	bool want = sqm_first(&model, &f, NULL) && f == i;
+	bool got = sq_ladder_dequeue(&lq, &lnode[i]);
+
+	sqm_dequeue(&model, i);
+	SQ_ASSERTF(got == want, "seed %llu step %lu: dequeue returned %d\n",
+		   (unsigned long long)seed, step, (int)got);
+	SQ_ASSERT(!sq_ladder_queued(&lnode[i]));
+}
+
+/*
+ * A key near @base for the class: the model's classes, plus keys near a
+ * moving "now" (an event scheduled for the present or the past) so the
+ * epochs and the bottom see keys below them.
+ */
+static uint64_t mix_key(uint64_t *s, unsigned keys, uint64_t now)
+{
+	if (keys == RNG_KEYS_CLASSES) {
+		uint64_t d = rng_below(s, 400);
+
+		return rng_below(s, 8) ? now + d : (now > d ? now - d : 0);
+	}
+	return rng_key(s, keys);
+}
+
+/* One random operation; @fill biases toward enqueue (0..100). */
+static void mix_step(uint64_t *s, uint64_t seed, unsigned long step,
+		     unsigned keys, unsigned fill)
+{
+	unsigned op = rng_below(s, 100);
+	uint64_t k = 0, now;
+	int i;
+
+	now = sqm_first(&model, NULL, &k) ? k : 0;
+	if (op < fill) {
+		i = sqm_find(&model, nnodes, rng_below(s, nnodes), false);
+		if (i >= 0) {
+			if (rng_below(s, 4))
+				mix_enqueue((unsigned)i, mix_key(s, keys, now),
+					    seed, step);
+			else
+				mix_requeue((unsigned)i, mix_key(s, keys, now),
+					    seed, step);
+			return;
+		}
+		op = fill + rng_below(s, 100 - fill);
+	}
+	op = (op - fill) * 4 / (100 - fill);
+	if (op == 0) {
+		if (rng_below(s, 2))
+			mix_pop(seed, step);
+		else
+			mix_pop_due(mix_key(s, keys, now), seed, step);
+		return;
+	}
+	i = sqm_find(&model, nnodes, rng_below(s, nnodes), true);
+	if (i < 0) {
+		mix_pop(seed, step);	/* empty: pop must say NULL */
+		return;
+	}
+	if (op == 1)
+		mix_dequeue((unsigned)i, seed, step);
+	else
+		mix_requeue((unsigned)i, mix_key(s, keys, now), seed, step);
+}
+
+/* Pop everything and compare with the model, checking as it shrinks. */
+static void mix_drain(uint64_t seed, bool full)
+{
+	unsigned long step = 0;
+
+	while (sqm_count(&model)) {
+		mix_pop(seed, step);
+		mix_agree(seed, step, full);
+		step++;
+	}
+	mix_pop(seed, step);
+	SQ_ASSERT(sq_ladder_check(&lq) == 0);
+	SQ_ASSERT(sq_ladder_empty(&lq));
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+SQ_TEST(ladder_empty)
+{
+	struct sq_ladder q;
+	struct sq_ladder_node n;
+
+	sq_ladder_init_at(&q, 12345);
+	sq_ladder_node_init(&n);
+	SQ_ASSERT(sq_ladder_empty(&q));
+	SQ_ASSERT_EQ(sq_ladder_count(&q), 0);
+	SQ_ASSERT(sq_ladder_first(&q) == NULL);
+	SQ_ASSERT(sq_ladder_pop(&q) == NULL);
+	SQ_ASSERT(sq_ladder_pop_due(&q, UINT64_MAX) == NULL);
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	SQ_ASSERT(!sq_ladder_queued(&n));
+
+	SQ_ASSERT(sq_ladder_enqueue(&q, &n, 42));
+	SQ_ASSERT(sq_ladder_queued(&n));
+	SQ_ASSERT(sq_ladder_first(&q) == &n);
+	SQ_ASSERT(!sq_ladder_requeue(&q, &n, 42));	/* same first and key */
+	SQ_ASSERT(sq_ladder_requeue(&q, &n, 43));	/* first key changed */
+	SQ_ASSERT_EQ(n.key, 43);
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	SQ_ASSERT(sq_ladder_pop_due(&q, 42) == NULL);
+	SQ_ASSERT(sq_ladder_pop_due(&q, 43) == &n);
+	SQ_ASSERT(!sq_ladder_queued(&n));
+	SQ_ASSERT(sq_ladder_empty(&q));
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+
+	SQ_ASSERT(sq_ladder_requeue(&q, &n, 1));	/* arms an idle node */
+	SQ_ASSERT(sq_ladder_dequeue(&q, &n));
+	SQ_ASSERT(!sq_ladder_queued(&n));
+	SQ_ASSERT(sq_ladder_first(&q) == NULL);
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+#ifdef SQ_DEBUG
+	/* dead links are poisoned, distinct and non-NULL */
+	SQ_ASSERT(n.ld_next == (struct sq_ladder_node *)SQ__POISON(1));
+	SQ_ASSERT(n.ld_prev == (struct sq_ladder_node *)SQ__POISON(2));
+	SQ_ASSERT(!sq_ladder_queued(&n));
+#endif
+}
+
+SQ_TEST(ladder_random_small)
+{
+	static const unsigned sizes[] = { 1, 2, 3, 5, 8, 17, 33, 48 };
+	unsigned si, keys, round;
+	unsigned long step;
+
+	for (round = 0; round < 4; round++)
+	for (si = 0; si < SQ_NELEM(sizes); si++)
+	for (keys = 0; keys <= RNG_KEYS_CLASSES; keys++) {
+		uint64_t seed = 0x1add0000u + round * 1000u + si * 10u + keys;
+		uint64_t s = seed;
+		unsigned fill = 30 + rng_below(&s, 50);
+
+		mix_init(sizes[si]);
+		for (step = 0; step < 3000; step++) {
+			mix_step(&s, seed, step, keys, fill);
+			mix_agree(seed, step, true);
+		}
+		mix_drain(seed, true);
+	}
+	/* the structure went through every depth, spills included */
+	for (si = 0; si <= SQ_LADDER_RUNGS; si++)
+		SQ_ASSERTF(seen_rungs[si] > 0, "never saw %u rungs\n", si);
+}
+
+SQ_TEST(ladder_random_large)
+{
+	unsigned keys;
+	unsigned long step;
+
+	for (keys = 0; keys <= RNG_KEYS_CLASSES; keys++) {
+		uint64_t seed = 0x1add0b5u + keys, s = seed;
+
+		mix_init(NMAX);
+		/* grow, churn, shrink */
+		for (step = 0; step < 60000; step++) {
+			unsigned fill = step < 20000 ? 70
+				      : step < 40000 ? 50 : 25;
+
+			mix_step(&s, seed, step, keys, fill);
+			mix_agree(seed, step, (step & 4095) == 0);
+		}
+		SQ_ASSERT(sq_ladder_check(&lq) == 0);
+		mix_drain(seed, false);
+	}
+}
+
+/* Pop all of @q, expecting the nodes of @n in the order of @want. */
+static void expect_order(struct sq_ladder *q, struct sq_ladder_node *n,
+			 const unsigned *want, unsigned cnt)
+{
+	unsigned i;
+
+	for (i = 0; i < cnt; i++) {
+		struct sq_ladder_node *got = sq_ladder_pop(q);
+
+		SQ_ASSERTF(got == &n[want[i]], "pop %u: got %d, want %u\n", i,
+			   got ? (int)(got - n) : -1, want[i]);
+		SQ_ASSERT(sq_ladder_check(q) == 0);
+	}
+	SQ_ASSERT(sq_ladder_pop(q) == NULL);
+}
+
+/* Equal keys keep FIFO order through the top, a spawn, a width-1 bucket
+ * and the bottom; a requeue goes behind its equals. */
+SQ_TEST(ladder_fifo_equal_keys)
+{
+	static struct sq_ladder_node n[300];
+	static unsigned want[300];
+	struct sq_ladder q;
+	unsigned i, w = 0, k;
+
+	sq_ladder_init(&q);
+	for (i = 0; i < 100; i++) {
+		sq_ladder_node_init(&n[i]);
+		SQ_ASSERT(sq_ladder_enqueue(&q, &n[i], 7) == (i == 0));
+	}
+	SQ_ASSERT(sq_ladder_requeue(&q, &n[0], 7));	/* first changed */
+	SQ_ASSERT(!sq_ladder_requeue(&q, &n[50], 7));
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	for (i = 1; i < 100; i++)
+		if (i != 50)
+			want[w++] = i;
+	want[w++] = 0;
+	want[w++] = 50;
+	expect_order(&q, n, want, w);
+
+	/* three keys, interleaved, crowded far beyond the threshold: node 0
+	 * starts the era alone in the bottom, the rest wait in the top; its
+	 * pop makes the epoch (rung 0), whose buckets hold one key each */
+	sq_ladder_init(&q);
+	for (i = 0; i < 300; i++) {
+		sq_ladder_node_init(&n[i]);
+		sq_ladder_enqueue(&q, &n[i], i ? 1000 + (i % 3) * 500 : 1);
+	}
+	SQ_ASSERT(q.ld_ntop == 299);
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	SQ_ASSERT(sq_ladder_pop(&q) == &n[0]);
+	SQ_ASSERT(q.ld_nrungs == 1 && q.ld_ntop == 0);
+	/* a late arrival of key 1500 goes behind the other 1500s */
+	SQ_ASSERT(!sq_ladder_requeue(&q, &n[0], 1500));
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	w = 0;
+	for (k = 0; k < 3; k++) {
+		for (i = 1; i < 300; i++)
+			if (i % 3 == k)
+				want[w++] = i;
+		if (k == 1)
+			want[w++] = 0;
+	}
+	expect_order(&q, n, want, w);
+}
+
+/* 0, UINT64_MAX and crowds right next to them: no overflow at either end */
+SQ_TEST(ladder_edge_keys)
+{
+	static struct sq_ladder_node n[200];
+	static unsigned want[200];
+	struct sq_ladder q;
+	unsigned i, w = 0;
+
+	sq_ladder_init(&q);
+	for (i = 0; i < 200; i++) {
+		uint64_t key = i < 100 ? UINT64_MAX - (i % 10) : i % 10;
+
+		sq_ladder_node_init(&n[i]);
+		sq_ladder_enqueue(&q, &n[i], key);
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
+	}
+	/* the small keys 0..9 in key order, FIFO within each, then the
+	 * large ones from UINT64_MAX - 9 up */
+	for (i = 0; i < 10; i++) {
+		unsigned j;
+
+		for (j = 100 + i; j < 200; j += 10)
+			want[w++] = j;
+	}
+	for (i = 10; i-- > 0;) {
+		unsigned j;
+
+		for (j = i; j < 100; j += 10)
+			want[w++] = j;
+	}
+	expect_order(&q, n, want, w);
+
+	/* a crowd at UINT64_MAX alone, then one at 0 arriving later */
+	sq_ladder_init(&q);
+	for (i = 0; i < 50; i++) {
+		sq_ladder_node_init(&n[i]);
+		sq_ladder_enqueue(&q, &n[i], UINT64_MAX);
+	}
+	SQ_ASSERT(sq_ladder_pop(&q) == &n[0]);
+	for (i = 50; i < 100; i++) {
+		sq_ladder_node_init(&n[i]);
+		SQ_ASSERT(sq_ladder_enqueue(&q, &n[i], 0) == (i == 50));
+	}
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	w = 0;
+	for (i = 50; i < 100; i++)
+		want[w++] = i;
+	for (i = 1; i < 50; i++)
+		want[w++] = i;
+	expect_order(&q, n, want, w);
+}
+
+/* Keys below the epoch (the present, the past) come out first, in order,
+ * while the rungs hold the future; the bottom spills into a rung. */
+SQ_TEST(ladder_epoch_crossing)
+{
+	static struct sq_ladder_node n[400];
+	struct sq_ladder q;
+	unsigned i, spills = 0;
+	uint64_t last = 0;
+	struct sq_ladder_node *x;
+
+	sq_ladder_init(&q);
+	for (i = 0; i < 200; i++) {
+		sq_ladder_node_init(&n[i]);
+		sq_ladder_enqueue(&q, &n[i], 10000 + (uint64_t)i * 37 % 1000);
+	}
+	x = sq_ladder_pop(&q);			/* epoch: rungs */
+	SQ_ASSERT(x && x->key == 10000);
+	SQ_ASSERT(q.ld_nrungs >= 1 && q.ld_ntop == 0);
+	for (i = 200; i < 400; i++) {		/* the past, descending */
+		unsigned before = q.ld_nrungs;
+
+		sq_ladder_node_init(&n[i]);
+		SQ_ASSERT(sq_ladder_enqueue(&q, &n[i], 5000 - i));
+		SQ_ASSERT(sq_ladder_first(&q) == &n[i]);
+		spills += q.ld_nrungs > before;
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
+	}
+	SQ_ASSERT(spills > 0);		/* the bottom became a rung */
+	sq_ladder_node_init(&n[0]);
+	SQ_ASSERT(!sq_ladder_enqueue(&q, &n[0], UINT64_MAX));	/* the top */
+	SQ_ASSERT(q.ld_ntop == 1);
+	for (i = 0; i < 400; i++) {
+		x = sq_ladder_pop(&q);
+		SQ_ASSERT(x != NULL && x->key >= last);
+		last = x->key;
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
+	}
+	SQ_ASSERT(last == UINT64_MAX && sq_ladder_empty(&q));
+}
+
+/*
+ * Rung exhaustion.  One key at 2^60 makes rung 0's buckets 2^55 wide; a
+ * crowd of 100 keys inside 2^20 then needs rungs of widths 2^53, 2^51 ...
+ * down to 1, far more than the 4 this test has: the last rung's crowded
+ * bucket is merge-sorted into the bottom (the paper's answer), and a
+ * bottom that grows past the spill size stays a sorted list while no
+ * rung is free.  Order stays exact and FIFO throughout.
+ */
+SQ_TEST(ladder_rungs_run_out)
+{
+	static struct sq_ladder_node n[300];
+	struct sq_ladder q;
+	unsigned i;
+	uint64_t s = 0xe4a05u, last;
+	struct sq_ladder_node *x;
+
+	sq_ladder_init(&q);
+	sq_ladder_node_init(&n[0]);
+	sq_ladder_enqueue(&q, &n[0], 0);		/* starts the era */
+	sq_ladder_node_init(&n[1]);
+	sq_ladder_enqueue(&q, &n[1], (uint64_t)1 << 60);
+	for (i = 2; i < 102; i++) {
+		sq_ladder_node_init(&n[i]);
+		sq_ladder_enqueue(&q, &n[i], ((uint64_t)1 << 20) +
+				  rng_below(&s, 1u << 20) / 4 * 4);
+	}
+	SQ_ASSERT(sq_ladder_pop(&q) == &n[0]);		/* the epoch */
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	SQ_ASSERT_EQ(q.ld_nrungs, SQ_LADDER_RUNGS);
+	SQ_ASSERT(q.ld_rung[SQ_LADDER_RUNGS - 1].lr_shift > 0);
+	SQ_ASSERT_EQ(q.ld_nbottom, 100);		/* the fallback sort */
+	/* ties inside the sorted crowd stay FIFO: requeue two with one key */
+	x = q.ld_bottom.ll_first->ld_next;
+	SQ_ASSERT(!sq_ladder_requeue(&q, &n[2], x->key));
+	SQ_ASSERT(n[2].ld_prev == x || n[2].ld_prev->key == x->key);
+	/* past keys pile into the bottom: no rung to spill into */
+	for (i = 200; i < 300; i++) {
+		sq_ladder_node_init(&n[i]);
+		SQ_ASSERT(sq_ladder_enqueue(&q, &n[i], 300 - i));
+	}
+	SQ_ASSERT_EQ(q.ld_nrungs, SQ_LADDER_RUNGS);
+	SQ_ASSERT(q.ld_nbottom > SQ_LADDER__SPILL);
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	for (i = 300; i-- > 200;)
+		SQ_ASSERT(sq_ladder_pop(&q) == &n[i]);
+	for (last = 0, i = 0; (x = sq_ladder_pop(&q)) != NULL; i++) {
+		SQ_ASSERT(x->key >= last);
+		last = x->key;
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
+	}
+	SQ_ASSERT_EQ(i, 101);
+	SQ_ASSERT(last == (uint64_t)1 << 60);
+}
+
+/* dequeue from the top, a bucket and the bottom; what it returns */
+SQ_TEST(ladder_dequeue_each_tier)
+{
+	static struct sq_ladder_node n[100];
+	struct sq_ladder q;
+	unsigned i, r;
+	struct sq_ladder_node *x;
+
+	sq_ladder_init(&q);
+	for (i = 0; i < 100; i++) {
+		sq_ladder_node_init(&n[i]);
+		sq_ladder_enqueue(&q, &n[i], (uint64_t)i * 100);
+	}
+	SQ_ASSERT(sq_ladder_pop(&q) == &n[0]);		/* epoch */
+	sq_ladder_node_init(&n[0]);
+	SQ_ASSERT(!sq_ladder_enqueue(&q, &n[0], 1000000));	/* top */
+	SQ_ASSERT(n[0].ld_home == &q.ld_top);
+	SQ_ASSERT(n[99].ld_home != &q.ld_top && n[99].ld_home !=
+		  &q.ld_bottom);				/* a bucket */
+	SQ_ASSERT(n[1].ld_home == &q.ld_bottom);
+	SQ_ASSERT(!sq_ladder_dequeue(&q, &n[0]));
+	SQ_ASSERT(q.ld_ntop == 0);
+	SQ_ASSERT(!sq_ladder_dequeue(&q, &n[99]));
+	SQ_ASSERT(!sq_ladder_dequeue(&q, &n[2]));
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	/* the first, and the whole bottom one by one: refills each time */
+	for (i = 1; i < 99; i++) {
+		if (i == 2)
+			continue;
+		r = q.ld_nrungs;
+		SQ_ASSERT(sq_ladder_first(&q) == &n[i]);
+		SQ_ASSERT(sq_ladder_dequeue(&q, &n[i]));
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
+		(void)r;
+	}
+	SQ_ASSERT(sq_ladder_empty(&q));
+	SQ_ASSERT_EQ(q.ld_nrungs, 0);
+	x = sq_ladder_pop(&q);
+	SQ_ASSERT(x == NULL);
+}
+
+/* flip bucket bit @b and keep the summary word in step (damage) */
+static void flip_bit(struct sq_ladder *q, unsigned b)
+{
+	q->ld_map[b / 64] ^= (uint64_t)1 << (b % 64);
+	if (q->ld_map[b / 64])
+		q->ld_summary |= (uint64_t)1 << (b / 64);
+	else
+		q->ld_summary &= ~((uint64_t)1 << (b / 64));
+}
+
+/* check() must notice each kind of damage; undo it and it passes again. */
+SQ_TEST(ladder_check_catches)
+{
+	static struct sq_ladder_node n[200];
+	struct sq_ladder q;
+	struct sq_ladder_node *b0, *b1, *bt, *bk = NULL, *tp;
+	struct sq_ladder__list *home;
+	struct sq_ladder__rung *g;
+	uint64_t k, save;
+	size_t cnt;
+	unsigned i, b, nr;
+
+	sq_ladder_init(&q);
+	for (i = 0; i < 150; i++) {
+		sq_ladder_node_init(&n[i]);
+		sq_ladder_enqueue(&q, &n[i], (uint64_t)(i * 7919u % 151u));
+	}
+	SQ_ASSERT(sq_ladder_pop(&q) != NULL);		/* rungs now */
+	for (i = 150; i < 160; i++) {
+		sq_ladder_node_init(&n[i]);
+		sq_ladder_enqueue(&q, &n[i], 1000 + i);	/* the top */
+	}
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	nr = q.ld_nrungs;
+	SQ_ASSERT(nr >= 1 && nr < SQ_LADDER_RUNGS);
+	SQ_ASSERT(q.ld_ntop == 10 && q.ld_nbottom >= 3);
+	b0 = q.ld_bottom.ll_first;
+	b1 = b0->ld_next;
+	bt = q.ld_bottom.ll_last;
+	tp = q.ld_top.ll_first;
+	for (i = 0; i < 160 && !bk; i++)
+		if (sq_ladder_queued(&n[i]) && n[i].ld_home != &q.ld_top &&
+		    n[i].ld_home != &q.ld_bottom)
+			bk = &n[i];
+	SQ_ASSERT(bk != NULL);
+	b = (unsigned)(bk->ld_home - q.ld_bk);
+	g = &q.ld_rung[nr - 1];
+	fprintf(stderr, "(check failures printed below are expected)\n");
+
+	cnt = q.ld_count;				/* the count */
+	q.ld_count = cnt + 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_count = cnt - 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_count = cnt;
+	cnt = q.ld_ntop;				/* the top's count */
+	q.ld_ntop = cnt - 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_ntop = cnt;
+	cnt = q.ld_nbottom;				/* the bottom's */
+	q.ld_nbottom = cnt + 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_nbottom = cnt;
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+
+	k = b0->key;				/* the bottom out of order */
+	b0->key = b1->key + 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	b0->key = k;
+	k = bt->key;			/* a bottom key in the rungs' range */
+	bt->key = g->lr_cur;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	bt->key = k;
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+
+	home = b1->ld_home;			/* links and homes */
+	b1->ld_home = &q.ld_top;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	b1->ld_home = home;
+	b1->ld_prev = b1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	b1->ld_prev = b0;
+	q.ld_bottom.ll_last = b0;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_bottom.ll_last = bt;
+	home = bk->ld_home;
+	bk->ld_home = &q.ld_bk[b ^ 1];
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	bk->ld_home = home;
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+
+	k = bk->key;			/* a node in the wrong bucket */
+	save = (bk->key - q.ld_rung[0].lr_start) >> q.ld_rung[0].lr_shift;
+	SQ_ASSERT(home >= &q.ld_bk[0] && home < &q.ld_bk[SQ_LADDER_BUCKETS]);
+	bk->key = k + ((uint64_t)1 << q.ld_rung[0].lr_shift);
+	SQ_ASSERT(bk->key <= q.ld_toplim);
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	bk->key = k;
+	(void)save;
+
+	flip_bit(&q, b);			/* bitmap and summary */
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	flip_bit(&q, b);
+	q.ld_summary ^= (uint64_t)1 << (SQ_LADDER__WORDS - 1);
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_summary ^= (uint64_t)1 << (SQ_LADDER__WORDS - 1);
+	flip_bit(&q, sq_ladder__base(nr));	/* a rung not in use */
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	flip_bit(&q, sq_ladder__base(nr));
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+
+	k = tp->key;				/* the top's range */
+	tp->key = q.ld_toplim;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	tp->key = k;
+	save = q.ld_toplim;			/* rung 0's end */
+	q.ld_toplim = save - 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_toplim = save;
+	save = q.ld_tmax;
+	q.ld_tmax = q.ld_tmin - 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_tmax = save;
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+
+	save = g->lr_cur;			/* a rung's cur */
+	g->lr_cur = g->lr_start + g->lr_span + 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	g->lr_cur = save;
+	save = q.ld_rung[0].lr_span;		/* a rung's extent */
+	q.ld_rung[0].lr_span = save + 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_rung[0].lr_span = save;
+	q.ld_nrungs = SQ_LADDER_RUNGS + 1;	/* the rung count */
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_nrungs = nr;
+
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	fprintf(stderr, "(end of expected check failures)\n");
+	while (sq_ladder_pop(&q))
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
+}
+
+static const sq_test_entry tests[] = {
+	SQ_T(ladder_empty),
+	SQ_T(ladder_random_small),
+	SQ_T(ladder_random_large),
+	SQ_T(ladder_fifo_equal_keys),
+	SQ_T(ladder_edge_keys),
+	SQ_T(ladder_epoch_crossing),
+	SQ_T(ladder_rungs_run_out),
+	SQ_T(ladder_dequeue_each_tier),
+	SQ_T(ladder_check_catches),
+};
+
+SQ_TEST_MAIN("wb_ladder", tests)
