@@ -16,9 +16,10 @@
 # libgcc-V-dev-ARCH-cross (the cross gcc packages conflict with
 # gcc-multilib; clang needs only their sysroots).
 #
-# Every target runs contract-KIND, misuse-KIND for every backend and diff
-# (its operations cut by SQX_DIV: emulation is slower), and the same
-# contract and diff built with -DSQ_PORTABLE (TARGET-portable/).  A target
+# Every target runs contract-KIND and misuse-KIND for every backend of
+# SQ_KINDS, diff (its operations cut by SQX_DIV: emulation is slower) and
+# keys, and contract, diff and keys again built with -DSQ_PORTABLE
+# (TARGET-portable/); SQ_CROSS_WB=yes adds the white-box suites wb_*.  A target
 # whose compiler, sysroot or qemu is missing is skipped, saying which;
 # SQ_CROSS=no skips them all, SQ_CROSS_<target>=no|yes forces one.
 
@@ -67,11 +68,13 @@ endif
 
 # ---- programs ------------------------------------------------------------------
 
-SQX_PROGS      := $(addprefix contract-,$(SQT_KINDS)) \
-                  $(addprefix misuse-,$(SQT_KINDS)) diff
-SQX_PROGS_PORT := $(addprefix contract-,$(SQT_KINDS)) diff
+# every backend of SQ_KINDS (mk/kinds.mk); the white-box suites only with
+# SQ_CROSS_WB=yes (they have no scale, and take minutes under emulation)
+SQX_PROGS      := $(addprefix contract-,$(SQ_KINDS)) \
+                  $(addprefix misuse-,$(SQ_KINDS)) diff keys \
+                  $(if $(filter yes,$(SQ_CROSS_WB)),$(SQT_WB))
+SQX_PROGS_PORT := $(addprefix contract-,$(SQ_KINDS)) diff keys
 
-ifeq ($(SQT_ALL_BACKENDS),yes)
 SQX_BUILT := $(foreach t,$(SQX_TARGETS),\
 	$(addprefix $(SQT_DIR)/$(t)/,$(SQX_PROGS)) \
 	$(addprefix $(SQT_DIR)/$(t)-portable/,$(SQX_PROGS_PORT)))
@@ -80,7 +83,6 @@ SQX_BINS := $(foreach p,$(SQX_BUILT),$(dir $(p))bin/$(notdir $(p)))
 TEST_PROGS += $(SQX_BUILT)
 TEST_DEPS  += $(SQX_BUILT) $(SQX_BINS)
 test-build: $(SQX_BUILT) $(SQX_BINS)
-endif
 
 # Plain runner (no cmocka: there is none for the target), this suite's
 # warnings, diff's operations cut by SQX_DIV.
@@ -91,15 +93,15 @@ sqx_cc = $(SQX_CC_$(1)) -O2 -g -std=c11 $(WARN) $(CPPFLAGS) \
 define sqx_rules
 $(SQT_DIR)/$(1)/bin/contract-%: tests/contract.c $(SQT_HDRS) tests/cross.mk
 	@mkdir -p $$(@D)
-	$$(call sqx_cc,$(2),$(3)) -DSQ_K=$$* -DSQ_K_IS_$$* -o $$@ $$<
+	$$(call sqx_cc,$(2),$(3)) -DSQ_K=$$* -o $$@ $$<
 
 $(SQT_DIR)/$(1)/bin/misuse-%: tests/misuse.c $(SQT_HDRS) tests/cross.mk
 	@mkdir -p $$(@D)
-	$$(call sqx_cc,$(2),$(3)) -DSQ_DEBUG -DSQ_K=$$* -DSQ_K_IS_$$* -o $$@ $$<
+	$$(call sqx_cc,$(2),$(3)) -DSQ_DEBUG -DSQ_K=$$* -o $$@ $$<
 
 $(SQT_DIR)/$(1)/bin/%: tests/%.c $(SQT_HDRS) tests/cross.mk
 	@mkdir -p $$(@D)
-	$$(call sqx_cc,$(2),$(3)) -o $$@ $$<
+	$$(call sqx_cc,$(2),$(3)) -o $$@ $$< -lm
 
 # the wrapper run-all.sh runs: the binary under qemu-user
 $(SQT_DIR)/$(1)/%: $(SQT_DIR)/$(1)/bin/%
