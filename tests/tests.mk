@@ -197,3 +197,6 @@ TEST_PROGS += tests/config.sh
 
 # The suite on other targets (i386, aarch64, armhf, s390x) under qemu-user.
 -include tests/cross.mk
+
+# The headers copied into a scratch folder find each other, with and without -I.
+TEST_PROGS += tests/copied.sh

@@ -95,7 +95,7 @@
 #ifndef SMARTQ_BINOMIAL_H
 #define SMARTQ_BINOMIAL_H
 
-#include "smartq/common.h"
+#include "common.h"
 
 /**
  * struct sq_binom_node - the link a user embeds in the struct to be queued

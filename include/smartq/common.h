@@ -9,6 +9,10 @@
  *
  * Nothing here allocates or locks.  Without SQ_DEBUG every check below
  * compiles to nothing and its condition is not evaluated.
+ *
+ * Every backend header includes "common.h" (its own folder) and smartq.h
+ * includes "smartq/X.h", so the headers find each other wherever
+ * include/ (or smartq/ alone) is copied, with or without -I.
  */
 #ifndef SMARTQ_COMMON_H
 #define SMARTQ_COMMON_H
