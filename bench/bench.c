@@ -69,11 +69,21 @@
 #define BQ_TAB      65536u
 #define BQ_TAB_MASK (BQ_TAB - 1u)
 
-enum bq_workload { BQ_HOLD, BQ_SCHED, BQ_TIMER };
-enum bq_dist { BQ_UNIFORM, BQ_EXP, BQ_TIES };
+enum bq_workload {
+	BQ_HOLD, BQ_SCHED, BQ_TIMER, BQ_UPDOWN, BQ_SPREAD, BQ_NWORKLOADS
+};
+enum bq_dist {
+	BQ_UNIFORM, BQ_EXP, BQ_TIES, BQ_TRI, BQ_NEGTRI, BQ_BIMODAL, BQ_CAMEL,
+	BQ_LOGUNIFORM, BQ_NDISTS
+};
 
-static const char *const bq_workload_names[] = { "hold", "sched", "timer" };
-static const char *const bq_dist_names[] = { "uniform", "exp", "ties" };
+static const char *const bq_workload_names[] = {
+	"hold", "sched", "timer", "updown", "spread"
+};
+static const char *const bq_dist_names[] = {
+	"uniform", "exp", "ties", "triangular", "negtriangular", "bimodal",
+	"camel", "loguniform"
+};
 
 /* What one timing run of one queue reads; reset before every setup. */
 struct bq_state {
@@ -84,7 +94,9 @@ struct bq_state {
 	uint64_t tick;		/* position in the tables */
 	uint64_t now;		/* timer: deadline of the last expiry */
 	uint32_t *sleep;	/* sched: FIFO of sleeping node indices */
-	uint64_t sleep_head, sleep_tail, sleep_mask;
+	uint64_t sleep_head, sleep_tail, sleep_mask;	/* (updown: popped) */
+	size_t phase_left;	/* updown: steps left in this phase */
+	int down;		/* updown: 1 while draining */
 };
 static struct bq_state bq;
 
@@ -169,6 +181,13 @@ static unsigned bq_tring_shift;
 #define BQ_FINI(q) sq_peer_heap_destroy(q)
 #include "queue.h"
 
+#define BQ_K peer_cal
+#define BQ_NAME "calq"
+#define BQ_PEER 1
+#define BQ_GRAN 1
+#define BQ_FINI(q) sq_peer_cal_destroy(q)
+#include "queue.h"
+
 /* In the default run's order: the backends, then the peers. */
 static const struct bq_queue *const bq_all[] = {
 	&bq_rb_ops, &bq_gavl_ops, &bq_binom_ops, &bq_tring_ops,
@@ -179,7 +198,7 @@ static const struct bq_queue *const bq_all[] = {
 #ifdef BQ_HAVE_LINUX_RB
 	&bq_peer_linux_rb_ops,
 #endif
-	&bq_peer_tr_seed_ops, &bq_peer_heap_ops,
+	&bq_peer_tr_seed_ops, &bq_peer_heap_ops, &bq_peer_cal_ops,
 };
 #define BQ_NQUEUES (sizeof(bq_all) / sizeof(bq_all[0]))
 
@@ -291,14 +310,14 @@ static void bq_usage(FILE *f)
 "The smart-queue harness: cycles per loop of every smartq backend (rb, gavl,\n"
 "binom, tring) and of peers measured in the same run (tsearch, bsd_rb when\n"
 "libbsd was found at build time, linux_rb when the build was given a kernel\n"
-"source tree as LINUX_SRC=, tr_seed, heap).  For each N every queue first\n"
-"passes a correctness check (else: an error and exit status 1), then is\n"
-"timed twice, in mirrored order.\n"
+"source tree as LINUX_SRC=, tr_seed, heap, calq).  For each N every queue\n"
+"first passes a correctness check (else: an error and exit status 1), then\n"
+"is timed twice, in mirrored order.\n"
 "\n"
 "  -n, --n LIST          queue sizes: comma-separated numbers or ranges A..B\n"
-"                        (A, 2A, 4A, ... up to B); k and M suffixes multiply\n"
-"                        by 1024 and 1048576.  Default 1..2048; e.g. 1..1M,\n"
-"                        or 10,100,1000\n"
+"                        (A, 2A, 4A, ... up to B); k, M and G suffixes\n"
+"                        multiply by 2^10, 2^20 and 2^30.  Default 1..2048;\n"
+"                        e.g. 1..1M, or 10,100,1000\n"
 "  -q, --queues LIST     comma-separated queue names, or 'all' (default),\n"
 "                        'backends', 'peers'\n"
 "  -w, --workload W      hold (default): pop the first, advance its key,\n"
@@ -307,10 +326,27 @@ static void bq_usage(FILE *f)
 "                          (dequeue) and 1/16 a sleeper wakes near the minimum\n"
 "                        timer: 7/8 a random timer is cancelled (dequeue) and\n"
 "                          re-armed at now+timeout, 1/8 the first one fires\n"
-"  -d, --dist D          key increments: uniform (default, 1..MAX),\n"
-"                        exp (exponential, mean MAX/8, capped at MAX),\n"
-"                        ties (0, MAX/4, MAX/2 or 3MAX/4: many equal keys)\n"
-"  -m, --inc-max MAX     largest increment (default 1048576)\n"
+"                        updown: pop all N (now = the last key popped), then\n"
+"                          enqueue all N at now+increment, and again; a loop\n"
+"                          is one pop and one enqueue\n"
+"                        spread: the timer mix with a server's horizons: unless\n"
+"                          given, -d loguniform -m 3600000 --tring-shift 0\n"
+"                          (keys in ms: timeouts 1 ms .. 1 h, ring at 1 ms)\n"
+"  -d, --dist D          key increments, each at most MAX (bench/README.md\n"
+"                        gives their sources):\n"
+"                        uniform (default): 1..MAX\n"
+"                        exp: exponential, mean MAX/8, capped at MAX\n"
+"                        ties: 0, MAX/4, MAX/2 or 3MAX/4 (many equal keys)\n"
+"                        triangular: density rising to MAX, mean 2MAX/3\n"
+"                        negtriangular: density falling from 0, mean MAX/3\n"
+"                        bimodal: s(0.95238 U + 9.5238 w.p. 0.1), s = MAX/10.47618\n"
+"                        camel: 99.9%% of the mass in two humps, each 0.05%% of\n"
+"                          [0, MAX) wide, centred on MAX/4 and 3MAX/4\n"
+"                        loguniform: exp(U ln MAX), 1..MAX, as many in\n"
+"                          1..10 as in 10..100 (timeouts of every scale)\n"
+"  -m, --inc-max MAX     largest increment (default 1048576, at most\n"
+"                        2^32-1); with N near 1M, a MAX of 2^20 leaves the\n"
+"                        narrow distributions few distinct keys: use -m 3G\n"
 "  -l, --loops L         loops per repetition (default 200000)\n"
 "  -r, --reps R          timed repetitions per pass (default 9)\n"
 "      --warmup W        untimed loops before each pass (default: L)\n"
@@ -356,6 +392,9 @@ static uint64_t bq_parse_num(const char *s, const char **end, const char *what)
 		e++;
 	} else if (*e == 'M') {
 		v *= 1048576u;
+		e++;
+	} else if (*e == 'G') {
+		v *= 1073741824u;
 		e++;
 	}
 	if (end)
@@ -486,6 +525,31 @@ static int bq_lookup(const char *const *names, size_t count, const char *s,
 	return -1;
 }
 
+/*
+ * The seed's ring files a key past its window in its last slot, out of
+ * order: with increments that can pass the window it cannot pass the
+ * correctness pass, so it is left out, and the header says so.
+ */
+static const char *bq_dropped;
+
+static void bq_drop_unfit(struct bq_options *o)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < o->nq; i++) {
+		if (o->queues[i] == &bq_peer_tr_seed_ops &&
+		    2 * (uint64_t)o->inc_max > (uint64_t)BQ_TR_SLOTS * BQ_TR_GRAN) {
+			bq_dropped = o->queues[i]->name;
+			continue;
+		}
+		o->queues[k++] = o->queues[i];
+	}
+	o->nq = k;
+	if (!k)
+		bq_die("-q: no queue left: %s cannot hold increments up to %lu",
+		       bq_dropped, (unsigned long)o->inc_max);
+}
+
 static void bq_parse_options(struct bq_options *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -508,7 +572,7 @@ static void bq_parse_options(struct bq_options *o, int argc, char **argv)
 	};
 	int c;
 	uint64_t v;
-	bool warmup_set = false;
+	bool warmup_set = false, dist_set = false, max_set = false;
 
 	memset(o, 0, sizeof(*o));
 	bq_parse_ns(o, "1..2048");
@@ -533,17 +597,20 @@ static void bq_parse_options(struct bq_options *o, int argc, char **argv)
 			break;
 		case 'w':
 			o->workload = (enum bq_workload)bq_lookup(
-				bq_workload_names, 3, optarg, "--workload");
+				bq_workload_names, BQ_NWORKLOADS, optarg,
+				"--workload");
 			break;
 		case 'd':
-			o->dist = (enum bq_dist)bq_lookup(bq_dist_names, 3,
-							  optarg, "--dist");
+			o->dist = (enum bq_dist)bq_lookup(bq_dist_names,
+				BQ_NDISTS, optarg, "--dist");
+			dist_set = true;
 			break;
 		case 'm':
 			v = bq_parse_num(optarg, NULL, "--inc-max");
 			if (v < 4 || v > UINT32_MAX)
 				bq_die("--inc-max: between 4 and 2^32-1");
 			o->inc_max = (uint32_t)v;
+			max_set = true;
 			break;
 		case 'l':
 			o->loops = (size_t)bq_parse_num(optarg, NULL, "--loops");
@@ -594,28 +661,87 @@ static void bq_parse_options(struct bq_options *o, int argc, char **argv)
 		bq_die("unexpected argument '%s' (see --help)", argv[optind]);
 	if (!warmup_set)
 		o->warmup = o->loops;
+	if (o->workload == BQ_SPREAD) {
+		/* a server's timers: 1 ms .. 1 h, the ring at 1 ms */
+		if (!dist_set)
+			o->dist = BQ_LOGUNIFORM;
+		if (!max_set)
+			o->inc_max = 3600000;
+		if (o->tring_shift < 0)
+			o->tring_shift = 0;
+	}
+	bq_drop_unfit(o);
 }
 
 /* ---- the tables ----------------------------------------------------- */
 
+/* A double in (0, 1) from the generator. */
+static double bq_unit(void)
+{
+	return ((double)(bq_random() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/*
+ * The camel: two humps, each 0.05% of [0, 1) wide, centred on 1/4 and
+ * 3/4, holding 99.9% of the mass between them; the rest spread evenly
+ * over what the humps leave (Riboe's form: a hump in the middle of each
+ * half, its back on both sides).
+ */
+#define BQ_CAMEL_MASS  0.999
+#define BQ_CAMEL_WIDTH 0.0005
+
+static double bq_camel(void)
+{
+	double u = bq_unit(), x;
+
+	if (u < BQ_CAMEL_MASS) {
+		double c = u < BQ_CAMEL_MASS / 2 ? 0.25 : 0.75;
+
+		return c + (bq_unit() - 0.5) * BQ_CAMEL_WIDTH;
+	}
+	do
+		x = bq_unit();
+	while (fabs(x - 0.25) < BQ_CAMEL_WIDTH / 2 ||
+	       fabs(x - 0.75) < BQ_CAMEL_WIDTH / 2);
+	return x;
+}
+
+/* One increment in 1..MAX (ties: 0..3MAX/4) of the run's distribution. */
 static uint32_t bq_increment(const struct bq_options *o)
 {
-	uint64_t r = bq_random();
-	double u, x;
+	double max = (double)o->inc_max, x;
+	uint64_t r;
 
 	switch (o->dist) {
-	case BQ_EXP:
-		u = ((double)(r >> 11) + 0.5) / 9007199254740992.0;
-		x = -log(u) * (double)o->inc_max / 8.0;
-		if (x < 1.0)
-			return 1;
-		return x >= (double)o->inc_max ? o->inc_max : (uint32_t)x;
-	case BQ_TIES:
-		return (uint32_t)(r % 4u) * (o->inc_max / 4u);
 	case BQ_UNIFORM:
+		return 1u + (uint32_t)(bq_random() % o->inc_max);
+	case BQ_TIES:
+		return (uint32_t)(bq_random() % 4u) * (o->inc_max / 4u);
+	case BQ_EXP:
+		x = -log(bq_unit()) * max / 8.0;
+		break;
+	case BQ_TRI:
+		x = max * sqrt(bq_unit());
+		break;
+	case BQ_NEGTRI:
+		x = max * (1.0 - sqrt(bq_unit()));
+		break;
+	case BQ_BIMODAL:
+		r = bq_random();
+		x = 0.95238 * bq_unit() + ((r >> 11) % 10u == 0 ? 9.5238 : 0.0);
+		x *= max / (0.95238 + 9.5238);
+		break;
+	case BQ_LOGUNIFORM:
+		x = exp(bq_unit() * log(max));
+		break;
+	case BQ_CAMEL:
+	default:
+		x = max * bq_camel();
 		break;
 	}
-	return 1u + (uint32_t)(r % o->inc_max);
+	if (x < 1.0)
+		return 1;
+	return x >= max ? o->inc_max : (uint32_t)x;
 }
 
 /* Initial keys for N nodes, and the step tables: the same for every queue. */
@@ -626,10 +752,13 @@ static void bq_make_tables(const struct bq_options *o, size_t n)
 	bq_rng = o->seed * 0x2545f4914f6cdd1du + n;
 	bq.n = n;
 	bq.keys = (uint64_t *)bq_xrealloc(bq.keys, n * sizeof(*bq.keys));
+	/* uniform and ties keep the start they always had; the others start
+	 * as the classic hold model does, one increment after time 0 */
 	for (i = 0; i < n; i++)
 		bq.keys[i] = o->dist == BQ_TIES
 			? (bq_random() % 4u) * (o->inc_max / 4u)
-			: bq_random() % o->inc_max;
+			: o->dist == BQ_UNIFORM ? bq_random() % o->inc_max
+			: bq_increment(o);
 	for (i = 0; i < BQ_TAB; i++) {
 		bq.inc[i] = bq_increment(o);
 		bq.rnd[i] = (uint32_t)(bq_random() >> 32);
@@ -646,6 +775,8 @@ static void bq_reset(void)
 	bq.tick = 0;
 	bq.now = 0;
 	bq.sleep_head = bq.sleep_tail = 0;
+	bq.phase_left = bq.n;
+	bq.down = 1;
 }
 
 /* ---- measuring ------------------------------------------------------ */
@@ -859,7 +990,7 @@ int main(int argc, char **argv)
 	printf("peers (for comparison, marked [peer]): tsearch = libc tsearch "
 	       "RB tree, malloc per node; %s; %s; tr_seed = the 2007 seed's "
 	       "ring (Ns 1024, Tg 2048, bitmap scan); heap = array binary "
-	       "heap\n",
+	       "heap; calq = Brown's calendar queue (1988)\n",
 #ifdef BQ_HAVE_BSD_TREE
 	       "bsd_rb = libbsd <sys/tree.h> RB, cached minimum",
 #else
@@ -872,6 +1003,10 @@ int main(int argc, char **argv)
 	       "linux_rb not built (no LINUX_SRC kernel tree)"
 #endif
 	       );
+	if (bq_dropped)
+		printf("%s left out: its window (Ns x Tg = %u) cannot hold "
+		       "keys up to 2 x max increment\n", bq_dropped,
+		       BQ_TR_SLOTS * BQ_TR_GRAN);
 
 	res = (struct bq_result *)bq_xrealloc(NULL,
 					      o.nn * nq * sizeof(*res));

@@ -42,6 +42,14 @@
  *   peer_heap     a plain array binary heap with index back-pointers (for
  *                 arbitrary delete), ordered by (key, sequence number); its
  *                 array grows by realloc, so allocation is amortised away.
+ *   peer_cal      Brown's calendar queue (CACM 31(10), 1988), written from
+ *                 the paper: a "year" of Nb buckets ("days") of width w, each
+ *                 a sorted list; the search for the first resumes at the
+ *                 last day found and falls back to a direct search after an
+ *                 empty year; Nb doubles above 2 Nb events and halves below
+ *                 Nb/2 - 2, and each resize sets w to 3x the mean gap of the
+ *                 first few events (up to 25) ignoring gaps over twice the
+ *                 mean.  Allocates its bucket array.
  *
  * Every peer also has a _check() that walks it, so the harness's
  * correctness pass holds the peers to the same standard as the backends.
@@ -885,6 +893,266 @@ static inline void sq_peer_heap_destroy(struct sq_peer_heap *q)
 {
 	free(q->hp_a);
 	sq_peer_heap_init(q);
+}
+
+/* ---------------------------------------------------------------------
+ * peer_cal: Brown's calendar queue (1988)
+ *
+ * Integer keys, so the day of a key is key / w (an exact divide: a
+ * rounded reciprocal could file a key one day early and let a later key
+ * out first).  Each node keeps its day, so the search compares days.  Equal
+ * keys go after their equals in a bucket (stable), and the first node is
+ * kept found (cq_min) so that first() is O(1) as the contract asks: pop
+ * searches for the next first at once instead of at the next pop, the
+ * same work Brown's dequeue does.  A key below the current day (never in
+ * the harness's workloads) moves the search back to it, so the queue stays
+ * exact for any key order.
+ */
+#define BQ_CAL_MIN_BUCKETS 2u
+#define BQ_CAL_SAMPLES	   25u
+
+struct sq_peer_cal_node {
+	uint64_t key;
+	uint64_t cq_day;			/* key / width at enqueue */
+	struct sq_peer_cal_node *cq_next;
+	struct sq_peer_cal_node **cq_pprev;	/* NULL when not queued */
+};
+
+struct sq_peer_cal {
+	struct sq_peer_cal_node **cq_bucket;	/* cq_nb sorted lists */
+	size_t cq_nb;				/* a power of two */
+	uint64_t cq_width;
+	uint64_t cq_day;	/* no queued node has an earlier day */
+	struct sq_peer_cal_node *cq_min;	/* the first node */
+	size_t cq_count, cq_top, cq_bot;	/* resize thresholds */
+	bool cq_resizing;	/* sampling pops must not resize */
+};
+
+static void bq_cal_alloc(struct sq_peer_cal *q, size_t nb, uint64_t width)
+{
+	q->cq_bucket = (struct sq_peer_cal_node **)bq_xcheck(
+		calloc(nb, sizeof(*q->cq_bucket)), nb * sizeof(*q->cq_bucket));
+	q->cq_nb = nb;
+	q->cq_width = width;
+	q->cq_day = UINT64_MAX;
+	q->cq_min = NULL;
+	q->cq_count = 0;
+	q->cq_top = 2 * nb;
+	q->cq_bot = nb >= 8 ? nb / 2 - 2 : 0;
+}
+
+static inline void sq_peer_cal_init(struct sq_peer_cal *q)
+{
+	bq_cal_alloc(q, BQ_CAL_MIN_BUCKETS, 1);
+	q->cq_resizing = false;
+}
+
+static inline void sq_peer_cal_node_init(struct sq_peer_cal_node *n)
+{
+	n->cq_pprev = NULL;
+}
+
+/* File @n in its day's bucket, after every node with a key <= its own. */
+static inline void bq_cal_link(struct sq_peer_cal *q,
+			       struct sq_peer_cal_node *n)
+{
+	uint64_t day = n->key / q->cq_width;
+	struct sq_peer_cal_node **p = &q->cq_bucket[day & (q->cq_nb - 1)];
+
+	while (*p && (*p)->key <= n->key)
+		p = &(*p)->cq_next;
+	n->cq_day = day;
+	n->cq_next = *p;
+	n->cq_pprev = p;
+	if (*p)
+		(*p)->cq_pprev = &n->cq_next;
+	*p = n;
+	q->cq_count++;
+	if (day < q->cq_day)
+		q->cq_day = day;
+}
+
+/*
+ * Find the first node: walk the days from the current one, a bucket a
+ * day, until a bucket's head belongs to the day being looked at; after a
+ * whole year without one, the direct search: the least head of all.
+ */
+static void bq_cal_search(struct sq_peer_cal *q)
+{
+	uint64_t day = q->cq_day;
+	size_t i, mask = q->cq_nb - 1;
+	struct sq_peer_cal_node *h, *best = NULL;
+
+	if (!q->cq_count) {
+		q->cq_min = NULL;
+		return;
+	}
+	for (i = 0; i < q->cq_nb; i++, day++) {
+		h = q->cq_bucket[day & mask];
+		if (h && h->cq_day == day) {
+			q->cq_day = day;
+			q->cq_min = h;
+			return;
+		}
+	}
+	for (i = 0; i < q->cq_nb; i++) {
+		h = q->cq_bucket[i];
+		if (h && (!best || h->key < best->key))
+			best = h;
+	}
+	q->cq_day = best->cq_day;
+	q->cq_min = best;
+}
+
+static void bq_cal_resize(struct sq_peer_cal *q, size_t nb);
+
+static inline bool sq_peer_cal_enqueue(struct sq_peer_cal *q,
+				       struct sq_peer_cal_node *n,
+				       uint64_t key)
+{
+	n->key = key;
+	bq_cal_link(q, n);
+	if (!q->cq_min || key < q->cq_min->key)
+		q->cq_min = n;
+	if (q->cq_count > q->cq_top && !q->cq_resizing)
+		bq_cal_resize(q, 2 * q->cq_nb);
+	return q->cq_min == n;
+}
+
+static inline struct sq_peer_cal_node *
+sq_peer_cal_first(const struct sq_peer_cal *q)
+{
+	return q->cq_min;
+}
+
+static inline void sq_peer_cal_dequeue(struct sq_peer_cal *q,
+				       struct sq_peer_cal_node *n)
+{
+	*n->cq_pprev = n->cq_next;
+	if (n->cq_next)
+		n->cq_next->cq_pprev = n->cq_pprev;
+	n->cq_pprev = NULL;
+	q->cq_count--;
+	if (n == q->cq_min)
+		bq_cal_search(q);
+	if (q->cq_count < q->cq_bot && !q->cq_resizing)
+		bq_cal_resize(q, q->cq_nb / 2);
+}
+
+static inline struct sq_peer_cal_node *sq_peer_cal_pop(struct sq_peer_cal *q)
+{
+	struct sq_peer_cal_node *n = q->cq_min;
+
+	if (n)
+		sq_peer_cal_dequeue(q, n);
+	return n;
+}
+
+/*
+ * Brown's width: pop the first few nodes (5 + 10% of the queue, at most
+ * 25), take the mean gap between them, then the mean of the gaps below
+ * twice that (one far event must not widen every day), and make a day
+ * three such gaps wide.  The popped nodes are handed back to the caller.
+ */
+static uint64_t bq_cal_sample(struct sq_peer_cal *q,
+			      struct sq_peer_cal_node **s, size_t *ns)
+{
+	size_t i, k = q->cq_count <= 5 ? q->cq_count : 5 + q->cq_count / 10;
+	double mean = 0, sum = 0, w;
+	size_t used = 0;
+
+	if (k > BQ_CAL_SAMPLES)
+		k = BQ_CAL_SAMPLES;
+	for (i = 0; i < k; i++)
+		s[i] = sq_peer_cal_pop(q);
+	*ns = k;
+	if (k < 2)
+		return 1;
+	mean = (double)(s[k - 1]->key - s[0]->key) / (double)(k - 1);
+	for (i = 1; i < k; i++) {
+		double gap = (double)(s[i]->key - s[i - 1]->key);
+
+		if (gap <= 2 * mean) {
+			sum += gap;
+			used++;
+		}
+	}
+	w = used ? 3 * sum / (double)used : 1;
+	return w < 1 ? 1 : w >= 9.2e18 ? (uint64_t)1 << 62 : (uint64_t)w;
+}
+
+/*
+ * A new year of @nb days, the width sampled, every node filed again: the
+ * sampled ones first (they are the first nodes, so equal keys keep their
+ * order), then each old bucket in its order.
+ */
+static void bq_cal_resize(struct sq_peer_cal *q, size_t nb)
+{
+	struct sq_peer_cal_node *s[BQ_CAL_SAMPLES], **old = q->cq_bucket, *n;
+	size_t i, ns, oldnb = q->cq_nb;
+	uint64_t width;
+
+	if (nb < BQ_CAL_MIN_BUCKETS)
+		nb = BQ_CAL_MIN_BUCKETS;
+	q->cq_resizing = true;
+	width = bq_cal_sample(q, s, &ns);
+	bq_cal_alloc(q, nb, width);
+	for (i = 0; i < ns; i++)
+		(void)sq_peer_cal_enqueue(q, s[i], s[i]->key);
+	for (i = 0; i < oldnb; i++)
+		while ((n = old[i]) != NULL) {
+			old[i] = n->cq_next;
+			(void)sq_peer_cal_enqueue(q, n, n->key);
+		}
+	free(old);
+	q->cq_resizing = false;
+}
+
+static inline bool sq_peer_cal_empty(const struct sq_peer_cal *q)
+{
+	return q->cq_count == 0;
+}
+
+static inline size_t sq_peer_cal_count(const struct sq_peer_cal *q)
+{
+	return q->cq_count;
+}
+
+static inline bool sq_peer_cal_queued(const struct sq_peer_cal_node *n)
+{
+	return n->cq_pprev != NULL;
+}
+
+/* Links, each node's day and bucket, buckets sorted, no node before the
+ * current day, the cached first the least key (the earliest of equals),
+ * the count. */
+static inline int sq_peer_cal_check(const struct sq_peer_cal *q)
+{
+	const struct sq_peer_cal_node *n, *best = NULL;
+	size_t i, count = 0;
+
+	for (i = 0; i < q->cq_nb; i++) {
+		struct sq_peer_cal_node *const *p = &q->cq_bucket[i];
+
+		for (; (n = *p) != NULL; p = &n->cq_next) {
+			if (n->cq_pprev != p || n->cq_day != n->key / q->cq_width ||
+			    (n->cq_day & (q->cq_nb - 1)) != i ||
+			    n->cq_day < q->cq_day)
+				return -1;
+			if (n->cq_next && n->cq_next->key < n->key)
+				return -1;
+			if (!best || n->key < best->key)
+				best = n;
+			count++;
+		}
+	}
+	return count == q->cq_count && best == q->cq_min ? 0 : -1;
+}
+
+static inline void sq_peer_cal_destroy(struct sq_peer_cal *q)
+{
+	free(q->cq_bucket);
+	q->cq_bucket = NULL;
 }
 
 #endif /* SQ_BENCH_PEERS_H */

@@ -135,14 +135,59 @@ static uint64_t BQ_FN(timer)(size_t loops)
 	return sink;
 }
 
+/*
+ * updown: the event-set literature's up/down model.  Pop every node
+ * ("now" becomes the last key popped), then enqueue them all again at now
+ * plus an increment, and again: the queue swings between N and empty, so
+ * a structure that resizes does so every phase.  A loop is one pop and
+ * one enqueue, as in hold; the popped nodes wait in the sleep FIFO.
+ */
+static uint64_t BQ_FN(updown)(size_t loops)
+{
+	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
+	SQ_NODE(BQ_K) *nodes = BQ_FN(nodes);
+	const uint32_t *inc = bq.inc;
+	uint64_t t = bq.tick, now = bq.now, sink = 0;
+	size_t i, left = bq.phase_left;
+	int down = bq.down;
+
+	for (i = 0; i < 2 * loops; i++) {
+		SQ_NODE(BQ_K) *n;
+
+		if (down) {
+			n = SQ_POP(BQ_K, q);
+			now = n->key;
+			sink += now;
+			bq.sleep[bq.sleep_tail++ & bq.sleep_mask] =
+				(uint32_t)(n - nodes);
+		} else {
+			n = &nodes[bq.sleep[bq.sleep_head++ & bq.sleep_mask]];
+			SQ_ENQUEUE(BQ_K, q, n, now + inc[(t + i) & BQ_TAB_MASK]);
+		}
+		if (--left == 0) {
+			down = !down;
+			left = bq.n;
+		}
+	}
+	bq.tick = t + 2 * loops;
+	bq.now = now;
+	bq.phase_left = left;
+	bq.down = down;
+	return sink;
+}
+
 static uint64_t BQ_FN(run)(enum bq_workload w, size_t loops)
 {
 	switch (w) {
 	case BQ_SCHED:
 		return BQ_FN(sched)(loops);
 	case BQ_TIMER:
+	case BQ_SPREAD:
 		return BQ_FN(timer)(loops);
+	case BQ_UPDOWN:
+		return BQ_FN(updown)(loops);
 	case BQ_HOLD:
+	case BQ_NWORKLOADS:
 		break;
 	}
 	return BQ_FN(hold)(loops);

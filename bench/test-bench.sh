@@ -52,7 +52,7 @@ check_run() {
 		if ($1 != order[seen]) {
 			print "N=" cur " line " seen ": " $1 ", expected " order[seen]; bad = 1
 		}
-		if (($0 ~ /\[peer\]/) != ($1 == "tsearch" || $1 == "bsd_rb" || $1 == "linux_rb" || $1 == "tr_seed" || $1 == "heap")) {
+		if (($0 ~ /\[peer\]/) != ($1 == "tsearch" || $1 == "bsd_rb" || $1 == "linux_rb" || $1 == "tr_seed" || $1 == "heap" || $1 == "calq")) {
 			print "peer mark wrong: " $0; bad = 1
 		}
 	}
@@ -115,10 +115,10 @@ queues="rb gavl binom tring tsearch"
 	fail "the smallest run failed: $(cat "$tmp/probe")"
 grep -q 'bsd_rb not built' "$tmp/probe" || queues="$queues bsd_rb"
 grep -q 'linux_rb not built' "$tmp/probe" || queues="$queues linux_rb"
-queues="$queues tr_seed heap"
+queues="$queues tr_seed heap calq"
 nq=$(echo $queues | wc -w)
 
-for w in hold sched timer; do
+for w in hold sched timer updown; do
 	"$BIN" -n 1,2,4 -l 200 -r 2 --warmup 50 -w "$w" \
 		--csv "$tmp/$w.csv" --json "$tmp/$w.json" >"$tmp/$w.out" 2>&1 ||
 		fail "workload $w exited non-zero: $(tail -n 3 "$tmp/$w.out")"
@@ -138,8 +138,8 @@ sh "$(dirname "$0")/table.sh" "$tmp/hold.csv" min >"$tmp/table.md" ||
 	fail "table.sh: not one row of numbers per N"
 ok
 
-for d in exp ties; do
-	for w in hold sched timer; do
+for d in exp ties triangular negtriangular bimodal camel loguniform; do
+	for w in hold sched timer updown; do
 		"$BIN" -n 1..8 -l 100 -r 1 --warmup 10 -d "$d" -w "$w" \
 			>"$tmp/$d.out" 2>&1 ||
 			fail "--dist $d -w $w exited non-zero: $(tail -n 3 "$tmp/$d.out")"
@@ -147,6 +147,22 @@ for d in exp ties; do
 	done
 	ok
 done
+
+# Increments far past the seed ring's window: spread (the timer mix, 1 ms
+# .. 1 h log-uniform, the ring at 1 ms) and hold with MAX = 1 h at Tg = 1.
+# tr_seed cannot hold such keys: it is left out, saying so.
+far=$(echo " $queues " | sed 's/ tr_seed / /')
+for args in "-w spread" "-w hold -m 3600000 --tring-shift 0"; do
+	"$BIN" -n 1..8 -l 300 -r 1 --warmup 10 $args >"$tmp/far.out" 2>&1 ||
+		fail "$args exited non-zero: $(tail -n 3 "$tmp/far.out")"
+	check_run "$tmp/far.out" "$far" "1 2 4 8" || fail "$args: layout"
+	grep -q '^tr_seed left out' "$tmp/far.out" || fail "$args: tr_seed not said left out"
+	ok
+done
+"$BIN" -n 4 -l 10 -r 1 -w spread >"$tmp/far.out" 2>&1 || fail "-w spread"
+grep -q 'workload spread, increments loguniform (max 3600000)' "$tmp/far.out" ||
+	fail "-w spread: not loguniform up to 3600000 by default"
+ok
 
 # A subset, in the order given; ranges and k suffixes.
 "$BIN" -q heap,rb -n 1..2,3 -l 100 -r 1 >"$tmp/sub.out" 2>&1 ||

@@ -318,6 +318,9 @@ static void rp_hackbench_table(const struct rp_options *o,
 		printf("\n            switches k");
 		for (i = 0; i < ng; i++)
 			printf(" %9.0f", (double)w[i].r.switches / 1e3);
+		printf("\n            runnable  ");
+		for (i = 0; i < ng; i++)
+			printf(" %9.0f", w[i].r.runnable);
 		printf("\n            Jain      ");
 		for (i = 0; i < ng; i++)
 			printf(" %9.3f", w[i].r.jain);
@@ -335,8 +338,9 @@ static void rp_hackbench_table(const struct rp_options *o,
 		       w[0].r.rq_ns ? (double)w[ng - 1].r.rq_ns /
 				      (double)w[0].r.rq_ns : 0.0);
 	}
-	printf("\nJain = Jain's fairness index over the tasks' CPU time "
-	       "when the first task finished\n\n");
+	printf("\nrunnable = mean runnable tasks at a pick; Jain = Jain's "
+	       "fairness index over the\ntasks' CPU time when the first "
+	       "task finished\n\n");
 }
 
 static void rp_tbench_lines(const struct rp_options *o,
@@ -374,21 +378,21 @@ static void rp_write_csv(const char *path, const struct rp_row *rows, size_t n,
 	if (!f)
 		rp_die("--csv: cannot write \"%s\"", path);
 	fprintf(f, "workload,queue,smartq,exact,policy,groups,loops,"
-		"duration_s,hogs,sim_s,rq_ms,rq_ops,switches,picks,jain,"
+		"duration_s,hogs,sim_s,rq_ms,rq_ops,switches,picks,runnable,jain,"
 		"throughput_mbs,max_latency_ms,trace\n");
 	for (i = 0; i < n; i++) {
 		const struct rp_row *w = &rows[i];
 		int hb = w->groups != 0;
 
 		fprintf(f, "%s,%s,%d,%d,%s,%u,%u,%.3f,%u,%.6f,%.3f,%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%.6f,%.3f,%.3f,%016" PRIx64
+			",%" PRIu64 ",%" PRIu64 ",%.2f,%.6f,%.3f,%.3f,%016" PRIx64
 			"\n", w->workload, rp_kind_label(w->q), w->q->smartq,
 			w->q->exact, w->pol->name, (unsigned)w->groups,
 			hb ? (unsigned)o->loops : 0u, hb ? 0.0 : o->duration,
 			hb ? 0u : (unsigned)o->hogs,
 			(double)w->r.sim_ns / 1e9, (double)w->r.rq_ns / 1e6,
-			w->r.rq_ops, w->r.switches, w->r.picks, w->r.jain,
-			w->r.mbps, w->r.max_latency_ms, w->r.hash);
+			w->r.rq_ops, w->r.switches, w->r.picks, w->r.runnable,
+			w->r.jain, w->r.mbps, w->r.max_latency_ms, w->r.hash);
 	}
 	if (fclose(f))
 		rp_die("--csv: write to \"%s\" failed", path);
@@ -415,7 +419,8 @@ static void rp_write_json(const char *path, const struct rp_row *rows,
 			"\"smartq\": %s, \"exact\": %s, \"policy\": \"%s\", "
 			"\"groups\": %u, \"sim_s\": %.6f, \"rq_ms\": %.3f, "
 			"\"rq_ops\": %" PRIu64 ", \"switches\": %" PRIu64
-			", \"picks\": %" PRIu64 ", \"jain\": %.6f, "
+			", \"picks\": %" PRIu64 ", \"runnable\": %.2f, "
+			"\"jain\": %.6f, "
 			"\"throughput_mbs\": %.3f, \"max_latency_ms\": %.3f, "
 			"\"trace\": \"%016" PRIx64 "\"}",
 			i ? "," : "", w->workload, rp_kind_label(w->q),
@@ -423,8 +428,8 @@ static void rp_write_json(const char *path, const struct rp_row *rows,
 			w->q->exact ? "true" : "false", w->pol->name,
 			(unsigned)w->groups, (double)w->r.sim_ns / 1e9,
 			(double)w->r.rq_ns / 1e6, w->r.rq_ops, w->r.switches,
-			w->r.picks, w->r.jain, w->r.mbps, w->r.max_latency_ms,
-			w->r.hash);
+			w->r.picks, w->r.runnable, w->r.jain, w->r.mbps,
+			w->r.max_latency_ms, w->r.hash);
 	}
 	fprintf(f, "\n  ]\n}\n");
 	if (fclose(f))

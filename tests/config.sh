@@ -1,7 +1,7 @@
 #!/bin/sh
-# config.sh - configuration is loud: an impossible SQ_TRING_SLOTS is a
-# compile-time error naming the macro; every power of two from 64 to 4096
-# compiles.
+# config.sh - configuration is loud: an impossible SQ_TRING_SLOTS or
+# SQ_TRING_LEVEL_BITS is a compile-time error naming the macro; every power
+# of two from 64 to 4096 slots, and 3 to 6 level bits, compiles.
 set -u
 cc=${CC:-cc}
 dir=$(mktemp -d)
@@ -26,5 +26,22 @@ for n in 0 32 100 1000 8192; do
 		cat "$dir/err"; fail=1
 	fi
 done
-[ $fail -eq 0 ] && echo "config: SQ_TRING_SLOTS accepted 64..4096, refused 5 impossible values"
+for b in 3 4 6; do
+	if ! $cc -std=c99 -Iinclude -DSQ_TRING_LEVEL_BITS=$b -c "$dir/t.c" \
+		-o "$dir/t.o" 2>"$dir/err"; then
+		echo "config: SQ_TRING_LEVEL_BITS=$b should compile:"; cat "$dir/err"
+		fail=1
+	fi
+done
+for b in 0 2 7 64; do
+	if $cc -std=c99 -Iinclude -DSQ_TRING_LEVEL_BITS=$b -c "$dir/t.c" \
+		-o "$dir/t.o" 2>"$dir/err"; then
+		echo "config: SQ_TRING_LEVEL_BITS=$b compiled, should be refused"
+		fail=1
+	elif ! grep -q 'SQ_TRING_LEVEL_BITS must be 3 to 6' "$dir/err"; then
+		echo "config: SQ_TRING_LEVEL_BITS=$b refused without naming the rule:"
+		cat "$dir/err"; fail=1
+	fi
+done
+[ $fail -eq 0 ] && echo "config: SQ_TRING_SLOTS accepted 64..4096, refused 5 impossible values; SQ_TRING_LEVEL_BITS accepted 3..6, refused 4"
 exit $fail

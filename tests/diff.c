@@ -506,6 +506,9 @@ static void do_pop(const struct sqd_run *r, bool due, uint64_t now)
 		DASSERT(sqm_tring_pop_ok(&model, t0, r->shift, (unsigned)f),
 			"pop: first %ld breaks the ring's rule\n", f);
 	if (due) {
+		/* the ring's pop_due first moves its time to the clock */
+		if (be->is_ring)
+			t0 = sqm_tring_time_after_advance(&model, t0, r->shift, now);
 		p = be->pop_due(now);
 		if (f >= 0 && be->key((unsigned)f) > now) {
 			DASSERT(p == -1, "pop_due(%llu) gave %ld, first %ld is not due\n",
@@ -521,6 +524,9 @@ static void do_pop(const struct sqd_run *r, bool due, uint64_t now)
 	if (p < 0) {
 		DASSERT(sqm_count(&model) == 0, "%s NULL, model has %zu\n",
 			ctx.op, sqm_count(&model));
+		DASSERT(be->time() == t0, "%s of nothing: time %llu, want %llu\n",
+			ctx.op, (unsigned long long)be->time(),
+			(unsigned long long)t0);
 		return;
 	}
 	DASSERT(!be->queued((unsigned)p), "popped %ld still queued\n", p);

@@ -25,7 +25,7 @@
  *	sqm_find(&m, n, start, queued);	the first id from @start on (mod @n)
  *					that is queued (or not), -1 if none
  *
- * For the time ring (tring), which is exact only to its granularity Tg and
+ * For the time ring, which is exact only to its granularity Tg and
  * only while keys stay in its window, the model states the contract's
  * guarantee instead of one answer:
  *
@@ -38,6 +38,9 @@
  *	sqm_tring_time_after_pop(ring_time, gran_shift, key)
  *	    the ring's time after popping @key: the larger of @ring_time and
  *	    @key rounded down to a multiple of Tg (time never moves back).
+ *	sqm_tring_time_after_advance(&m, ring_time, gran_shift, now)
+ *	    after advance(@now) or pop_due(@now)'s first step: @now rounded
+ *	    down, never back, never past the smallest key that is not late.
  *
  * Everything here is test code: O(n) where simple, no allocation.
  */
@@ -311,6 +314,31 @@ static inline uint64_t sqm_tring_time_after_pop(uint64_t ring_time,
 	uint64_t tick_time = key & ~sqm__gran_mask(gran_shift);
 
 	return tick_time > ring_time ? tick_time : ring_time;
+}
+
+/*
+ * sqm_tring_time_after_advance - the ring's time after sq_tring_advance()
+ * (or the advance that starts sq_tring_pop_due()) with clock @now: @now
+ * rounded down to Tg, but never back and never past the tick of the
+ * smallest queued key that is not late (keys >= @ring_time).
+ */
+static inline uint64_t sqm_tring_time_after_advance(const struct sqm *m,
+						    uint64_t ring_time,
+						    unsigned gran_shift,
+						    uint64_t now)
+{
+	uint64_t mask = sqm__gran_mask(gran_shift), t = now & ~mask;
+	size_t i;
+
+	if (t <= ring_time)
+		return ring_time;
+	for (i = 0; i < m->n; i++) {
+		uint64_t k = m->e[i].key;
+
+		if (k >= ring_time && (k & ~mask) < t)
+			t = k & ~mask;
+	}
+	return t > ring_time ? t : ring_time;
 }
 
 #endif /* SQ_TESTS_MODEL_H */

@@ -3,15 +3,18 @@
  * wb_tring.c - white-box tests of the time ring backend (smartq/tring.h)
  *
  * The ring is built with 64 slots (override with -DSQ_TRING_SLOTS=N) so
- * that the window wraps and the overflow fills often.  Random mixes of
- * enqueue / dequeue / pop / requeue / first at several granularities and
- * base times (up to UINT64_MAX) are compared with tests/model.h: exactly
- * (same nodes, same return values) at Tg = 1 with no late keys, and by the
- * ring's guarantee otherwise (late nodes first and FIFO, else a key below
- * the smallest key plus Tg; time moves only on pop, forward).  check()
- * runs after every step at small N.  Then the places one by one: keys far
- * past the horizon and their migration, late keys, time, edge keys,
- * requeue in place, and check() catching a ring broken on purpose.
+ * that it wraps and the levels fill often.  Random mixes of enqueue /
+ * dequeue / pop / requeue / advance / pop_due / first at several
+ * granularities and base times (up to UINT64_MAX), with keys at every
+ * distance (log-uniform, on the levels' boundaries, near UINT64_MAX, late)
+ * are compared with tests/model.h: exactly (same nodes, same return
+ * values) at Tg = 1 with no late keys, and by the ring's guarantee
+ * otherwise (late nodes first and FIFO, else a key below the smallest key
+ * plus Tg; time moves only in pop, advance and pop_due, forward, never
+ * past a queued key that is not late).  check() runs after every step at
+ * small N.  Then the places one by one: the levels and their cascades (a
+ * node's level never rises), late keys, time, edge keys, requeue in place,
+ * and check() catching a ring broken on purpose, level by level.
  * A failure prints the seed and the step.
  */
 #ifndef SQ_TRING_SLOTS
@@ -25,6 +28,7 @@
 #include <string.h>
 
 #define NS ((uint64_t)SQ_TRING_SLOTS)
+#define HALF ((uint64_t)1 << SQ_TRING__H)	/* ticks in a half ring */
 #define MAXN 2048u
 
 static struct sq_tring ring;
@@ -36,25 +40,47 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
+/* x << sh, saturated */
+static uint64_t sat_shl(uint64_t x, unsigned sh)
+{
+	return sh >= 64 || x > UINT64_MAX >> sh ? UINT64_MAX : x << sh;
+}
+
 static unsigned id_of(const struct sq_tring_node *n)
 {
 	return (unsigned)(n - nodes);
 }
 
-/* the window's width in key units (Ns * Tg), saturated */
+/* Ns * Tg: the ring never reaches further ahead than this, in key units */
 static uint64_t window_keys(unsigned shift)
 {
-	return shift + sq__ctz64(NS) >= 64 ? UINT64_MAX : NS << shift;
+	return sat_shl(NS, shift);
 }
 
 static void reset(unsigned shift, uint64_t base)
 {
 	unsigned i;
 
-	sq_tring_init_geom(&ring, shift, base);
+	SQ_ASSERT(sq_tring_init_geom(&ring, shift, base));
 	sqm_init(&model);
 	for (i = 0; i < MAXN; i++)
 		sq_tring_node_init(&nodes[i]);
+}
+
+/* the levels' anchor (the ring's last half ring) and a node's level:
+ * 0 in the ring or late, 1..K in a level */
+static uint64_t anchor(void)
+{
+	return (ring.tr_cur >> SQ_TRING__H) + 1;
+}
+
+static unsigned level_now(const struct sq_tring_node *n)
+{
+	uint64_t u = (n->key >> ring.tr_shift) >> SQ_TRING__H;
+
+	if (sq_tring__where(n) != SQ_TRING__LEVEL)
+		return 0;
+	return sq_tring__level_of(u, anchor()) + 1;
 }
 
 /* ---- random mixes against the model ------------------------------------ */
@@ -74,16 +100,24 @@ struct mix {
 		   "%s\n", (unsigned long long)mx->seed, mx->shift,          \
 		   (unsigned long long)mx->base, mx->n, step, what)
 
-/* a key for the next (re)queue: mostly in the window, some at the horizon,
- * far past it, at UINT64_MAX, equal to a queued key, or late */
+/* a tick as a key (its first key), saturated */
+static uint64_t key_of_tick(const struct mix *mx, uint64_t tick)
+{
+	return sat_shl(tick, mx->shift);
+}
+
+/* A key for the next (re)queue: in the ring, at its edge, at every
+ * distance past it (log-uniform, on a level's boundary), at UINT64_MAX,
+ * equal to a queued key, or late. */
 static uint64_t pick_key(const struct mix *mx, uint64_t *rs)
 {
 	uint64_t t = sq_tring_time(&ring), w = window_keys(mx->shift);
 	uint64_t tg = (uint64_t)1 << mx->shift;
 	uint64_t few = mx->shift < 61 ? 4 * tg : UINT64_MAX;	/* 4 ticks */
-	uint64_t k;
+	uint64_t cur = ring.tr_cur, u, k;
+	unsigned lv;
 
-	switch (rng_below(rs, 16)) {
+	switch (rng_below(rs, 20)) {
 	case 0: case 1: case 2: case 3:
 		return sat_add(t, rng_next(rs) % w);
 	case 4: case 5:
@@ -94,12 +128,23 @@ static uint64_t pick_key(const struct mix *mx, uint64_t *rs)
 			return k >= t ? k : t;
 		}
 		return t;
-	case 7: case 8:
-		return sat_add(sat_add(t, w - (w / 2 > tg ? 2 * tg : 0)),
-			       rng_next(rs) % few);	/* the horizon */
-	case 9: case 10:
-		return sat_add(sat_add(t, w), rng_next(rs) % sat_add(w, w));
-	case 11:
+	case 7: case 8:		/* the ring's edge: the next half ring's end */
+		u = (cur >> SQ_TRING__H) + 2;
+		k = key_of_tick(mx, sat_shl(u, SQ_TRING__H));
+		return rng_below(rs, 2) ? sat_add(k, rng_next(rs) % few) :
+			k - (k - t < few ? k - t : rng_next(rs) % few);
+	case 9: case 10: case 11:	/* any distance, log-uniform */
+		return sat_add(t, rng_next(rs) >> rng_below(rs, 64));
+	case 12: case 13:	/* a level's boundary, a half ring either side */
+		lv = rng_below(rs, SQ_TRING__LEVELS);
+		u = sat_shl((anchor() >> (lv * SQ_TRING__B)) + 1 +
+			    rng_below(rs, 2), lv * SQ_TRING__B);
+		u = rng_below(rs, 2) ? sat_add(u, rng_below(rs, 2)) :
+			u - (u > anchor() + 1 ? 1 : 0);
+		k = key_of_tick(mx, sat_shl(u, SQ_TRING__H));
+		k = rng_below(rs, 2) ? sat_add(k, rng_next(rs) % few) : k - 1;
+		return k < t ? t : k;
+	case 14:
 		k = UINT64_MAX - rng_below(rs, 3);
 		return mx->exact && k < t ? t : k;
 	default:
@@ -108,6 +153,27 @@ static uint64_t pick_key(const struct mix *mx, uint64_t *rs)
 		if (rng_below(rs, 2))
 			return t - 1 - rng_next(rs) % (t < few ? t : few);
 		return rng_next(rs) % t;
+	}
+}
+
+/* a clock for advance / pop_due: often the next due key, sometimes far,
+ * sometimes behind the ring's time */
+static uint64_t pick_now(const struct mix *mx, uint64_t *rs)
+{
+	uint64_t t = sq_tring_time(&ring);
+	const struct sq_tring_node *f = sq_tring_first(&ring);
+
+	switch (rng_below(rs, 6)) {
+	case 0:
+		return f ? f->key : t;
+	case 1:
+		return f ? sat_add(f->key, rng_below(rs, 3)) : t;
+	case 2:
+		return sat_add(t, rng_next(rs) >> rng_below(rs, 64));
+	case 3:
+		return t - (t ? rng_next(rs) % t : 0);
+	default:
+		return sat_add(t, rng_next(rs) % window_keys(mx->shift));
 	}
 }
 
@@ -128,7 +194,7 @@ static void run_mix(const struct mix *mx)
 	for (step = 0; step < mx->steps; step++) {
 		unsigned op = rng_below(&rs, 100), id;
 		size_t cnt = sqm_count(&model);
-		uint64_t key, fkey;
+		uint64_t key, fkey, now;
 		bool ret, mret;
 
 		f = sq_tring_first(&ring);
@@ -139,7 +205,9 @@ static void run_mix(const struct mix *mx)
 				id = rng_below(&rs, mx->n);
 			while (sqm_queued(&model, id));
 			key = pick_key(mx, &rs);
-			ret = sq_tring_enqueue(&ring, &nodes[id], key);
+			ret = rng_below(&rs, 8) ?
+				sq_tring_enqueue(&ring, &nodes[id], key) :
+				sq_tring_requeue(&ring, &nodes[id], key);	/* arm */
 			mret = sqm_enqueue(&model, id, key);
 			MIX_ASSERT(sq_tring_queued(&nodes[id]), "enqueued node not queued");
 			MIX_ASSERT(nodes[id].key == key, "enqueue did not set the key");
@@ -148,7 +216,7 @@ static void run_mix(const struct mix *mx)
 			if (mx->exact)
 				MIX_ASSERT(ret == mret, "enqueue's return differs from the model");
 			MIX_ASSERT(sq_tring_time(&ring) == time, "enqueue moved time");
-		} else if (op < 62) {
+		} else if (op < 58) {
 			x = sq_tring_pop(&ring);
 			MIX_ASSERT(x == f, "pop did not return first()");
 			MIX_ASSERT(!sq_tring_queued(x), "popped node still queued");
@@ -157,13 +225,15 @@ static void run_mix(const struct mix *mx)
 			time = sqm_tring_time_after_pop(time, mx->shift, x->key);
 			MIX_ASSERT(sq_tring_time(&ring) == time,
 				   "time after pop is not max(time, tick of the node)");
-		} else if (op < 77) {
-			id = pick_queued(&rs);
-			sq_tring_dequeue(&ring, &nodes[id]);
+		} else if (op < 70) {
+			id = rng_below(&rs, 3) ? pick_queued(&rs) : id_of(f);
+			ret = sq_tring_dequeue(&ring, &nodes[id]);
 			sqm_dequeue(&model, id);
+			MIX_ASSERT(ret == (f == &nodes[id]),
+				   "dequeue's return is not 'it was first'");
 			MIX_ASSERT(!sq_tring_queued(&nodes[id]), "dequeued node still queued");
 			MIX_ASSERT(sq_tring_time(&ring) == time, "dequeue moved time");
-		} else if (op < 95) {
+		} else if (op < 85) {
 			id = rng_below(&rs, 4) ? pick_queued(&rs) : id_of(f);
 			key = rng_below(&rs, 4) ? pick_key(mx, &rs) : nodes[id].key;
 			ret = sq_tring_requeue(&ring, &nodes[id], key);
@@ -176,6 +246,28 @@ static void run_mix(const struct mix *mx)
 			if (mx->exact)
 				MIX_ASSERT(ret == mret, "requeue's return differs from the model");
 			MIX_ASSERT(sq_tring_time(&ring) == time, "requeue moved time");
+		} else if (op < 91) {
+			now = pick_now(mx, &rs);
+			time = sqm_tring_time_after_advance(&model, time, mx->shift,
+							    now);
+			MIX_ASSERT(sq_tring_advance(&ring, now) == time,
+				   "advance's return is not the model's time");
+			MIX_ASSERT(sq_tring_time(&ring) == time,
+				   "time after advance is not min(now, smallest key)");
+			MIX_ASSERT(sq_tring_first(&ring) == f, "advance changed first()");
+		} else if (op < 97) {
+			now = pick_now(mx, &rs);
+			time = sqm_tring_time_after_advance(&model, time, mx->shift,
+							    now);
+			x = sq_tring_pop_due(&ring, now);
+			if (f && fkey <= now) {
+				MIX_ASSERT(x == f, "pop_due did not pop a due first()");
+				sqm_dequeue(&model, id_of(x));
+				time = sqm_tring_time_after_pop(time, mx->shift, x->key);
+			} else {
+				MIX_ASSERT(x == NULL, "pop_due popped a node not due");
+			}
+			MIX_ASSERT(sq_tring_time(&ring) == time, "time after pop_due");
 		}
 		/* after every step: count, first, time */
 		MIX_ASSERT(sq_tring_count(&ring) == sqm_count(&model), "count differs");
@@ -336,66 +428,144 @@ SQ_TEST(tring_init_geom)
 	SQ_ASSERT(sq_tring_pop(&ring) == NULL);
 }
 
-/* keys past the horizon wait in the overflow, in key order (FIFO on ties),
- * and move into their slots as the window reaches them, once */
-SQ_TEST(tring_horizon_migration)
+/* Keys past the ring wait in the levels, each in the level its distance
+ * picks, and cascade into the ring (or a lower level) as time reaches
+ * them; equal keys stay in (re)queue order through every cascade. */
+SQ_TEST(tring_levels)
 {
+	unsigned l, i;
+
 	reset(0, 0);
-	/* 0: in the window; 1, 2: one past the horizon (equal keys);
-	 * 3: far; 4: the largest key; 5: the horizon's last tick */
+	/* 0: in the ring; 1, 2: just past it (equal keys); 3: far;
+	 * 4: the largest key; 5: the ring's last tick */
 	SQ_ASSERT(sq_tring_enqueue(&ring, &nodes[0], 10));
-	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[1], NS));
-	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[2], NS));
+	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[1], 2 * HALF));
+	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[2], 2 * HALF));
 	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[3], 5 * NS + 3));
 	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[4], UINT64_MAX));
-	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[5], NS - 1));
+	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[5], 2 * HALF - 1));
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
-	SQ_ASSERT_EQ(sq_rb_count(&ring.tr_over), 4);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__OVER);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__LEVEL);
+	SQ_ASSERT_EQ(level_now(&nodes[1]), 1);
+	SQ_ASSERT_EQ(level_now(&nodes[4]), SQ_TRING__LEVELS);
 	SQ_ASSERT_EQ(sq_tring__where(&nodes[5]), SQ_TRING__SLOT);
 
-	pop_id(0);			/* time 10: NS, NS migrate, in order */
+	pop_id(0);			/* time 10: still the first half ring */
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 10);
-	SQ_ASSERT_EQ(sq_rb_count(&ring.tr_over), 2);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__LEVEL);
+	pop_id(5);			/* time 2H - 1: 1 and 2 cascade */
 	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__SLOT);
 	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
-	/* an equal key queued now goes after the two migrants */
-	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[6], NS));
-	pop_id(5);
+	/* an equal key queued now goes after the two that cascaded */
+	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[6], 2 * HALF));
 	pop_id(1);
 	/* requeue with its own key: to the tail, after 6 */
-	SQ_ASSERT(sq_tring_requeue(&ring, &nodes[2], NS));
+	SQ_ASSERT(sq_tring_requeue(&ring, &nodes[2], 2 * HALF));
 	pop_id(6);
 	pop_id(2);
-	SQ_ASSERT_EQ(sq_tring_time(&ring), NS);
-	/* only the overflow is left: pop jumps time there and migrates */
+	SQ_ASSERT_EQ(sq_tring_time(&ring), 2 * HALF);
+	/* only the levels are left: pop jumps time there and cascades */
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[3]);
 	pop_id(3);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 5 * NS + 3);
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[4]);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__OVER);
-	/* a smaller key past the horizon becomes first while only the
-	 * overflow is queued; one inside the window then takes over */
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__LEVEL);
+	/* a smaller key past the ring becomes first while only the levels
+	 * hold nodes; one inside the ring then takes over */
 	SQ_ASSERT(sq_tring_enqueue(&ring, &nodes[7], UINT64_MAX - 1));
 	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[8], UINT64_MAX - 1));
 	SQ_ASSERT(sq_tring_enqueue(&ring, &nodes[9], 5 * NS + 4));
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	pop_id(9);
-	/* dequeue the overflow's first: time stays */
-	sq_tring_dequeue(&ring, &nodes[7]);
+	/* dequeue the levels' first: time stays, and its slot's first node
+	 * is found again (8, the later of two equal keys) */
+	SQ_ASSERT(sq_tring_dequeue(&ring, &nodes[7]));
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 5 * NS + 4);
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[8]);
 	pop_id(8);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), UINT64_MAX - 1);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__SLOT);	/* migrated */
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__SLOT);	/* cascaded */
 	pop_id(4);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), UINT64_MAX);
 	SQ_ASSERT(sq_tring_empty(&ring));
+
+	/* one node a level, a second one in the same slot with a smaller
+	 * key (it becomes its slot's first); then time jumps to each */
+	reset(0, 0);
+	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		uint64_t u = l ? (uint64_t)1 << (l * SQ_TRING__B) : 2;
+
+		sq_tring_enqueue(&ring, &nodes[2 * l], (u << SQ_TRING__H) + 1);
+		sq_tring_enqueue(&ring, &nodes[2 * l + 1], u << SQ_TRING__H);
+		SQ_ASSERT_EQ(level_now(&nodes[2 * l]), l + 1);
+		SQ_ASSERT_EQ(level_now(&nodes[2 * l + 1]), l + 1);
+	}
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		SQ_ASSERT(sq_tring_first(&ring) == &nodes[2 * l + 1]);
+		for (i = 2 * l + 2; i < 2 * SQ_TRING__LEVELS; i++)
+			SQ_ASSERT(level_now(&nodes[i]) >= 1);
+		pop_id(2 * l + 1);
+		pop_id(2 * l);
+	}
+	SQ_ASSERT(sq_tring_empty(&ring));
 }
 
-/* the same at a coarse granularity: the window is Ns ticks of Tg keys */
-SQ_TEST(tring_horizon_coarse)
+/* A node's level never rises and it moves at most once a level: time
+ * moved by pop, advance and pop_due over keys at every distance. */
+SQ_TEST(tring_cascade_bound)
+{
+	static unsigned lvl[MAXN], moves[MAXN];
+	uint64_t rs = 0x5eed0005;
+	unsigned round, i, n = 600;
+
+	for (round = 0; round < 6; round++) {
+		reset(round % 3 == 2 ? 7 : 0, round < 3 ? 0 : rng_next(&rs) >> 2);
+		for (i = 0; i < n; i++) {
+			uint64_t k = sat_add(sq_tring_time(&ring),
+					     rng_next(&rs) >> rng_below(&rs, 64));
+
+			sq_tring_enqueue(&ring, &nodes[i], k);
+			lvl[i] = level_now(&nodes[i]);
+			moves[i] = 0;
+		}
+		SQ_ASSERT(sq_tring_check(&ring) == 0);
+		while (!sq_tring_empty(&ring)) {
+			struct sq_tring_node *f = sq_tring_first(&ring);
+			uint64_t d = f->key - sq_tring_time(&ring);
+
+			switch (rng_below(&rs, 3)) {
+			case 0:
+				sq_tring_pop(&ring);
+				break;
+			case 1:	/* part of the way to the first */
+				sq_tring_advance(&ring, sq_tring_time(&ring) +
+						 (d ? rng_next(&rs) % d : 0));
+				break;
+			default:
+				sq_tring_pop_due(&ring, f->key);
+			}
+			SQ_ASSERT(sq_tring_check(&ring) == 0);
+			for (i = 0; i < n; i++) {
+				unsigned now;
+
+				if (!sq_tring_queued(&nodes[i]))
+					continue;
+				now = level_now(&nodes[i]);
+				SQ_ASSERTF(now <= lvl[i], "wb_tring: node %u rose "
+					   "from level %u to %u\n", i, lvl[i], now);
+				moves[i] += now != lvl[i];
+				lvl[i] = now;
+			}
+		}
+		for (i = 0; i < n; i++)
+			SQ_ASSERT(moves[i] <= SQ_TRING__LEVELS);
+	}
+}
+
+/* the same at a coarse granularity: the ring holds ticks of Tg keys */
+SQ_TEST(tring_levels_coarse)
 {
 	const unsigned sh = 10;
 	const uint64_t tg = (uint64_t)1 << sh;
@@ -404,21 +574,21 @@ SQ_TEST(tring_horizon_coarse)
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 5 * tg);
 	sq_tring_enqueue(&ring, &nodes[0], 5 * tg + 900);	/* tick 5 */
 	sq_tring_enqueue(&ring, &nodes[1], 5 * tg + 3);	/* tick 5, later */
-	sq_tring_enqueue(&ring, &nodes[2], (5 + NS) * tg - 1);	/* last tick */
-	sq_tring_enqueue(&ring, &nodes[3], (5 + NS) * tg);	/* overflow */
-	sq_tring_enqueue(&ring, &nodes[4], (5 + NS) * tg + tg - 1);
+	sq_tring_enqueue(&ring, &nodes[2], 2 * HALF * tg - 1);	/* last tick */
+	sq_tring_enqueue(&ring, &nodes[3], 2 * HALF * tg);	/* past it */
+	sq_tring_enqueue(&ring, &nodes[4], 2 * HALF * tg + tg - 1);
 	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__OVER);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__LEVEL);
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	pop_id(0);			/* FIFO inside a tick, not key order */
 	pop_id(1);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 5 * tg);
 	pop_id(2);
-	SQ_ASSERT_EQ(sq_tring_time(&ring), (4 + NS) * tg);
+	SQ_ASSERT_EQ(sq_tring_time(&ring), (2 * HALF - 1) * tg);
 	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__SLOT);
 	pop_id(3);
 	pop_id(4);
-	SQ_ASSERT_EQ(sq_tring_time(&ring), (5 + NS) * tg);
+	SQ_ASSERT_EQ(sq_tring_time(&ring), 2 * HALF * tg);
 }
 
 /* keys below the ring's time are late: first, FIFO among themselves */
@@ -464,20 +634,21 @@ SQ_TEST(tring_late_fifo)
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 50 * NS);
 }
 
-/* enqueue/dequeue/requeue/first never move time; pop moves it forward */
-SQ_TEST(tring_time_only_on_pop)
+/* enqueue/dequeue/requeue/first never move time; pop, advance and
+ * pop_due move it forward, never past a key that is not late */
+SQ_TEST(tring_time)
 {
 	reset(4, 0);
 	sq_tring_enqueue(&ring, &nodes[0], 100);
 	sq_tring_enqueue(&ring, &nodes[1], 200);
-	sq_tring_dequeue(&ring, &nodes[0]);	/* cancel the first timer */
+	SQ_ASSERT(sq_tring_dequeue(&ring, &nodes[0]));	/* cancel the first */
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 0);
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[1]);
 	SQ_ASSERT(sq_tring_requeue(&ring, &nodes[1], 300));
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 0);
 	pop_id(1);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 288);	/* 300 rounded down */
-	/* 290 has the current tick: in the window, not late */
+	/* 290 has the current tick: in the ring, not late */
 	sq_tring_enqueue(&ring, &nodes[2], 290);
 	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
 	sq_tring_enqueue(&ring, &nodes[3], 5);	/* late */
@@ -485,6 +656,54 @@ SQ_TEST(tring_time_only_on_pop)
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 288);	/* never back */
 	pop_id(2);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 288);
+
+	/* advance: to the clock when nothing is queued, never back */
+	SQ_ASSERT_EQ(sq_tring_advance(&ring, 1000), 992);
+	SQ_ASSERT_EQ(sq_tring_advance(&ring, 10), 992);
+	/* never past the smallest key that is not late: a due node keeps
+	 * its place, and a key between it and the clock is not late */
+	sq_tring_enqueue(&ring, &nodes[0], 1500);
+	sq_tring_enqueue(&ring, &nodes[1], 1200);
+	SQ_ASSERT_EQ(sq_tring_advance(&ring, 5000), 1200);
+	sq_tring_enqueue(&ring, &nodes[2], 1300);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
+	sq_tring_enqueue(&ring, &nodes[3], 1100);	/* late */
+	SQ_ASSERT(sq_tring_first(&ring) == &nodes[3]);
+	/* with a late first, the limit is the smallest key after it */
+	SQ_ASSERT_EQ(sq_tring_advance(&ring, 5000), 1200);
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+	/* pop_due: the late node, then in key order up to the clock */
+	SQ_ASSERT(sq_tring_pop_due(&ring, 1350) == &nodes[3]);
+	SQ_ASSERT(sq_tring_pop_due(&ring, 1350) == &nodes[1]);
+	SQ_ASSERT(sq_tring_pop_due(&ring, 1350) == &nodes[2]);
+	SQ_ASSERT_EQ(sq_tring_time(&ring), 1296);
+	SQ_ASSERT(sq_tring_pop_due(&ring, 1350) == NULL);
+	SQ_ASSERT_EQ(sq_tring_time(&ring), 1344);	/* the clock, rounded */
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+
+	/* expiry by dequeue, then advance: later keys stay in the ring */
+	reset(0, 0);
+	sq_tring_enqueue(&ring, &nodes[0], 10);
+	SQ_ASSERT(sq_tring_dequeue(&ring, &nodes[0]));
+	SQ_ASSERT_EQ(sq_tring_advance(&ring, 100 * NS), 100 * NS);
+	sq_tring_enqueue(&ring, &nodes[1], 100 * NS + 5);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__SLOT);
+	/* advance over levels: time jumps, the slots it reaches cascade */
+	sq_tring_enqueue(&ring, &nodes[2], 1000 * NS);
+	sq_tring_enqueue(&ring, &nodes[3], 1000 * NS + 1);
+	sq_tring_enqueue(&ring, &nodes[4], UINT64_MAX);
+	SQ_ASSERT(sq_tring_dequeue(&ring, &nodes[1]));
+	SQ_ASSERT_EQ(sq_tring_advance(&ring, 900 * NS), 900 * NS);
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+	SQ_ASSERT_EQ(sq_tring_advance(&ring, UINT64_MAX), 1000 * NS);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__SLOT);
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+	SQ_ASSERT(sq_tring_pop_due(&ring, UINT64_MAX) == &nodes[2]);
+	SQ_ASSERT(sq_tring_pop_due(&ring, UINT64_MAX) == &nodes[3]);
+	SQ_ASSERT(sq_tring_pop_due(&ring, UINT64_MAX) == &nodes[4]);
+	SQ_ASSERT(sq_tring_pop_due(&ring, UINT64_MAX) == NULL);
+	SQ_ASSERT_EQ(sq_tring_time(&ring), UINT64_MAX);
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 }
 
@@ -546,7 +765,7 @@ SQ_TEST(tring_requeue)
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[1]);
 	SQ_ASSERT(!sq_tring_requeue(&ring, &nodes[2], 12));
 	SQ_ASSERT(!sq_tring_requeue(&ring, &nodes[2], 3 * NS));	/* overflow */
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__OVER);
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__LEVEL);
 	SQ_ASSERT(sq_tring_requeue(&ring, &nodes[2], 9));	/* back, first */
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	pop_id(2);
@@ -588,7 +807,7 @@ SQ_TEST(tring_queued_states)
 		SQ_ASSERT(sq_tring_check(&ring) == 0);
 #ifdef SQ_DEBUG
 		if (i < 2)
-			SQ_ASSERT(nodes[i].tr_u.tr_list.tr_next ==
+			SQ_ASSERT(nodes[i].tr_next ==
 				  (struct sq_tring_node *)SQ__POISON(3));
 #endif
 	}
@@ -651,7 +870,7 @@ SQ_TEST(tring_check_catches)
 	reset(0, 0);
 	sq_tring_enqueue(&ring, &nodes[0], 10);
 	sq_tring_enqueue(&ring, &nodes[1], 10);
-	sq_tring_enqueue(&ring, &nodes[2], 70);
+	sq_tring_enqueue(&ring, &nodes[2], 40);
 	sq_tring_enqueue(&ring, &nodes[3], 5 * NS);
 	pop_id(0);
 	sq_tring_enqueue(&ring, &nodes[4], 3);		/* late */
@@ -688,10 +907,10 @@ SQ_TEST(tring_check_catches)
 	ring.tr_count -= 2;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
 	ring.tr_count++;
-	/* a key in the wrong slot, a late key at time, an overflow key
-	 * inside the window */
+	/* a key in the wrong slot, a late key at time, a level key
+	 * inside the ring */
 	k = nodes[2].key;
-	nodes[2].key = 71;
+	nodes[2].key = 41;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
 	nodes[2].key = k;
 	nodes[4].key = sq_tring_time(&ring);
@@ -702,52 +921,137 @@ SQ_TEST(tring_check_catches)
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
 	nodes[3].key = k;
 	/* broken list links, a node not marked as queued */
-	save = nodes[1].tr_u.tr_list.tr_prev;
-	nodes[1].tr_u.tr_list.tr_prev = &nodes[2];
+	save = nodes[1].tr_prev;
+	nodes[1].tr_prev = &nodes[2];
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
-	nodes[1].tr_u.tr_list.tr_prev = save;
+	nodes[1].tr_prev = save;
 	/* tags that lie: late as slot, slot as late, listed as unqueued,
 	 * an overflow node's tree word as a list tag */
 	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__LATE);
-	nodes[4].tr_u.tr_list.tr_tag = SQ_TRING__SLOT;
+	nodes[4].tr_tag = SQ_TRING__SLOT;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
-	nodes[4].tr_u.tr_list.tr_tag = SQ_TRING__UNQUEUED;
+	nodes[4].tr_tag = SQ_TRING__UNQUEUED;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
-	nodes[4].tr_u.tr_list.tr_tag = SQ_TRING__LATE;
+	nodes[4].tr_tag = SQ_TRING__LATE;
 	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
-	nodes[2].tr_u.tr_list.tr_tag = SQ_TRING__LATE;
+	nodes[2].tr_tag = SQ_TRING__LATE;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
-	nodes[2].tr_u.tr_list.tr_tag = SQ_TRING__SLOT;
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__OVER);
-	tag = nodes[3].tr_u.tr_list.tr_tag;
-	nodes[3].tr_u.tr_list.tr_tag = SQ_TRING__SLOT;
+	nodes[2].tr_tag = SQ_TRING__SLOT;
+	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__LEVEL);
+	tag = nodes[3].tr_tag;
+	nodes[3].tr_tag = SQ_TRING__SLOT;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
-	nodes[3].tr_u.tr_list.tr_tag = tag;
+	nodes[3].tr_tag = tag;
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+}
+
+/* check() must catch each level broken on purpose */
+SQ_TEST(tring_check_catches_levels)
+{
+	struct sq_tring_node *save;
+	unsigned l, d;
+	uint64_t k, m;
+
+	/* two nodes in one slot of every level; the smaller key second */
+	reset(0, 0);
+	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		uint64_t u = l ? (uint64_t)1 << (l * SQ_TRING__B) : 2;
+
+		sq_tring_enqueue(&ring, &nodes[2 * l], (u << SQ_TRING__H) + 1);
+		sq_tring_enqueue(&ring, &nodes[2 * l + 1], u << SQ_TRING__H);
+	}
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		struct sq_tring__level *lv = &ring.tr_lv[l];
+		uint64_t u = (nodes[2 * l].key >> SQ_TRING__H);
+
+		d = sq_tring__digit(u, l);
+		SQ_ASSERT(lv->lv_slot[d] == &nodes[2 * l]);
+		/* a bit for an empty slot, no bit for this one */
+		m = ring.tr_lmap[l];
+		ring.tr_lmap[l] ^= (uint64_t)1 << ((d + 1) & (SQ_TRING__LSLOTS - 1));
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		ring.tr_lmap[l] = m ^ ((uint64_t)1 << d);
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		ring.tr_lmap[l] = m;
+		/* the levels word */
+		ring.tr_levels ^= (uint64_t)1 << l;
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		ring.tr_levels ^= (uint64_t)1 << l;
+		/* the cached minimum: the other node, or one for an empty slot */
+		save = lv->lv_min[d];
+		lv->lv_min[d] = &nodes[2 * l];
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		lv->lv_min[d] = NULL;		/* "not known" is sound */
+		SQ_ASSERT(sq_tring_check(&ring) == 0);
+		lv->lv_min[d] = save;
+		lv->lv_min[(d + 1) & (SQ_TRING__LSLOTS - 1)] = &nodes[2 * l];
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		lv->lv_min[(d + 1) & (SQ_TRING__LSLOTS - 1)] = NULL;
+		/* a key that belongs to another slot, then another level */
+		k = nodes[2 * l].key;
+		nodes[2 * l].key = k + ((uint64_t)1 << (SQ_TRING__H + l * SQ_TRING__B));
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		nodes[2 * l].key = l ? 2 << SQ_TRING__H : 1 << (SQ_TRING__H + SQ_TRING__B);
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		nodes[2 * l].key = k;
+		/* a level key inside the ring, a tag that lies, broken links */
+		nodes[2 * l].key = 1;
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		nodes[2 * l].key = k;
+		nodes[2 * l].tr_tag = SQ_TRING__SLOT;
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		nodes[2 * l].tr_tag = SQ_TRING__LEVEL;
+		save = nodes[2 * l].tr_prev;
+		nodes[2 * l].tr_prev = &nodes[2 * l];
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		nodes[2 * l].tr_prev = save;
+		SQ_ASSERT(sq_tring_check(&ring) == 0);
+	}
+	/* the cached first: a level node that is not the first */
+	save = ring.tr_first;
+	ring.tr_first = &nodes[2];
+	SQ_ASSERT(sq_tring_check(&ring) == -1);
+	ring.tr_first = save;
+	ring.tr_ftick++;
+	SQ_ASSERT(sq_tring_check(&ring) == -1);
+	ring.tr_ftick--;
+	/* a levels bit past the last level */
+	if (SQ_TRING__LEVELS < 64) {
+		ring.tr_levels |= (uint64_t)1 << SQ_TRING__LEVELS;
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		ring.tr_levels &= ~((uint64_t)1 << SQ_TRING__LEVELS);
+	}
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 }
 
 SQ_TEST(tring_sizes)
 {
-	printf("wb_tring: %u slots, sizeof(struct sq_tring_node) %zu, "
-	       "sizeof(struct sq_tring) %zu\n", (unsigned)SQ_TRING_SLOTS,
-	       sizeof(struct sq_tring_node), sizeof(struct sq_tring));
-	/* the tree link (its first word the tag) and one key: no bigger
-	 * than an rb node, 32 bytes on LP64 */
-	SQ_ASSERT_EQ(sizeof(struct sq_tring_node), sizeof(struct sq_rb_node));
+	printf("wb_tring: %u slots, %u levels of %u slots, "
+	       "sizeof(struct sq_tring_node) %zu, sizeof(struct sq_tring) %zu\n",
+	       (unsigned)SQ_TRING_SLOTS, (unsigned)SQ_TRING__LEVELS,
+	       (unsigned)SQ_TRING__LSLOTS, sizeof(struct sq_tring_node),
+	       sizeof(struct sq_tring));
+	/* the key, the tag and two links: 32 bytes on LP64 */
 	if (sizeof(void *) == 8)
 		SQ_ASSERT_EQ(sizeof(struct sq_tring_node), 32);
+	/* a level is 2^B heads and 2^B cached minima, plus its bitmap word */
+	SQ_ASSERT_EQ(sizeof(struct sq_tring__level),
+		     2 * SQ_TRING__LSLOTS * sizeof(void *));
 }
 
 static const sq_test_entry tests[] = {
 	SQ_T(tring_init_geom),
-	SQ_T(tring_horizon_migration),
-	SQ_T(tring_horizon_coarse),
+	SQ_T(tring_levels),
+	SQ_T(tring_levels_coarse),
+	SQ_T(tring_cascade_bound),
 	SQ_T(tring_late_fifo),
-	SQ_T(tring_time_only_on_pop),
+	SQ_T(tring_time),
 	SQ_T(tring_edge_keys),
 	SQ_T(tring_requeue),
 	SQ_T(tring_queued_states),
 	SQ_T(tring_check_catches),
+	SQ_T(tring_check_catches_levels),
 	SQ_T(tring_hold),
 	SQ_T(tring_exact_small),
 	SQ_T(tring_mix_small),

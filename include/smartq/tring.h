@@ -7,172 +7,188 @@
  * one per tick of Tg key units, and an occupancy bitmap so the first
  * non-empty slot is found with find-first-set instead of a slot scan.
  * The seed folded every key past the horizon into the last slot (it came
- * out early) and let a key below the base wrap around; this ring keeps the
- * seed's speed and fixes both with two side places:
+ * out early) and let a key below the base wrap around.  This ring keeps
+ * the seed's speed and gives each of those keys a place of its own: a
+ * late list, and coarser levels (hierarchical timing wheels, Varghese and
+ * Lauck 1987) that cascade into the ring as its time reaches them, so a
+ * key at any distance costs O(1) and the ring stays exact to Tg:
  *
- *               cur = the ring's current tick (time = cur * Tg)
- *                |
- *   late list    v   the window: Ns slots, ticks [cur, cur + Ns)   overflow
- *   tick < cur  [ ][#][ ][#][#][ ] ... [ ][#]                     tick >= cur + Ns
- *   FIFO         slot = tick mod Ns, each a FIFO list              sq_rb tree by key
- *                bitmap  0  1  0  1  1  0 ...  0  1               (FIFO on ties)
- *                summary: bit w set iff bitmap word w is not 0
+ *                cur = the current tick (the ring's time is cur * Tg)
+ *                 |       H = log2(Ns) - 1: a half ring is 2^H ticks
+ *   late list     v   the ring: Ns slots, ticks [cur, end of the next
+ *   tick < cur   [ ][#][ ][#][#][ ] ... [ ][#]   half ring after cur's)
+ *   FIFO          slot = tick mod Ns, each a FIFO list; bitmap + summary
+ *
+ *   levels 1..K, anchored at w = (cur >> H) + 1, the ring's last half:
+ *   a tick t past the ring, u = t >> H > w, sits in level L where u first
+ *   differs from w in digit L-1 (digits of B = SQ_TRING_LEVEL_BITS bits),
+ *   in slot "u's digit L-1": level 1 slots are half rings, level 2 slots
+ *   2^B half rings, ...  each level a bitmap and 2^B FIFO lists.
  *
  * A key's tick is key >> gran_shift (Tg = 1 << gran_shift).  Where a node
- * goes is decided by its tick against cur when it is (re)queued: below cur
- * it is "late" (an expired timer: it fires at once), inside the window it
- * joins its slot, past the horizon it waits in the overflow tree.  Time
- * moves only in pop(), only forward, to the tick of the node popped; the
- * overflow nodes the window then reaches move into their slots, each node
- * at most once.  Every compare is written as (tick - cur < Ns) with
- * tick >= cur, so nothing overflows near UINT64_MAX.
+ * goes is decided by its tick when it is (re)queued: below cur it is
+ * "late" (an expired timer: it fires at once), in the ring's two half
+ * rings it joins its slot, past them it joins the level its distance
+ * picks.  Because every level's slots are aligned on w's digits, the
+ * places are ordered: late < ring < level 1 < level 2 ..., and inside a
+ * level by slot index (no wrap), so the first slot of the lowest non-empty
+ * level holds the smallest key past the ring.
+ *
+ * Time (cur) moves only forward, in pop() (to the popped node's tick) and
+ * in sq_tring_advance()/sq_tring_pop_due() (to the caller's clock, never
+ * past the smallest key that is not late).  When it moves, the anchor
+ * moves, and at most two level slots (the ones holding the new two half
+ * rings) cascade: each of their nodes goes into the ring or into a lower
+ * level.  A node drops at least one level each time it moves, so it moves
+ * at most K times in its life on the queue, whatever its distance.
  *
  * Invariants, kept by every operation and verified by sq_tring_check():
  *
  *   (1) every late node has tick < cur; the late list is in (re)queue order;
- *   (2) every slot node has cur <= tick < cur + Ns and sits in slot
- *       tick mod Ns, so a slot holds one tick and the slots, read in wrap
- *       order from slot cur mod Ns, are in tick order; each slot list is in
- *       arrival order (a (re)queue appends; migrants arrive in key order);
- *   (3) every overflow node has tick >= cur + Ns; the overflow is ordered
- *       by key, equal keys in (re)queue order;
- *   (4) bitmap bit s is set iff slot s is not empty; summary bit w is set
- *       iff bitmap word w is not 0;
- *   (5) the cached first is the late list's head if there is one, else the
- *       head of the first non-empty slot in wrap order from cur mod Ns,
- *       else the overflow's first, else NULL; when there is one, the
- *       cached first tick is its tick (so enqueue compares against it
- *       without reading the first node, a cache miss at large n);
- *   (6) the count is the number of queued nodes, and each node's tag
- *       (the first word of its link) says where it is, as its tick says:
- *       SQ_TRING__LATE on the late list, SQ_TRING__SLOT in a slot, a tree
- *       parent word (bit 1 clear, not 0) in the overflow.
+ *   (2) every ring node has tick >= cur and (tick >> H) <= (cur >> H) + 1,
+ *       and sits in slot tick mod Ns: a slot holds one tick, and the slots
+ *       read in wrap order from slot cur mod Ns are in tick order;
+ *   (3) every level node has u = tick >> H > w and sits in the level and
+ *       slot its digits against w give;
+ *   (4) every list (late, ring slot, level slot) is in (re)queue order among
+ *       equal ticks (appends; cascades append, in list order, to lists
+ *       that were empty);
+ *   (5) ring bitmap bit s is set iff slot s is not empty; summary bit w
+ *       iff bitmap word w is not 0; level bitmap bit d iff its slot d is
+ *       not empty; tr_levels bit L-1 iff level L's bitmap is not 0;
+ *   (6) a level slot's cached minimum (lv_min) is NULL or its first node:
+ *       smallest tick, earliest in the list among equal ticks;
+ *   (7) the cached first is the late list's head if there is one, else the
+ *       head of the first non-empty ring slot in wrap order from cur, else
+ *       the first node of the lowest level's first slot, else NULL; the
+ *       cached first tick (tr_ftick) is its tick;
+ *   (8) the count is the number of queued nodes, and each node's tag says
+ *       where it is: SQ_TRING__LATE, __SLOT (the ring) or __LEVEL.
  *
  * Guarantee.  first()/pop() answer the earliest (re)queued late node if
  * there is one, else a node whose key is below the smallest queued key
  * plus Tg.  With Tg = 1 and no late keys the ring is exact and stable: it
- * returns nodes in the same order as the trees.
+ * returns nodes in the same order as the trees, at every distance.
  *
  *   operation   cost
- *   enqueue     O(1) late or inside the window; O(log m) past the horizon
+ *   enqueue     O(1): late, ring, or level (a xor and a count of zeros)
  *   first       O(1): the cached first, nothing else is read
- *   pop         O(1) + O(log m) per overflow node the window reaches
- *   dequeue     O(1) on a list; O(log m) in the overflow
+ *   pop         O(1) + the cascades of the time it moves (amortised O(1):
+ *               each node moves at most K times)
+ *   dequeue     O(1) (see below for the first node past the ring)
  *   requeue     O(1) in place (same slot and already its tail), else
  *               dequeue + enqueue
- *   check       O(Ns + n)
+ *   advance     O(1) + cascades, as pop
+ *   check       O(Ns + K * 2^B + n)
  *
- * (m = nodes in the overflow.)  Finding the next first after the first
- * node leaves reads at most three bitmap words: the current one, the
- * summary and the word the summary points at.
+ * Finding the next first after the first node leaves reads at most three
+ * ring bitmap words; when the ring and the late list are empty it reads
+ * two level words and the slot's cached minimum.  That cache is exact
+ * after a cascade and after enqueues; it is lost only when its node is
+ * dequeued or requeued without time reaching its slot, and then the slot
+ * is scanned once, when its minimum is next needed (O(its nodes)).
  *
- * Configuration: SQ_TRING_SLOTS, the slot count Ns, is a power of two from
- * 64 to 4096, default 1024; define it before the first include of smartq.h
- * or smartq/tring.h, and identically in every translation unit that shares
- * a struct sq_tring.  The slots live inside struct sq_tring (8 KiB of slot
- * heads plus Ns / 8 bytes of bitmap at the default on LP64: 8400 bytes in
- * all; 600 at Ns = 64, 33360 at 4096); nothing here allocates.
+ * Configuration: SQ_TRING_SLOTS, the ring's slot count Ns, a power of two
+ * from 64 to 4096, default 1024; SQ_TRING_LEVEL_BITS, B, 3 to 6, default
+ * 6 (64 slots a level).  Define them before the first include of smartq.h
+ * or smartq/tring.h, identically in every translation unit that shares a
+ * struct sq_tring.  Everything lives inside struct sq_tring, nothing
+ * here allocates: doc/tring.md gives the bytes per level.
  *
  * Layout.  A node is 32 bytes on LP64, as small as the seed's: the key,
- * then one union of three words, the list arm (tag, next, prev) or the
- * overflow tree's link (rbtree.h's struct sq_rb__link, which reads the
- * same key).  The tag word is shared with the tree's parent word, so where
- * a node is (unqueued, slot, late, overflow) is one load: see the tags
- * below.
+ * the tag (where it is), and the links of a circular doubly linked list.
  */
 #ifndef SMARTQ_TRING_H
 #define SMARTQ_TRING_H
 
 #include "common.h"
-#include "rbtree.h"
 
 #ifndef SQ_TRING_SLOTS
 #define SQ_TRING_SLOTS 1024
 #endif
-#if (SQ_TRING_SLOTS) < 64 || (SQ_TRING_SLOTS) > 4096 || \
-	((SQ_TRING_SLOTS) & ((SQ_TRING_SLOTS) - 1)) != 0
+#if (SQ_TRING_SLOTS) == 64
+#define SQ_TRING__LOG2 6
+#elif (SQ_TRING_SLOTS) == 128
+#define SQ_TRING__LOG2 7
+#elif (SQ_TRING_SLOTS) == 256
+#define SQ_TRING__LOG2 8
+#elif (SQ_TRING_SLOTS) == 512
+#define SQ_TRING__LOG2 9
+#elif (SQ_TRING_SLOTS) == 1024
+#define SQ_TRING__LOG2 10
+#elif (SQ_TRING_SLOTS) == 2048
+#define SQ_TRING__LOG2 11
+#elif (SQ_TRING_SLOTS) == 4096
+#define SQ_TRING__LOG2 12
+#else
 #error "smartq/tring.h: SQ_TRING_SLOTS must be a power of two from 64 to 4096"
+#endif
+
+#ifndef SQ_TRING_LEVEL_BITS
+#define SQ_TRING_LEVEL_BITS 6
+#endif
+#if (SQ_TRING_LEVEL_BITS) < 3 || (SQ_TRING_LEVEL_BITS) > 6
+#error "smartq/tring.h: SQ_TRING_LEVEL_BITS must be 3 to 6 (8 to 64 slots a level)"
 #endif
 
 #define SQ_TRING__NS    ((uint64_t)(SQ_TRING_SLOTS))
 #define SQ_TRING__MASK  (SQ_TRING__NS - 1)
 #define SQ_TRING__WORDS ((SQ_TRING_SLOTS) / 64)
 #define SQ_TRING__NONE  ((unsigned)(SQ_TRING_SLOTS))	/* no slot */
+/* a half ring: 2^H ticks; the ring holds cur's half and the next one */
+#define SQ_TRING__H     ((unsigned)(SQ_TRING__LOG2 - 1))
+#define SQ_TRING__B     ((unsigned)(SQ_TRING_LEVEL_BITS))
+#define SQ_TRING__LSLOTS (1u << SQ_TRING__B)		/* slots a level */
+/* Levels for every 64-bit tick: u = tick >> H has 64 - H bits, and a level
+ * node's u and the anchor w first differ in bit 63 - H at most (w can only
+ * reach 2^(64 - H) when no tick is past the ring). */
+#define SQ_TRING__LEVELS ((63u - SQ_TRING__H) / SQ_TRING__B + 1u)
 
-/* The overflow paths stay out of line (SQ__SLOW), so the O(1) paths are small enough
- * to inline into the caller's loop. */
-
-/*
- * The tag: a node's first word says where it is, in one load.  It is the
- * list arm's tr_tag and the overflow link's rb_parent_color, one word: the
- * two arms of the union begin with it (a uintptr_t in both, a common
- * initial sequence, so reading it through either arm is defined C and
- * C++).  In the overflow the tree owns the word: a link address (aligned
- * to 4 or more, checked below) with the colour in bit 0, so its bit 1 is
- * always clear.  The tags for the other places have bit 1 set, or are 0,
- * which the tree never stores (a red node has a parent, a black one has
- * bit 0 set):
- */
+/* Where a node is: its tag (the word after the key). */
 #define SQ_TRING__UNQUEUED ((uintptr_t)0)	/* on no queue */
-#define SQ_TRING__SLOT     ((uintptr_t)2)	/* on a slot's list */
-#define SQ_TRING__LATE     ((uintptr_t)6)	/* on the late list */
-#define SQ_TRING__LISTBIT  ((uintptr_t)2)	/* set for both lists */
-/* not a tag: what sq_tring__where() answers for an overflow node */
-#define SQ_TRING__OVER     ((uintptr_t)1)
+#define SQ_TRING__SLOT     ((uintptr_t)1)	/* on a ring slot's list */
+#define SQ_TRING__LATE     ((uintptr_t)2)	/* on the late list */
+#define SQ_TRING__LEVEL    ((uintptr_t)3)	/* on a level slot's list */
 
-struct sq_tring_node;
-
-/* The list arm: the tag, then the links of a circular doubly linked list
- * (the head's tr_prev is the tail). */
-struct sq_tring__list {
+/**
+ * struct sq_tring_node - the link a user embeds in its own struct
+ * @key:     the key the node is queued with; read it freely, change it
+ *           only through sq_tring_requeue()
+ * @tr_tag:  where the node is (SQ_TRING__UNQUEUED, __SLOT, __LATE, __LEVEL)
+ * @tr_next: the next node of its circular list
+ * @tr_prev: the previous one (a list head's tr_prev is the tail)
+ */
+struct sq_tring_node {
+	uint64_t key;
 	uintptr_t tr_tag;
 	struct sq_tring_node *tr_next, *tr_prev;
 };
 
 /**
- * struct sq_tring_node - the link a user embeds in its own struct
- * @key:  the key the node is queued with; read it freely, change it
- *        only through sq_tring_requeue().  The overflow tree reads it too
- *        (it sits where rbtree.h's layout rule says a link's key is), so
- *        there is one copy.
- * @tr_u: the list arm (tag, list links: late list or a slot) or the
- *        overflow tree's link (rbtree.h's: parent word, two children);
- *        the first word is the tag either way
+ * struct sq_tring__level - one level of slots past the ring
+ * @lv_slot: list heads, NULL when empty
+ * @lv_min:  each slot's first node (smallest tick, earliest of those), or
+ *           NULL when it is not known (or the slot is empty)
  */
-struct sq_tring_node {
-	uint64_t key;
-	union {
-		struct sq_tring__list tr_list;
-		struct sq_rb__link tr_over;
-	} tr_u;
+struct sq_tring__level {
+	struct sq_tring_node *lv_slot[SQ_TRING__LSLOTS];
+	struct sq_tring_node *lv_min[SQ_TRING__LSLOTS];
 };
-
-/* The layout rule of rbtree.h (a link's key SQ_RB__KEY_AT bytes from it,
- * as in struct sq_rb_node), and bit 1 of a link address always 0 (the
- * tags need it). */
-typedef char sq_tring__key_is_where_the_tree_reads_it
-	[(ptrdiff_t)offsetof(struct sq_tring_node, key) -
-	 (ptrdiff_t)offsetof(struct sq_tring_node, tr_u) == SQ_RB__KEY_AT ?
-	 1 : -1];
-struct sq_tring__align_probe {
-	char c;
-	struct sq_tring_node n;
-};
-typedef char sq_tring__node_alignment_is_at_least_4
-	[offsetof(struct sq_tring__align_probe, n) >= 4 ? 1 : -1];
 
 /**
  * struct sq_tring - the queue
- * @tr_first:   the first node, NULL when empty (invariant 5)
- * @tr_ftick:   the tick of @tr_first (invariant 5), when it is not NULL
+ * @tr_first:   the first node, NULL when empty (invariant 7)
+ * @tr_ftick:   the tick of @tr_first, when it is not NULL
  * @tr_cur:     the current tick; the ring's time is tr_cur << tr_shift
  * @tr_shift:   log2 of the granularity Tg
  * @tr_count:   number of queued nodes
  * @tr_late:    head of the late list, NULL when empty
  * @tr_summary: bit w set iff tr_map[w] is not 0
- * @tr_over:    the overflow: nodes past the horizon, by key
+ * @tr_levels:  bit L-1 set iff level L has a node (tr_lmap[L-1] is not 0)
  * @tr_map:     bit s set iff tr_slot[s] is not empty
- * @tr_slot:    slot list heads, NULL when empty
+ * @tr_slot:    the ring's slot list heads, NULL when empty
+ * @tr_lmap:    per level, bit d set iff its slot d is not empty
+ * @tr_lv:      the levels 1..K (tr_lv[0] is level 1)
  */
 struct sq_tring {
 	struct sq_tring_node *tr_first;
@@ -182,33 +198,24 @@ struct sq_tring {
 	size_t tr_count;
 	struct sq_tring_node *tr_late;
 	uint64_t tr_summary;
-	struct sq_rb tr_over;
+	uint64_t tr_levels;
 	uint64_t tr_map[SQ_TRING__WORDS];
 	struct sq_tring_node *tr_slot[SQ_TRING_SLOTS];
+	uint64_t tr_lmap[SQ_TRING__LEVELS];
+	struct sq_tring__level tr_lv[SQ_TRING__LEVELS];
 };
 
 /* ---- small helpers (no key compares) ------------------------------------ */
 
-/* The ring node that holds overflow link @r (the union is at offset of
- * tr_u, and tr_over starts it).  Non-const, like strchr. */
-SQ__INLINE struct sq_tring_node *sq_tring__of_over(const struct sq_rb__link *r)
-{
-	return sq_entry(r, struct sq_tring_node, tr_u);
-}
-
 SQ__INLINE uintptr_t sq_tring__tag(const struct sq_tring_node *n)
 {
-	return n->tr_u.tr_list.tr_tag;
+	return n->tr_tag;
 }
 
-/* Where a node is: SQ_TRING__UNQUEUED, __SLOT, __LATE or __OVER. */
+/* Where a node is: SQ_TRING__UNQUEUED, __SLOT, __LATE or __LEVEL. */
 SQ__INLINE uintptr_t sq_tring__where(const struct sq_tring_node *n)
 {
-	uintptr_t w = sq_tring__tag(n);
-
-	if (w & SQ_TRING__LISTBIT)
-		return w;
-	return w != SQ_TRING__UNQUEUED ? SQ_TRING__OVER : SQ_TRING__UNQUEUED;
+	return n->tr_tag;
 }
 
 SQ__INLINE unsigned sq_tring__slot_of(uint64_t tick)
@@ -216,39 +223,68 @@ SQ__INLINE unsigned sq_tring__slot_of(uint64_t tick)
 	return (unsigned)(tick & SQ_TRING__MASK);
 }
 
+/* Is @t in the ring at current tick @cur: not late, and in cur's half
+ * ring or the next one.  Written without cur + anything: no overflow. */
+SQ__INLINE bool sq_tring__in_ring(uint64_t t, uint64_t cur)
+{
+	return t >= cur && (t >> SQ_TRING__H) - (cur >> SQ_TRING__H) < 2;
+}
+
+/* The level (0-based: 0 is level 1) and slot of half ring @u past the
+ * anchor @w (u > w): the highest B-bit digit where they differ.  The
+ * level is clamped so that no index can leave the arrays, even for a
+ * corrupted queue (and so that gcc can bound it). */
+SQ__INLINE unsigned sq_tring__level_of(uint64_t u, uint64_t w)
+{
+	unsigned l = (63u - sq__clz64(u ^ w)) / SQ_TRING__B;
+
+	return l < SQ_TRING__LEVELS ? l : SQ_TRING__LEVELS - 1;
+}
+
+SQ__INLINE unsigned sq_tring__digit(uint64_t u, unsigned l)
+{
+	return (unsigned)(u >> (l * SQ_TRING__B)) & (SQ_TRING__LSLOTS - 1);
+}
+
+/* the levels' anchor: the ring's last half ring */
+SQ__INLINE uint64_t sq_tring__anchor(const struct sq_tring *q)
+{
+	return (q->tr_cur >> SQ_TRING__H) + 1;
+}
+
 /* Append @n at the tail of the list at @head; true if it was empty. */
-SQ__INLINE bool sq_tring__append(struct sq_tring_node **head,
+SQ__INLINE bool sq_tring__list_add(struct sq_tring_node **head,
 				 struct sq_tring_node *n)
 {
 	struct sq_tring_node *h = *head, *t;
 
 	if (!h) {
-		n->tr_u.tr_list.tr_next = n;
-		n->tr_u.tr_list.tr_prev = n;
+		n->tr_next = n;
+		n->tr_prev = n;
 		*head = n;
 		return true;
 	}
-	t = h->tr_u.tr_list.tr_prev;
-	n->tr_u.tr_list.tr_next = h;
-	n->tr_u.tr_list.tr_prev = t;
-	t->tr_u.tr_list.tr_next = n;
-	h->tr_u.tr_list.tr_prev = n;
+	t = h->tr_prev;
+	n->tr_next = h;
+	n->tr_prev = t;
+	t->tr_next = n;
+	h->tr_prev = n;
 	return false;
 }
 
 /* Take @n out of the list at @head; true if the list is now empty. */
-SQ__INLINE bool sq_tring__unlink(struct sq_tring_node **head,
+SQ__INLINE bool sq_tring__list_del(struct sq_tring_node **head,
 				 struct sq_tring_node *n)
 {
-	struct sq_tring_node *nx = n->tr_u.tr_list.tr_next, *pv;
+	struct sq_tring_node *nx = n->tr_next, *pv;
 
 	if (nx == n) {
 		*head = NULL;
 		return true;
 	}
-	pv = n->tr_u.tr_list.tr_prev;
-	pv->tr_u.tr_list.tr_next = nx;
-	nx->tr_u.tr_list.tr_prev = pv;
+	pv = n->tr_prev;
+	pv->tr_next = nx;
+	nx->tr_prev = pv;
 	if (*head == n)
 		*head = nx;
 	return false;
@@ -270,14 +306,16 @@ SQ__INLINE void sq_tring__unmark(struct sq_tring *q, unsigned s)
 }
 
 /*
- * The first non-empty slot at or after slot @s in wrap order, or
+ * The first non-empty ring slot at or after slot @s in wrap order, or
  * SQ_TRING__NONE: the rest of @s's word, then the summary's next word,
  * then (wrapping) the summary's lowest word, whose lowest bit is the
  * answer because the bits from @s on in @s's own word are known empty.
+ * A word index from the summary is masked to the map's size: the summary
+ * never has a bit past it (checked), and gcc then sees the bound too.
  */
 SQ__INLINE unsigned sq_tring__scan(const struct sq_tring *q, unsigned s)
 {
-	unsigned w = s >> 6;
+	unsigned w = (s >> 6) & (SQ_TRING__WORDS - 1);
 	uint64_t m = q->tr_map[w] & (~(uint64_t)0 << (s & 63));
 
 	if (m)
@@ -288,8 +326,8 @@ SQ__INLINE unsigned sq_tring__scan(const struct sq_tring *q, unsigned s)
 		if (!m)
 			return SQ_TRING__NONE;
 	}
-	w = sq__ctz64(m);
-	return (w << 6) | sq__ctz64(q->tr_map[w]);
+	w = sq__ctz64(m) & (SQ_TRING__WORDS - 1);
+	return (w << 6) + sq__ctz64(q->tr_map[w]);	/* cppcheck: not "| 0" */
 }
 
 /* Cache @n (NULL when empty) as the first node, and its tick. */
@@ -300,26 +338,95 @@ SQ__INLINE void sq_tring__set_first(struct sq_tring *q, struct sq_tring_node *n)
 		q->tr_ftick = n->key >> q->tr_shift;
 }
 
+/* Mark @n, which just left its place, unqueued; under SQ_DEBUG poison
+ * its links. */
+SQ__INLINE void sq_tring__unlink(struct sq_tring_node *n)
+{
+	n->tr_tag = SQ_TRING__UNQUEUED;
+#ifdef SQ_DEBUG
+	n->tr_next = (struct sq_tring_node *)SQ__POISON(3);
+	n->tr_prev = (struct sq_tring_node *)SQ__POISON(4);
+#endif
+}
+
+/* ---- the levels (out of line: the ring's paths stay small) -------------- */
+
+/* Append @n, tick @t past the ring, to its level slot; keep the slot's
+ * cached minimum.  Return the slot's cache entry, for the caller. */
+SQ__INLINE struct sq_tring_node **sq_tring__lv_put(struct sq_tring *q,
+						  struct sq_tring_node *n,
+						  uint64_t t)
+{
+	uint64_t u = t >> SQ_TRING__H;
+	unsigned l = sq_tring__level_of(u, sq_tring__anchor(q));
+	unsigned d = sq_tring__digit(u, l);
+	struct sq_tring__level *lv = &q->tr_lv[l];
+	const struct sq_tring_node *m = lv->lv_min[d];
+
+	n->tr_tag = SQ_TRING__LEVEL;
+	if (sq_tring__list_add(&lv->lv_slot[d], n)) {
+		q->tr_lmap[l] |= (uint64_t)1 << d;
+		q->tr_levels |= (uint64_t)1 << l;
+		lv->lv_min[d] = n;
+	} else if (m && t < m->key >> q->tr_shift) {
+		lv->lv_min[d] = n;	/* equal ticks: the earlier stays first */
+	}
+	return &lv->lv_min[d];
+}
+
+/* The first node of the lowest level's first slot (the smallest tick past
+ * the ring), NULL when the levels are empty.  A slot whose minimum is not
+ * known is scanned once, and the answer cached. */
+SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
+{
+	struct sq_tring__level *lv;
+	struct sq_tring_node *h, *n, *best;
+	unsigned l, d;
+	uint64_t bt;
+
+	if (!q->tr_levels)
+		return NULL;
+	l = sq__ctz64(q->tr_levels);
+	l = l < SQ_TRING__LEVELS ? l : SQ_TRING__LEVELS - 1;
+	d = sq__ctz64(q->tr_lmap[l]) & (SQ_TRING__LSLOTS - 1);
+	lv = &q->tr_lv[l];
+	if (lv->lv_min[d])
+		return lv->lv_min[d];
+	h = best = lv->lv_slot[d];
+	bt = h->key >> q->tr_shift;
+	for (n = h->tr_next; n != h; n = n->tr_next) {
+		if ((n->key >> q->tr_shift) < bt) {
+			best = n;
+			bt = n->key >> q->tr_shift;
+		}
+	}
+	lv->lv_min[d] = best;
+	return best;
+}
+
+/* Cache the first node when the late list and the ring are empty. */
+SQ__SLOW void sq_tring__refirst_levels(struct sq_tring *q)
+{
+	sq_tring__set_first(q, sq_tring__lv_first(q));
+}
+
 /*
  * Cache the first node when the late list is empty: the head of the first
- * slot at or after @s in wrap order (@s must be cur's slot or a slot no
- * earlier in tick order than the first non-empty one), else the
- * overflow's first, else NULL.  A slot's tick follows from its index
- * (invariant 2), so the new first node is not read: at large n it is a
- * cache miss, and the next enqueue's "now first" compare would wait for it.
+ * ring slot at or after @s in wrap order (@s must be cur's slot or a slot
+ * no later in tick order than the first non-empty one), else the levels'
+ * first, else NULL.  A ring slot's tick follows from its index (invariant
+ * 2), so the new first node is not read: at large n it is a cache miss,
+ * and the next enqueue's "now first" compare would wait for it.
  */
 SQ__INLINE void sq_tring__refirst(struct sq_tring *q, unsigned s)
 {
-	const struct sq_rb__link *r;
-
 	s = sq_tring__scan(q, s);
 	if (SQ__LIKELY(s != SQ_TRING__NONE)) {
-		q->tr_first = q->tr_slot[s];
+		q->tr_first = q->tr_slot[s & SQ_TRING__MASK];
 		q->tr_ftick = q->tr_cur + ((s - q->tr_cur) & SQ_TRING__MASK);
 		return;
 	}
-	r = q->tr_over.rb_leftmost;
-	sq_tring__set_first(q, r ? sq_tring__of_over(r) : NULL);
+	sq_tring__refirst_levels(q);
 }
 
 /* Cache the first node after the late list changed. */
@@ -331,72 +438,117 @@ SQ__INLINE void sq_tring__refirst_late(struct sq_tring *q)
 		sq_tring__refirst(q, sq_tring__slot_of(q->tr_cur));
 }
 
-/* Move the overflow nodes the window now reaches into their slots, in key
- * order (FIFO on ties); the slots they go to are empty (invariant 2). */
-SQ__SLOW void sq_tring__migrate(struct sq_tring *q)
+/* Move every node of the level slot that holds half ring @u (seen from
+ * anchor @w, u > w) to where it belongs now that cur has moved: the ring,
+ * or a lower level.  The lists it goes to were empty (invariant 4). */
+SQ__SLOW void sq_tring__cascade_slot(struct sq_tring *q, uint64_t w,
+					   uint64_t u)
 {
-	struct sq_rb__link *r;
+	unsigned l = sq_tring__level_of(u, w), d = sq_tring__digit(u, l);
+	struct sq_tring__level *lv = &q->tr_lv[l];
+	struct sq_tring_node *h = lv->lv_slot[d], *n, *next, *last;
 
-	while ((r = q->tr_over.rb_leftmost) != NULL) {
-		struct sq_tring_node *n = sq_tring__of_over(r);
+	if (!h)
+		return;
+	lv->lv_slot[d] = NULL;
+	lv->lv_min[d] = NULL;
+	q->tr_lmap[l] &= ~((uint64_t)1 << d);
+	if (!q->tr_lmap[l])
+		q->tr_levels &= ~((uint64_t)1 << l);
+	last = h->tr_prev;
+	for (n = h;; n = next) {
 		uint64_t t = n->key >> q->tr_shift;
-		unsigned s;
 
-		if (t - q->tr_cur >= SQ_TRING__NS)	/* t >= cur: (3) */
+		next = n->tr_next;	/* before the append rewrites it */
+		if (sq_tring__in_ring(t, q->tr_cur)) {
+			unsigned s = sq_tring__slot_of(t);
+
+			n->tr_tag = SQ_TRING__SLOT;
+			if (sq_tring__list_add(&q->tr_slot[s], n))
+				sq_tring__mark(q, s);
+		} else {
+			(void)sq_tring__lv_put(q, n, t);
+		}
+		if (n == last)
 			break;
-		sq_rb__pop(&q->tr_over);
-		n->tr_u.tr_list.tr_tag = SQ_TRING__SLOT;
-		s = sq_tring__slot_of(t);
-		if (sq_tring__append(&q->tr_slot[s], n))
-			sq_tring__mark(q, s);
 	}
 }
 
-/* Mark @n, which just left its place, unqueued; under SQ_DEBUG poison
- * its links (the list words, which are the tree's child words too). */
-SQ__INLINE void sq_tring__unqueue(struct sq_tring_node *n)
+/* cur moved from a tick in half ring @v0 to one in half ring @v1 > v0.
+ * The anchor moved from v0 + 1 to v1 + 1; the two half rings the ring
+ * holds now were in at most two level slots, and every other level node
+ * keeps its slot (its digits against the anchor did not change, since
+ * no node lies below the new cur). */
+SQ__SLOW void sq_tring__cascade(struct sq_tring *q, uint64_t v0, uint64_t v1)
 {
-	n->tr_u.tr_list.tr_tag = SQ_TRING__UNQUEUED;
-#ifdef SQ_DEBUG
-	n->tr_u.tr_list.tr_next = (struct sq_tring_node *)SQ__POISON(3);
-	n->tr_u.tr_list.tr_prev = (struct sq_tring_node *)SQ__POISON(4);
-#endif
+	uint64_t w0 = v0 + 1;
+
+	if (v1 > w0)
+		sq_tring__cascade_slot(q, w0, v1);
+	if (q->tr_levels)
+		sq_tring__cascade_slot(q, w0, v1 + 1);
 }
 
-/* enqueue past the horizon; @n->key is set */
-SQ__SLOW bool sq_tring__insert_over(struct sq_tring *q,
-					  struct sq_tring_node *n)
+/* Move the ring's time forward to tick @t (> cur); no node that is not
+ * late may have a tick below @t. */
+SQ__INLINE void sq_tring__set_time(struct sq_tring *q, uint64_t t)
 {
-	const struct sq_tring_node *f = q->tr_first;
+	uint64_t v0 = q->tr_cur >> SQ_TRING__H;
 
-	/* the tree writes all three link words, the tag among them */
-	if (sq_rb__insert(&q->tr_over, &n->tr_u.tr_over, n->key) &&
-	    (!f || !(sq_tring__tag(f) & SQ_TRING__LISTBIT))) {
-		sq_tring__set_first(q, n);	/* nothing late, slots empty */
+	q->tr_cur = t;
+	if (SQ__UNLIKELY(q->tr_levels != 0 && (t >> SQ_TRING__H) != v0))
+		sq_tring__cascade(q, v0, t >> SQ_TRING__H);
+}
+
+/* enqueue past the ring; @n->key is set, @t is its tick */
+SQ__SLOW bool sq_tring__insert_level(struct sq_tring *q, struct sq_tring_node *n,
+				     uint64_t t)
+{
+	struct sq_tring_node **min = sq_tring__lv_put(q, n, t);
+
+	/* a late or ring first has a smaller tick, a level first the
+	 * smallest level tick */
+	if (!q->tr_first || t < q->tr_ftick) {
+		*min = n;	/* the smallest of all: its slot's first */
+		q->tr_first = n;
+		q->tr_ftick = t;
 		return true;
 	}
 	return false;
 }
 
-/* dequeue from the overflow; time does not move */
-SQ__SLOW void sq_tring__remove_over(struct sq_tring *q,
-					  struct sq_tring_node *n)
+/* dequeue from a level; time does not move */
+SQ__SLOW void sq_tring__remove_level(struct sq_tring *q,
+				     struct sq_tring_node *n)
 {
-	sq_rb__remove(&q->tr_over, &n->tr_u.tr_over);
-	if (q->tr_first == n)	/* then nothing else is queued */
-		sq_tring__refirst(q, sq_tring__slot_of(q->tr_cur));
-	sq_tring__unqueue(n);
+	uint64_t u = (n->key >> q->tr_shift) >> SQ_TRING__H;
+	unsigned l = sq_tring__level_of(u, sq_tring__anchor(q));
+	unsigned d = sq_tring__digit(u, l);
+	struct sq_tring__level *lv = &q->tr_lv[l];
+
+	if (sq_tring__list_del(&lv->lv_slot[d], n)) {
+		q->tr_lmap[l] &= ~((uint64_t)1 << d);
+		if (!q->tr_lmap[l])
+			q->tr_levels &= ~((uint64_t)1 << l);
+		lv->lv_min[d] = NULL;
+	} else if (lv->lv_min[d] == n) {
+		lv->lv_min[d] = NULL;	/* found again when it is needed */
+	}
+	if (q->tr_first == n)	/* then the late list and the ring are empty */
+		sq_tring__refirst_levels(q);
+	sq_tring__unlink(n);
 }
 
-/* pop @x, the first node, from the overflow: nothing else is queued */
-SQ__SLOW void sq_tring__pop_over(struct sq_tring *q,
-				       struct sq_tring_node *x)
+/* pop @x, the first node, from a level: nothing is late, the ring is
+ * empty; time moves to its tick, which cascades its slot */
+SQ__SLOW void sq_tring__pop_level(struct sq_tring *q, struct sq_tring_node *x)
 {
-	sq_rb__pop(&q->tr_over);
-	q->tr_cur = x->key >> q->tr_shift;
-	sq_tring__migrate(q);
-	sq_tring__refirst(q, sq_tring__slot_of(q->tr_cur));
-	sq_tring__unqueue(x);
+	uint64_t t = q->tr_ftick;
+
+	q->tr_first = NULL;	/* remove_level must not look for a first */
+	sq_tring__remove_level(q, x);
+	sq_tring__set_time(q, t);
+	sq_tring__refirst(q, sq_tring__slot_of(t));
 }
 
 /* enqueue without the misuse check */
@@ -409,14 +561,14 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 
 	n->key = key;
 	q->tr_count++;
-	if (SQ__LIKELY(t >= q->tr_cur && t - q->tr_cur < SQ_TRING__NS)) {
+	if (SQ__LIKELY(sq_tring__in_ring(t, q->tr_cur))) {
 		unsigned s = sq_tring__slot_of(t);
 
-		n->tr_u.tr_list.tr_tag = SQ_TRING__SLOT;
-		if (sq_tring__append(&q->tr_slot[s], n))
+		n->tr_tag = SQ_TRING__SLOT;
+		if (sq_tring__list_add(&q->tr_slot[s], n))
 			sq_tring__mark(q, s);
-		/* A late first has a smaller tick, an overflow first a larger
-		 * one, a slot first the smallest slot tick: one compare, and
+		/* A late first has a smaller tick, a level first a larger
+		 * one, a ring first the smallest ring tick: one compare, and
 		 * a select rather than a branch (it is a coin toss at small N). */
 		if (SQ__UNLIKELY(!f)) {
 			q->tr_first = n;
@@ -429,15 +581,15 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 		return is_first;
 	}
 	if (t < q->tr_cur) {
-		n->tr_u.tr_list.tr_tag = SQ_TRING__LATE;
-		if (sq_tring__append(&q->tr_late, n)) {
+		n->tr_tag = SQ_TRING__LATE;
+		if (sq_tring__list_add(&q->tr_late, n)) {
 			q->tr_first = n;
 			q->tr_ftick = t;
 			return true;
 		}
 		return false;
 	}
-	return sq_tring__insert_over(q, n);
+	return sq_tring__insert_level(q, n, t);
 }
 
 /* dequeue without the misuse check; time does not move */
@@ -449,7 +601,7 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 	if (SQ__LIKELY(w == SQ_TRING__SLOT)) {
 		unsigned s = sq_tring__slot_of(n->key >> q->tr_shift);
 
-		if (sq_tring__unlink(&q->tr_slot[s], n))
+		if (sq_tring__list_del(&q->tr_slot[s], n))
 			sq_tring__unmark(q, s);
 		if (q->tr_first == n) {
 			if (q->tr_slot[s])	/* same tick */
@@ -458,14 +610,14 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 				sq_tring__refirst(q, s);
 		}
 	} else if (w == SQ_TRING__LATE) {
-		sq_tring__unlink(&q->tr_late, n);
+		sq_tring__list_del(&q->tr_late, n);
 		if (q->tr_first == n)
 			sq_tring__refirst_late(q);
 	} else {
-		sq_tring__remove_over(q, n);
+		sq_tring__remove_level(q, n);
 		return;
 	}
-	sq_tring__unqueue(n);
+	sq_tring__unlink(n);
 }
 
 /* ---- public API --------------------------------------------------------- */
@@ -478,28 +630,35 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
  *              multiple of Tg, and keys below that are late
  * Return: true; false when @gran_shift is above 63, and then @q is left
  *         untouched (a geometry is refused, never changed).
- * Complexity: O(Ns): the slot heads are cleared.
+ * Complexity: O(Ns + K * 2^B): the slot heads are cleared.
  * Context: the caller serialises.
  */
 static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 				      uint64_t base_time)
 {
-	unsigned i;
+	unsigned i, l;
 
 	if (gran_shift > 63)
 		return false;
 	q->tr_first = NULL;
 	q->tr_ftick = 0;
 	q->tr_shift = gran_shift;
-	q->tr_cur = base_time >> q->tr_shift;
+	q->tr_cur = base_time >> gran_shift;
 	q->tr_count = 0;
 	q->tr_late = NULL;
 	q->tr_summary = 0;
-	sq_rb_init(&q->tr_over);
+	q->tr_levels = 0;
 	for (i = 0; i < SQ_TRING__WORDS; i++)
 		q->tr_map[i] = 0;
 	for (i = 0; i < SQ_TRING_SLOTS; i++)
 		q->tr_slot[i] = NULL;
+	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		q->tr_lmap[l] = 0;
+		for (i = 0; i < SQ_TRING__LSLOTS; i++) {
+			q->tr_lv[l].lv_slot[i] = NULL;
+			q->tr_lv[l].lv_min[i] = NULL;
+		}
+	}
 	return true;
 }
 
@@ -507,7 +666,7 @@ static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
  * sq_tring_init - make an empty ring: granularity 1, time 0
  * @q: the queue
  * Return: nothing.
- * Complexity: O(Ns).
+ * Complexity: O(Ns + K * 2^B).
  * Context: the caller serialises.
  */
 static inline void sq_tring_init(struct sq_tring *q)
@@ -520,7 +679,7 @@ static inline void sq_tring_init(struct sq_tring *q)
  * @q:   the queue
  * @now: the caller's clock: keys below it are late
  * Return: nothing.
- * Complexity: O(Ns).
+ * Complexity: O(Ns + K * 2^B).
  * Context: the caller serialises.
  */
 static inline void sq_tring_init_at(struct sq_tring *q, uint64_t now)
@@ -537,9 +696,9 @@ static inline void sq_tring_init_at(struct sq_tring *q, uint64_t now)
  */
 static inline void sq_tring_node_init(struct sq_tring_node *n)
 {
-	n->tr_u.tr_list.tr_tag = SQ_TRING__UNQUEUED;
-	n->tr_u.tr_list.tr_next = NULL;
-	n->tr_u.tr_list.tr_prev = NULL;
+	n->tr_tag = SQ_TRING__UNQUEUED;
+	n->tr_next = NULL;
+	n->tr_prev = NULL;
 	n->key = 0;
 }
 
@@ -583,8 +742,9 @@ static inline size_t sq_tring_count(const struct sq_tring *q)
  * sq_tring_time - the ring's time
  * @q: the queue
  * Return: the current tick times Tg: keys below it are late.  It starts at
- *         the base time rounded down to a multiple of Tg and moves only in
- *         sq_tring_pop(), only forward.
+ *         the base time rounded down to a multiple of Tg and moves only
+ *         forward, only in sq_tring_pop(), sq_tring_advance() and
+ *         sq_tring_pop_due().
  * Complexity: O(1).
  * Context: the caller serialises.
  */
@@ -609,8 +769,8 @@ static inline unsigned sq_tring_gran_shift(const struct sq_tring *q)
  * sq_tring_first - the first node
  * @q: the queue
  * Return: the earliest queued late node if there is one, else a node whose
- *         key is below the smallest queued key plus Tg (the head of
- *         its tick's slot); NULL if empty.
+ *         key is below the smallest queued key plus Tg (the earliest
+ *         queued of the smallest tick); NULL if empty.
  * Complexity: O(1): a cached pointer, kept by every operation.
  * Context: the caller serialises.
  */
@@ -623,12 +783,10 @@ static inline struct sq_tring_node *sq_tring_first(const struct sq_tring *q)
  * sq_tring_enqueue - insert a node with a key
  * @q:   the queue
  * @n:   a node that is not queued
- * @key: its key; @n goes after every node already queued in its place
- *       (its tick's slot, the late list, or after equal keys past the
- *       horizon)
+ * @key: its key; @n goes after every node already queued with its tick
+ *       (or after every late node, when @key is late)
  * Return: true if @n is now the first node (a timer re-arms its deadline).
- * Complexity: O(1) for a key below the horizon; O(log m) past it.
- *             The ring's time does not move.
+ * Complexity: O(1) at any distance.  The ring's time does not move.
  * Context: the caller serialises.
  */
 static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
@@ -645,9 +803,11 @@ static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
  * @n: a node queued on @q
  * Return: true if @n was the first node (the first node changed: a timer
  *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(1) on a list (finding the next first reads at most three
- *             bitmap words); O(log m) in the overflow.  The ring's time
- *             does not move: cancelling a timer is not the passing of time.
+ * Complexity: O(1) (finding the next first reads at most three ring
+ *             bitmap words, or two level words and a cached slot
+ *             minimum; see the top of this file for when that cache must
+ *             be rebuilt).  The ring's time does not move: cancelling a
+ *             timer is not the passing of time.
  * Context: the caller serialises.
  */
 static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
@@ -664,11 +824,11 @@ static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
  * @q: the queue
  * Return: the node sq_tring_first() named, not queued any more; NULL if
  *         empty.  The ring's time moves forward to that node's tick (never
- *         back: a late node leaves it alone), and the overflow nodes the
- *         window then reaches move into their slots.
- * Complexity: O(1), plus O(log m) for each node that leaves the overflow
- *             (once per node in its life on the queue).  Always inlined
- *             under GNU C (neither gcc nor clang did it on their own).
+ *         back: a late node leaves it alone), and the level slots the ring
+ *         then reaches cascade.
+ * Complexity: O(1), plus the cascades (each node moves at most K times in
+ *             its life on the queue).  Always inlined under GNU C
+ *             (neither gcc nor clang did it on their own).
  * Context: the caller serialises.
  */
 SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
@@ -686,43 +846,92 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 		/* a slot's head, so nothing is late; its tick is cached */
 		t = q->tr_ftick;
 		s = sq_tring__slot_of(t);
-		q->tr_cur = t;
-		if (sq_tring__unlink(&q->tr_slot[s], x))
+		if (sq_tring__list_del(&q->tr_slot[s], x))
 			sq_tring__unmark(q, s);
-		/* migrants land past every slot tick, never in s */
-		if (SQ__UNLIKELY(q->tr_over.rb_leftmost != NULL))
-			sq_tring__migrate(q);
+		/* cascaded nodes land past every ring tick, never in s */
+		sq_tring__set_time(q, t);
 		if (q->tr_slot[s])	/* same tick: no need to read it */
 			q->tr_first = q->tr_slot[s];
 		else
 			sq_tring__refirst(q, s);
-		sq_tring__unqueue(x);
+		sq_tring__unlink(x);
 	} else if (w == SQ_TRING__LATE) {
 		/* the late head: time stays */
-		sq_tring__unlink(&q->tr_late, x);
+		sq_tring__list_del(&q->tr_late, x);
 		sq_tring__refirst_late(q);
-		sq_tring__unqueue(x);
+		sq_tring__unlink(x);
 	} else {
-		sq_tring__pop_over(q, x);
+		sq_tring__pop_level(q, x);
 	}
 	return x;
+}
+
+/**
+ * sq_tring_advance - move the ring's time forward to the caller's clock
+ * @q:   the queue
+ * @now: the caller's clock
+ * Return: the ring's time afterwards (sq_tring_time()).
+ *
+ * The time moves to @now rounded down to a multiple of Tg, but never back
+ * and never past the smallest queued key that is not late: a node that is
+ * due keeps its place and comes out in key order, and no queued node
+ * turns late.  Keys enqueued afterwards below the new time are late.  An
+ * event loop calls it (or sq_tring_pop_due()) when it reads its clock, so
+ * that later enqueues stay close to the time and out of the levels, even
+ * when timers expire through dequeue.
+ * Complexity: O(1), plus the cascades of the time it moves (each node
+ *             moves at most K times in its life on the queue).
+ * Context: the caller serialises.
+ */
+static inline uint64_t sq_tring_advance(struct sq_tring *q, uint64_t now)
+{
+	const struct sq_tring_node *f = q->tr_first;
+	uint64_t t = now >> q->tr_shift, lim;
+
+	if (t <= q->tr_cur)
+		return sq_tring_time(q);
+	if (f) {
+		if (sq_tring__tag(f) != SQ_TRING__LATE) {
+			lim = q->tr_ftick;
+		} else {
+			/* the smallest tick that is not late: the ring's
+			 * first, else the levels' */
+			unsigned s = sq_tring__scan(q,
+					sq_tring__slot_of(q->tr_cur));
+
+			if (s != SQ_TRING__NONE)
+				lim = q->tr_cur +
+					((s - q->tr_cur) & SQ_TRING__MASK);
+			else if (q->tr_levels)
+				lim = sq_tring__lv_first(q)->key >> q->tr_shift;
+			else
+				lim = t;
+		}
+		t = t < lim ? t : lim;
+	}
+	if (t > q->tr_cur)
+		sq_tring__set_time(q, t);
+	return sq_tring_time(q);
 }
 
 /**
  * sq_tring_pop_due - pop the first node if it is due
  * @q:   the queue
  * @now: the caller's clock
- * Return: the node sq_tring_first() names, popped, if its key is <= @now;
- *         else NULL and nothing changes.  An expiry loop:
- *         while ((n = pop_due(q, now))).
- * Complexity: as sq_tring_pop().
+ * Return: the first node, popped, if its key is <= @now; else NULL.
+ *         Either way the ring's time first moves to @now, as
+ *         sq_tring_advance() moves it.  An expiry loop:
+ *         while ((n = sq_tring_pop_due(q, now))).
+ * Complexity: as sq_tring_advance() then sq_tring_pop().
  * Context: the caller serialises.
  */
 static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 						     uint64_t now)
 {
-	const struct sq_tring_node *f = q->tr_first;
+	const struct sq_tring_node *f;
 
+	(void)sq_tring_advance(q, now);
+	f = q->tr_first;
 	return f && f->key <= now ? sq_tring_pop(q) : NULL;
 }
 
@@ -739,9 +948,10 @@ static inline size_t sq_tring__visit_list(const struct sq_tring *q,
 	if (!n)
 		return 0;
 	do {
-		struct sq_tring_node *next = n->tr_u.tr_list.tr_next;
+		struct sq_tring_node *next = n->tr_next;
 
 		fn(n, arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
 			   "fn changed the queue");
 		seen++;
@@ -753,40 +963,32 @@ static inline size_t sq_tring__visit_list(const struct sq_tring *q,
 /**
  * sq_tring_visit - call a function once for every queued node
  * @q:   the queue
- * @fn:  called as fn(node, @arg): the late nodes, then slot by slot, then
- *       the overflow in key order; it must not change the queue (SQ_DEBUG
- *       stops the program when the count changes)
+ * @fn:  called as fn(node, @arg): the late nodes, then the ring slot by
+ *       slot, then the levels slot by slot; it must not change the queue
+ *       (SQ_DEBUG stops the program when the count changes)
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
- * Complexity: O(n + Ns/64): the bitmap finds the occupied slots.
+ * Complexity: O(n + Ns/64 + K): the bitmaps find the occupied slots.
  * Context: the caller serialises.
  */
 static inline size_t sq_tring_visit(const struct sq_tring *q,
 				    void (*fn)(struct sq_tring_node *, void *),
 				    void *arg)
 {
-	const struct sq_rb__link *r = q->tr_over.rb_leftmost;
 	size_t seen = sq_tring__visit_list(q, q->tr_late, fn, arg);
-	unsigned w;
+	unsigned w, l;
+	uint64_t m;
 
-	for (w = 0; w < SQ_TRING__WORDS; w++) {
-		uint64_t m;
-
+	for (w = 0; w < SQ_TRING__WORDS; w++)
 		for (m = q->tr_map[w]; m; m &= m - 1)
 			seen += sq_tring__visit_list(q,
 				q->tr_slot[(w << 6) | sq__ctz64(m)], fn, arg);
-	}
-	while (r) {
-		const struct sq_rb__link *next = sq_rb__next(r);
-		size_t count = q->tr_count;
-
-		(void)count;
-		fn(sq_tring__of_over(r), arg);
-		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
-			   "fn changed the queue");
-		seen++;
-		r = next;
-	}
+	for (l = 0; l < SQ_TRING__LEVELS; l++)
+		for (m = q->tr_lmap[l]; m; m &= m - 1)
+			seen += sq_tring__visit_list(q,
+				q->tr_lv[l].lv_slot[sq__ctz64(m) &
+						    (SQ_TRING__LSLOTS - 1)],
+				fn, arg);
 	return seen;
 }
 
@@ -795,11 +997,11 @@ static inline size_t sq_tring_visit(const struct sq_tring *q,
  * @q:   the queue
  * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
  *       a timer armed for the first time, or again after it fired)
- * @key: the new key; @n ends after every other node in its new place
+ * @key: the new key; @n ends after every other node with its new tick
  * Return: true if the first node or the first key changed.
- * Complexity: O(1) in place, when @n stays in its list and is already its
- *             tail (same slot, or late before and after); otherwise as
- *             dequeue + enqueue.  The ring's time does not move.
+ * Complexity: O(1) in place, when @n stays in its ring slot or the late
+ *             list and is already its tail; otherwise as dequeue +
+ *             enqueue.  The ring's time does not move.
  * Context: the caller serialises.
  */
 static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
@@ -813,7 +1015,7 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 		return sq_tring__insert(q, n, key);
 	fkey = f->key;
 	w = sq_tring__tag(n);
-	if (w & SQ_TRING__LISTBIT) {
+	if (w == SQ_TRING__SLOT || w == SQ_TRING__LATE) {
 		uint64_t t0 = n->key >> q->tr_shift, t1 = key >> q->tr_shift;
 		const struct sq_tring_node *head = NULL;
 
@@ -823,7 +1025,7 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 		} else if (t1 < q->tr_cur) {
 			head = q->tr_late;
 		}
-		if (head && n->tr_u.tr_list.tr_next == head) {	/* the tail */
+		if (head && n->tr_next == head) {	/* the tail */
 			n->key = key;
 			if (f == n)	/* a late tick may change */
 				q->tr_ftick = t1;
@@ -835,65 +1037,85 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 	return q->tr_first != f || f->key != fkey;
 }
 
+#define SQ_TRING__CHK "sq_tring_check"
+/* Walk the list at @h, whose nodes must carry @tag (and, in a ring or
+ * level slot, sit in slot @s of level @l): links, tags, places; count them
+ * into *@seen; *@best gets its first node (smallest tick, earliest). */
+static inline int sq_tring__check_list(const struct sq_tring *q,
+				       const struct sq_tring_node *h,
+				       uintptr_t tag, unsigned l, unsigned s,
+				       size_t *seen,
+				       const struct sq_tring_node **best)
+{
+	const uint64_t cur = q->tr_cur, anchor = (cur >> SQ_TRING__H) + 1;
+	const struct sq_tring_node *n = h;
+	uint64_t t, bt = h->key >> q->tr_shift;
+
+	*best = h;
+	do {
+		const struct sq_tring_node *nx = n->tr_next;
+
+		SQ__CHECK(++*seen <= q->tr_count, SQ_TRING__CHK, n,
+			  "more nodes than the count");
+		SQ__CHECK(sq_tring__tag(n) == tag, SQ_TRING__CHK, n,
+			  "node's tag is not its list's");
+		SQ__CHECK(nx && n->tr_prev, SQ_TRING__CHK, n, "NULL list link");
+		SQ__CHECK(nx->tr_prev == n, SQ_TRING__CHK, n,
+			  "list links disagree");
+		t = n->key >> q->tr_shift;
+		if (tag == SQ_TRING__LATE) {
+			SQ__CHECK(t < cur, SQ_TRING__CHK, n,
+				  "late node at or after the ring's time");
+		} else if (tag == SQ_TRING__SLOT) {
+			SQ__CHECK(sq_tring__in_ring(t, cur), SQ_TRING__CHK, n,
+				  "ring node outside the ring");
+			SQ__CHECK(sq_tring__slot_of(t) == s, SQ_TRING__CHK, n,
+				  "ring node in the wrong slot");
+		} else {
+			uint64_t u = t >> SQ_TRING__H;
+
+			SQ__CHECK(u > anchor, SQ_TRING__CHK, n,
+				  "level node not past the ring");
+			SQ__CHECK((63u - sq__clz64(u ^ anchor)) / SQ_TRING__B == l &&
+				  sq_tring__digit(u, l) == s, SQ_TRING__CHK, n,
+				  "level node in the wrong level or slot");
+		}
+		if (t < bt) {
+			*best = n;
+			bt = t;
+		}
+		n = nx;
+	} while (n != h);
+	return 0;
+}
+
 /**
  * sq_tring_check - verify every invariant of the queue
  * @q: the queue
- * Return: 0 if invariants (1)-(6) hold and the overflow tree is sound, -1
- *         otherwise (under SQ_DEBUG the broken invariant and the node are
- *         printed first).
- * Complexity: O(Ns + n), iterative, O(1) extra space.
+ * Return: 0 if invariants (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
+ *         broken invariant and the node are printed first).
+ * Complexity: O(Ns + K * 2^B + n), iterative, O(1) extra space.
  * Context: the caller serialises.
  */
-#define SQ_TRING__CHK "sq_tring_check"
 static inline int sq_tring_check(const struct sq_tring *q)
 {
 	const uint64_t cur = q->tr_cur;
-	const struct sq_tring_node *n, *h, *expect;
-	const struct sq_rb__link *r;
+	const struct sq_tring_node *h, *best, *expect, *lvfirst = NULL;
 	size_t seen = 0;
-	unsigned s, w, i;
-	uint64_t t;
+	unsigned s, w, i, l;
 
 	SQ__CHECK(q->tr_shift <= 63, SQ_TRING__CHK, q, "granularity shift above 63");
 	SQ__CHECK(cur <= UINT64_MAX >> q->tr_shift, SQ_TRING__CHK, q,
 		  "current tick out of range");
 
-	/* the late list, then each slot: the same walk over one list */
-	for (i = 0; i <= SQ_TRING_SLOTS; i++) {
-		h = i == 0 ? q->tr_late : q->tr_slot[i - 1];
-		if (!h)
-			continue;
-		n = h;
-		do {
-			const struct sq_tring_node *nx = n->tr_u.tr_list.tr_next;
-
-			SQ__CHECK(++seen <= q->tr_count, SQ_TRING__CHK, n,
-				  "more nodes than the count");
-			SQ__CHECK(sq_tring__tag(n) == (i == 0 ? SQ_TRING__LATE :
-							   SQ_TRING__SLOT),
-				  SQ_TRING__CHK, n,
-				  "list node's tag is not its list's");
-			SQ__CHECK(nx && n->tr_u.tr_list.tr_prev, SQ_TRING__CHK, n,
-				  "NULL list link");
-			SQ__CHECK(nx->tr_u.tr_list.tr_prev == n, SQ_TRING__CHK, n,
-				  "list links disagree");
-			t = n->key >> q->tr_shift;
-			if (i == 0) {
-				SQ__CHECK(t < cur, SQ_TRING__CHK, n,
-					  "late node at or after the ring's time");
-			} else {
-				SQ__CHECK(t >= cur && t - cur < SQ_TRING__NS,
-					  SQ_TRING__CHK, n,
-					  "slot node outside the window");
-				SQ__CHECK(sq_tring__slot_of(t) == i - 1,
-					  SQ_TRING__CHK, n,
-					  "slot node in the wrong slot");
-			}
-			n = nx;
-		} while (n != h);
-	}
-
-	/* bitmap and summary against the slots */
+	/* the late list, then the ring's slots, bitmap and summary */
+	if (q->tr_late && sq_tring__check_list(q, q->tr_late, SQ_TRING__LATE,
+					       0, 0, &seen, &best))
+		return -1;
+	for (s = 0; s < SQ_TRING_SLOTS; s++)
+		if (q->tr_slot[s] && sq_tring__check_list(q, q->tr_slot[s],
+						SQ_TRING__SLOT, 0, s, &seen, &best))
+			return -1;
 	for (w = 0; w < SQ_TRING__WORDS; w++) {
 		uint64_t bits = 0;
 
@@ -909,19 +1131,38 @@ static inline int sq_tring_check(const struct sq_tring *q)
 	SQ__CHECK(((q->tr_summary >> (SQ_TRING__WORDS - 1)) >> 1) == 0,
 		  SQ_TRING__CHK, q, "summary bit past the last word");
 
-	/* the overflow: a sound tree, every node past the horizon */
-	SQ__CHECK(sq_rb_check(&q->tr_over) == 0, SQ_TRING__CHK, q,
-		  "overflow tree is unsound");
-	for (r = q->tr_over.rb_leftmost; r; r = sq_rb__next(r)) {
-		n = sq_tring__of_over(r);
-		SQ__CHECK(++seen <= q->tr_count, SQ_TRING__CHK, n,
-			  "more nodes than the count");
-		SQ__CHECK(sq_tring__where(n) == SQ_TRING__OVER, SQ_TRING__CHK, n,
-			  "overflow node's tag is not a tree word");
-		t = n->key >> q->tr_shift;
-		SQ__CHECK(t >= cur && t - cur >= SQ_TRING__NS, SQ_TRING__CHK, n,
-			  "overflow node inside the window");
+	/* each level: bitmap against slots, every node in its place, the
+	 * cached minima; the lowest level's first slot's first node */
+	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		const struct sq_tring__level *lv = &q->tr_lv[l];
+
+		for (s = 0; s < SQ_TRING__LSLOTS; s++) {
+			h = lv->lv_slot[s];
+			SQ__CHECK(((q->tr_lmap[l] >> s) & 1) == (h != NULL),
+				  SQ_TRING__CHK, h ? (const void *)h : (const void *)q,
+				  "level bitmap bit disagrees with its slot");
+			if (!h) {
+				SQ__CHECK(!lv->lv_min[s], SQ_TRING__CHK, q,
+					  "empty level slot has a cached minimum");
+				continue;
+			}
+			if (sq_tring__check_list(q, h, SQ_TRING__LEVEL, l, s,
+						 &seen, &best))
+				return -1;
+			SQ__CHECK(!lv->lv_min[s] || lv->lv_min[s] == best,
+				  SQ_TRING__CHK, lv->lv_min[s],
+				  "level slot's cached minimum is not its first node");
+			if (!lvfirst)
+				lvfirst = best;
+		}
+		SQ__CHECK(SQ_TRING__LSLOTS == 64 ||
+			  (q->tr_lmap[l] >> (SQ_TRING__LSLOTS & 63)) == 0,
+			  SQ_TRING__CHK, q, "level bitmap bit past its slots");
+		SQ__CHECK(((q->tr_levels >> l) & 1) == (q->tr_lmap[l] != 0),
+			  SQ_TRING__CHK, q, "levels bit disagrees with its level");
 	}
+	SQ__CHECK((q->tr_levels >> (SQ_TRING__LEVELS - 1)) >> 1 == 0,
+		  SQ_TRING__CHK, q, "levels bit past the last level");
 	SQ__CHECK(seen == q->tr_count, SQ_TRING__CHK, q,
 		  "fewer nodes than the count");
 
@@ -931,10 +1172,8 @@ static inline int sq_tring_check(const struct sq_tring *q)
 		s = (sq_tring__slot_of(cur) + i) & (unsigned)SQ_TRING__MASK;
 		expect = q->tr_slot[s];
 	}
-	if (!expect) {
-		r = q->tr_over.rb_leftmost;
-		expect = r ? sq_tring__of_over(r) : NULL;
-	}
+	if (!expect)
+		expect = lvfirst;
 	SQ__CHECK(q->tr_first == expect, SQ_TRING__CHK, q->tr_first,
 		  "cached first is not the first node");
 	if (expect)

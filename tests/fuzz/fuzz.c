@@ -61,8 +61,10 @@
 #include "../model.h"
 
 /* every backend's node and queue, named by its token (SQ_KINDS) */
+/* NOLINTBEGIN(bugprone-macro-parentheses): K is a member's name */
 #define FZ_NODE(K, exact) SQ_NODE(K) K;
 #define FZ_QUEUE(K, exact) SQ_QUEUE(K) K;
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 struct fz_item {
 	SQ_KINDS(FZ_NODE)
@@ -545,6 +547,10 @@ static void fz_pop_ring(bool due, uint64_t now)
 	struct fz_item *f = fz_ring->first(), *got;
 	uint64_t key;
 
+	/* the ring's pop_due first moves its time to the clock */
+	if (due)
+		S.ring_time = sqm_tring_time_after_advance(&S.ring, S.ring_time,
+							   S.shift, now);
 	if (due && f && fz_ring->key(f) > now) {
 		FZ_REQUIRE(fz_ring->pop_due(now) == NULL, "ring: pop_due(%"
 			   PRIu64 ") took node %u, key %" PRIu64 " is not due",
@@ -652,6 +658,7 @@ static void fz_requeue_ring(unsigned id, uint64_t key)
 	exp = sqm_requeue(&S.ring, id, key);
 	got = fz_ring->requeue(&S.item[id], key);
 	f1 = fz_ring->first();
+	FZ_REQUIRE(f1 != NULL, "ring: empty after requeue(node %u)", id);
 	k1 = fz_ring->key(f1);
 	FZ_REQUIRE(got == (f0 != f1 || k0 != k1),
 		   "ring: requeue(node %u, %" PRIu64 ") returned %d, but "
