@@ -200,5 +200,6 @@ TEST_PROGS += tests/config.sh
 
 # The headers copied into a scratch folder find each other, with and without -I.
 TEST_PROGS += tests/copied.sh
+
 # The ring's node in a caller's union: clean under gcc -Warray-bounds=2.
 TEST_PROGS += tests/tring_warn.sh
