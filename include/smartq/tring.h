@@ -224,13 +224,11 @@ SQ__INLINE unsigned sq_tring__slot_of(uint64_t tick)
 }
 
 /* Is @t in the ring at current tick @cur: not late, and in cur's half
- * ring or the next one, i.e. less than Ns past the start of cur's half
- * ring.  Written without cur + anything: no overflow.  (The same shape
- * as a plain window test: no shift on the enqueue's chain.) */
+ * ring or the next one.  Written without cur + anything: no overflow.
+ * (Masking cur instead of shifting both measured slower at N = 1.) */
 SQ__INLINE bool sq_tring__in_ring(uint64_t t, uint64_t cur)
 {
-	return t >= cur &&
-	       t - (cur & ~(((uint64_t)1 << SQ_TRING__H) - 1)) < SQ_TRING__NS;
+	return t >= cur && (t >> SQ_TRING__H) - (cur >> SQ_TRING__H) < 2;
 }
 
 /* The level (0-based: 0 is level 1) and slot of half ring @u past the
@@ -852,10 +850,10 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 		/* a slot's head, so nothing is late; its tick is cached */
 		t = q->tr_ftick;
 		s = sq_tring__slot_of(t);
-		if (sq_tring__list_del(&q->tr_slot[s], x))
-			sq_tring__unmark(q, s);
 		/* cascaded nodes land past every ring tick, never in s */
 		sq_tring__set_time(q, t);
+		if (sq_tring__list_del(&q->tr_slot[s], x))
+			sq_tring__unmark(q, s);
 		if (q->tr_slot[s])	/* same tick: no need to read it */
 			q->tr_first = q->tr_slot[s];
 		else
