@@ -1,17 +1,10 @@
 # smartq - header-only intrusive priority queues
 #
-#   make test       build and run every test (gcc, clang, sanitizers, C++)
-#   make bench      the rdtsc harness: N = 1..2048, seed layout
-#                   (BENCH_ARGS="--help" lists its options)
-#   make plot       cycles/loop against N as a PNG (gnuplot)
-#   make costs      instructions, cache misses, mispredicts per loop (callgrind)
-#   make replay     the seeds' scheduler benchmarks (hackbench 2003, tbench
-#                   2010) in a CFS model over every run queue
-#   make lint       cppcheck and clang-tidy
-#   make fuzz       libFuzzer over all four backends (FUZZ_SECONDS=60)
-#   make examples   the example programs, once per backend
-#   make install    headers and smartq.pc (PREFIX, DESTDIR); make uninstall
-#   make clean
+#   make help       every target, one line each (from the `## ` on its rule)
+#   make            the same as make test
+#
+# Variables: CC, CXX, CFLAGS (-O2 -g), BUILD (build/, where every product
+# goes), PREFIX/DESTDIR for install; each mk/*.mk names its own.
 
 CC       ?= cc
 CXX      ?= c++
@@ -20,6 +13,7 @@ CPPFLAGS += -Iinclude
 WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion \
             -Wcast-align -Wstrict-prototypes -Werror
 BUILD    := build
+export BUILD   # the test scripts find the programs under $BUILD
 HEADERS  := $(wildcard include/*.h include/smartq/*.h)
 
 # Each part adds the programs that `make test` runs to TEST_PROGS (a
@@ -29,7 +23,7 @@ TEST_PROGS :=
 TEST_DEPS  :=
 
 .PHONY: all test clean
-all: test
+all: test ## the default: make test
 
 include mk/kinds.mk
 -include tests/tests.mk
@@ -39,9 +33,11 @@ include mk/kinds.mk
 -include tests/fuzz/fuzz.mk
 -include mk/install.mk
 -include mk/lint.mk
+-include mk/dist.mk
+-include mk/help.mk
 
-test: $(TEST_DEPS)
+test: $(TEST_DEPS) ## build and run every test; ends "tests: N passed, N failed"
 	@sh tests/run-all.sh $(TEST_PROGS)
 
-clean:
+clean: ## remove every build product (the BUILD directory, build/)
 	rm -rf $(BUILD)

@@ -55,11 +55,11 @@ TEST_PROGS += bench/test-bench.sh
 TEST_DEPS  += $(BENCH_BIN)
 
 .PHONY: bench plot costs bench-always
-bench: $(BENCH_BIN)
+bench: $(BENCH_BIN) ## the rdtsc harness, N = 1..2048 (BENCH_ARGS=--help lists options)
 	@mkdir -p $(dir $(BENCH_CSV)) $(dir $(BENCH_JSON))
 	$(BENCH_BIN) --csv $(BENCH_CSV) --json $(BENCH_JSON) $(BENCH_ARGS)
 
-plot:
+plot: ## cycles/loop against N from the last make bench, as a PNG (gnuplot)
 	@sh bench/plot.sh $(BENCH_CSV) $(BENCH_PNG)
 
 # Instructions, cache misses and mispredicts per hold loop, by callgrind:
@@ -68,7 +68,7 @@ COSTS_BIN    := $(BUILD)/bench/sq-bench-notsc
 COSTS_N      ?= 16,2048,65536
 COSTS_QUEUES ?= rb,gavl,binom,tring
 TEST_DEPS    += $(COSTS_BIN)
-costs: $(COSTS_BIN)
+costs: $(COSTS_BIN) ## instructions, misses, mispredicts per loop (callgrind)
 	@sh bench/costs.sh $(COSTS_BIN) $(COSTS_N) $(COSTS_QUEUES)
 
 $(COSTS_BIN): bench/bench.c bench/queue.h bench/peers.h $(HEADERS) \

@@ -17,8 +17,9 @@
  * The program checks them itself and fails if one is off by more than 10%.
  *
  * Random numbers come from a fixed seed, one stream per station, so the
- * run is the same every time.  Build with -DSQ_K=rb (default), gavl, binom
- * or tring: the results are the same for each.
+ * run is the same every time.  Build with -DSQ_K=<backend>, any token of
+ * SQ_KINDS in smartq.h (make examples builds one per backend): the results
+ * are the same for each.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -27,7 +28,7 @@
 #include <smartq.h>
 
 #ifndef SQ_K
-#define SQ_K rb
+#error "build with -DSQ_K=<backend>, a token of SQ_KINDS in smartq.h"
 #endif
 
 #define STATIONS	8

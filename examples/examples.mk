@@ -1,15 +1,16 @@
 # examples/examples.mk - every example, built once per backend, and checked
 #
 # examples/NAME.c is compiled once per backend (SQ_KINDS, mk/kinds.mk),
-# with -DSQ_K=KIND, into $(BUILD)/examples/NAME-KIND.  `make examples` builds them;
-# `make test` also runs examples/test-examples.sh, which checks each
-# output against examples/expected/NAME.out.
+# with -DSQ_K=KIND, into $(BUILD)/examples/NAME-KIND.  `make examples`
+# builds them and runs examples/test-examples.sh, which runs each and
+# checks its output against examples/expected/NAME.out; `make test` runs
+# it too.
 
 EXAMPLES      := $(basename $(notdir $(wildcard examples/*.c)))
 EXAMPLE_KINDS := $(SQ_KINDS)
 EXAMPLE_BINS  := $(foreach k,$(EXAMPLE_KINDS),$(EXAMPLES:%=$(BUILD)/examples/%-$(k)))
 
-# One pattern rule per backend: $(BUILD)/examples/%-rb from examples/%.c ...
+# One pattern rule per backend: $(BUILD)/examples/%-KIND from examples/%.c
 define sq_example_rule
 $(BUILD)/examples/%-$(1): examples/%.c $(HEADERS)
 	@mkdir -p $$(@D)
@@ -19,7 +20,8 @@ endef
 $(foreach k,$(EXAMPLE_KINDS),$(eval $(call sq_example_rule,$(k))))
 
 .PHONY: examples
-examples: $(EXAMPLE_BINS)
+examples: $(EXAMPLE_BINS) ## build the examples (build/examples/NAME-KIND), run each, check its output
+	@BUILD=$(BUILD) sh examples/test-examples.sh
 
 TEST_PROGS += examples/test-examples.sh
 TEST_DEPS  += $(EXAMPLE_BINS)

@@ -19,8 +19,8 @@
  * "encoder", "backup") end with the same weighted runtime, runtime * 1024 /
  * weight, within one slice; their CPU shares are in the ratio of their weights.
  *
- * Build with -DSQ_K=rb (default), gavl, binom or tring: the schedule is the
- * same for each.
+ * Build with -DSQ_K=<backend>, any token of SQ_KINDS in smartq.h
+ * (make examples builds one per backend): the schedule is the same for each.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@
 #include <smartq.h>
 
 #ifndef SQ_K
-#define SQ_K rb
+#error "build with -DSQ_K=<backend>, a token of SQ_KINDS in smartq.h"
 #endif
 
 #define SLICE		100u	/* us of CPU per pick */

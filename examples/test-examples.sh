@@ -8,7 +8,9 @@
 # exact backends are exact and stable, and the ring is too at its default
 # granularity of 1, so one expected file per example serves them all.
 #
-# Run from the top of the tree after `make examples` (BUILD=build).
+# `make examples` and `make test` run it from the top of the tree (BUILD=build);
+# the programs are $BUILD/examples/NAME-KIND, and each run's output is left
+# beside its program as NAME-KIND.out.
 set -u
 [ -n "${SQ_KINDS:-}" ] || { echo "examples: SQ_KINDS is empty (run me from make)"; exit 1; }
 bin=${BUILD:-build}/examples
@@ -17,7 +19,10 @@ checked=0
 
 for src in examples/*.c; do
 	ex=$(basename "$src" .c)
+	before=$failed
+	ran=
 	for kind in $SQ_KINDS; do
+		ran=${ran:+$ran,}$kind
 		out=$bin/$ex-$kind.out
 		"$bin/$ex-$kind" >"$out"
 		status=$?
@@ -31,6 +36,8 @@ for src in examples/*.c; do
 		fi
 		checked=$((checked + 1))
 	done
+	[ "$failed" -eq "$before" ] &&
+		echo "ok   $bin/$ex-{$ran}: printed examples/expected/$ex.out"
 done
 echo "examples: $checked runs, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,8 +20,8 @@
  * cancelled ones never fire, and "hw" lines appear only when the first
  * deadline changed.
  *
- * Build with -DSQ_K=rb (default), gavl, binom or tring: the output is the
- * same for each.
+ * Build with -DSQ_K=<backend>, any token of SQ_KINDS in smartq.h
+ * (make examples builds one per backend): the output is the same for each.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,7 +29,7 @@
 #include <smartq.h>
 
 #ifndef SQ_K
-#define SQ_K rb
+#error "build with -DSQ_K=<backend>, a token of SQ_KINDS in smartq.h"
 #endif
 
 #define END 3000u	/* ms simulated */

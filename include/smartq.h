@@ -28,10 +28,21 @@
 #ifndef SMARTQ_H
 #define SMARTQ_H
 
+/*
+ * The version, written here only: make install, make single, CMake, Meson
+ * and the .pc file read these three lines (mk/version.sh).  SQ_VERSION is
+ * for #if (0.2.0 is 200); the string is spelled from the numbers.
+ */
 #define SQ_VERSION_MAJOR 0
-#define SQ_VERSION_MINOR 1
+#define SQ_VERSION_MINOR 2
 #define SQ_VERSION_PATCH 0
-#define SQ_VERSION_STRING "0.1.0"
+#define SQ_VERSION \
+	(SQ_VERSION_MAJOR * 10000 + SQ_VERSION_MINOR * 100 + SQ_VERSION_PATCH)
+#define SQ__VERSION_STR(x)  #x
+#define SQ__VERSION_XSTR(x) SQ__VERSION_STR(x)
+#define SQ_VERSION_STRING                                                     \
+	SQ__VERSION_XSTR(SQ_VERSION_MAJOR) "."                                \
+	SQ__VERSION_XSTR(SQ_VERSION_MINOR) "." SQ__VERSION_XSTR(SQ_VERSION_PATCH)
 
 #include "smartq/common.h"
 #include "smartq/rbtree.h"

@@ -9,7 +9,11 @@
 # pkgconf search by default next to lib/pkgconfig, so one file serves
 # every ABI of a multiarch system (as other header-only libraries do).
 # Its Version is read from SQ_VERSION_MAJOR/MINOR/PATCH in include/smartq.h
-# while installing, so the two cannot disagree.
+# while installing (mk/version.sh), so the two cannot disagree.
+#
+# A PREFIX that pkg-config does not search (anything but /usr and, on most
+# systems, /usr/local) needs PKG_CONFIG_PATH=$(PREFIX)/share/pkgconfig in
+# the user's environment; install says so when it writes there.
 
 PREFIX       ?= /usr/local
 INCLUDEDIR   ?= $(PREFIX)/include
@@ -24,22 +28,26 @@ SQ_INST_PC      := $(DESTDIR)$(PKGCONFIGDIR)/smartq.pc
 SQ_PC_INCLUDEDIR = $(if $(filter $(PREFIX)/include,$(INCLUDEDIR)),$${prefix}/include,$(INCLUDEDIR))
 
 .PHONY: install uninstall
-install:
+install: ## headers and smartq.pc into PREFIX (/usr/local); DESTDIR honoured
 	$(INSTALL) -d '$(SQ_INST_INC)/smartq' '$(DESTDIR)$(PKGCONFIGDIR)'
 	$(INSTALL) -m 644 include/smartq.h '$(SQ_INST_INC)/smartq.h'
 	$(INSTALL) -m 644 $(addprefix include/smartq/,$(SQ_INST_HEADERS)) '$(SQ_INST_INC)/smartq/'
-	@version=$$(awk '$$1 == "#define" && $$2 ~ /^SQ_VERSION_(MAJOR|MINOR|PATCH)$$/ { v[$$2] = $$3 } \
-		END { if (v["SQ_VERSION_MAJOR"] != "" && v["SQ_VERSION_MINOR"] != "" && v["SQ_VERSION_PATCH"] != "") \
-			print v["SQ_VERSION_MAJOR"] "." v["SQ_VERSION_MINOR"] "." v["SQ_VERSION_PATCH"] }' include/smartq.h); \
-	if [ -z "$$version" ]; then echo "install: no SQ_VERSION_* in include/smartq.h" >&2; exit 1; fi; \
+	@version=$$(sh mk/version.sh include/smartq.h) || exit 1; \
 	echo "smartq.pc: Version $$version -> $(SQ_INST_PC)"; \
 	sed -e 's|@prefix@|$(PREFIX)|' -e 's|@includedir@|$(SQ_PC_INCLUDEDIR)|' \
 	    -e "s|@version@|$$version|" smartq.pc.in >'$(SQ_INST_PC).tmp' && \
 	chmod 644 '$(SQ_INST_PC).tmp' && mv '$(SQ_INST_PC).tmp' '$(SQ_INST_PC)'
+	@if [ -z '$(DESTDIR)' ] && command -v pkg-config >/dev/null 2>&1; then \
+		case ":$$(pkg-config --variable pc_path pkg-config 2>/dev/null):$${PKG_CONFIG_PATH:-}:" in \
+		*':$(PKGCONFIGDIR):'*|*':$(PKGCONFIGDIR)/:'*) ;; \
+		*) echo "install: pkg-config does not search $(PKGCONFIGDIR);" \
+			"users need PKG_CONFIG_PATH=$(PKGCONFIGDIR)" ;; \
+		esac; \
+	fi
 
 # Removes the files install wrote and the smartq/ directory it made, but
 # not shared directories such as $(PREFIX)/include.
-uninstall:
+uninstall: ## remove what install wrote (same PREFIX, DESTDIR)
 	rm -f '$(SQ_INST_INC)/smartq.h' '$(SQ_INST_PC)' \
 		$(addprefix '$(SQ_INST_INC)/smartq/,$(addsuffix ',$(SQ_INST_HEADERS)))
 	@if [ -d '$(SQ_INST_INC)/smartq' ]; then \

@@ -1,6 +1,8 @@
 # mk/lint.mk - static analysis: `make lint`
 #
-#   make lint           cppcheck, then clang-tidy; fails on any finding
+#   make lint           cppcheck, then clang-tidy; fails on any finding,
+#                       prints one line per tool when there is none (V=1:
+#                       the commands too)
 #   make lint-cppcheck  cppcheck over include/ (through one TU that includes
 #                       every header) and the C sources of tests/, bench/,
 #                       examples/ that exist, with and without SQ_DEBUG
@@ -28,9 +30,19 @@ LINT_CPPCHECK_FLAGS := --enable=warning,style,performance,portability \
 	--template='{file}:{line}: {severity}: {message} [{id}]' \
 	-Iinclude -Itests -USQ_HAVE_CMOCKA -D__x86_64__
 
+# Quiet on success: one line per tool.  V=1 shows the commands.
+Q := $(if $(filter 1,$(V)),,@)
+
+# clang counts the warnings of checks it then drops as being in system
+# headers (bugprone-reserved-identifier on glibc's __names) and prints
+# "N warnings generated." even under --quiet; -fno-caret-diagnostics turns
+# off only that count: clang-tidy prints its own findings, carets and all.
+LINT_TIDY_FLAGS := $(CPPFLAGS) -std=c99 -D_POSIX_C_SOURCE=200809L \
+	-DFZ_STANDALONE -fno-caret-diagnostics
+
 .PHONY: lint lint-cppcheck lint-tidy
 
-lint: lint-cppcheck lint-tidy
+lint: lint-cppcheck lint-tidy ## cppcheck and clang-tidy; quiet unless they find something
 
 # Every header on its own, then smartq.h, in one TU: a header that is not
 # self-contained fails here, and each is checked once per configuration.
@@ -50,28 +62,28 @@ LINT_KSRCS  := $(if $(LINT_SRCS),$(shell grep -l 'error.*-DSQ_K=' $(LINT_SRCS)))
 LINT_DBGSRC := $(if $(LINT_SRCS),$(shell grep -l 'error.*-DSQ_DEBUG' $(LINT_SRCS)))
 LINT_PLAIN  := $(filter-out $(LINT_KSRCS),$(LINT_SRCS))
 
-lint-cppcheck: $(LINT_TU)
+lint-cppcheck: $(LINT_TU) ## cppcheck alone
 	@command -v $(CPPCHECK) >/dev/null 2>&1 || \
 		{ echo "make lint: $(CPPCHECK) not found (apt-get install cppcheck)" >&2; exit 1; }
-	$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -USQ_DEBUG $(LINT_TU) \
+	$(Q)$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -USQ_DEBUG $(LINT_TU) \
 		$(filter-out $(LINT_DBGSRC),$(LINT_PLAIN))
-	$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -DSQ_DEBUG $(LINT_TU) $(LINT_PLAIN)
+	$(Q)$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -DSQ_DEBUG $(LINT_TU) $(LINT_PLAIN)
 	@set -e; for k in $(if $(LINT_KSRCS),$(LINT_KINDS)); do \
 		nd="$(filter-out $(LINT_DBGSRC),$(LINT_KSRCS))"; \
 		if [ -n "$$nd" ]; then \
-			echo "$(CPPCHECK) ... -USQ_DEBUG -DSQ_K=$$k $$nd"; \
+			$(if $(Q),,echo "$(CPPCHECK) ... -USQ_DEBUG -DSQ_K=$$k $$nd";) \
 			$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -USQ_DEBUG \
 				-DSQ_K=$$k $$nd; \
 		fi; \
-		echo "$(CPPCHECK) ... -DSQ_DEBUG -DSQ_K=$$k $(LINT_KSRCS)"; \
+		$(if $(Q),,echo "$(CPPCHECK) ... -DSQ_DEBUG -DSQ_K=$$k $(LINT_KSRCS)";) \
 		$(CPPCHECK) $(LINT_CPPCHECK_FLAGS) -DSQ_DEBUG \
 			-DSQ_K=$$k $(LINT_KSRCS); \
 	done
+	@echo "lint: cppcheck: no findings ($(words $(LINT_TU) $(LINT_SRCS)) files, with and without SQ_DEBUG)"
 
-lint-tidy: $(LINT_TU)
+lint-tidy: $(LINT_TU) ## clang-tidy alone
 	@command -v $(CLANG_TIDY) >/dev/null 2>&1 || \
 		{ echo "make lint: $(CLANG_TIDY) not found (apt-get install clang-tidy)" >&2; exit 1; }
-	$(CLANG_TIDY) --quiet $(LINT_TIDY_SRCS) -- $(CPPFLAGS) -std=c99 \
-		-D_POSIX_C_SOURCE=200809L -DFZ_STANDALONE
-	$(CLANG_TIDY) --quiet $(LINT_TIDY_SRCS) -- $(CPPFLAGS) -std=c99 \
-		-D_POSIX_C_SOURCE=200809L -DFZ_STANDALONE -DSQ_DEBUG
+	$(Q)$(CLANG_TIDY) --quiet $(LINT_TIDY_SRCS) -- $(LINT_TIDY_FLAGS)
+	$(Q)$(CLANG_TIDY) --quiet $(LINT_TIDY_SRCS) -- $(LINT_TIDY_FLAGS) -DSQ_DEBUG
+	@echo "lint: clang-tidy: no findings ($(words $(LINT_TIDY_SRCS)) files, with and without SQ_DEBUG)"

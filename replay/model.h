@@ -220,14 +220,18 @@ static void rp_log(struct rp_sim *s, unsigned op, uint32_t idx, uint64_t key)
 		rp_flush(s);
 }
 
-/* 64-bit mix of the decision trace (splitmix64's finaliser). */
-static uint64_t rp_mix(uint64_t h, uint64_t v)
+/* splitmix64's finaliser: every input bit reaches every output bit. */
+static uint64_t rp_fmix(uint64_t z)
 {
-	uint64_t z = h ^ (v + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2));
-
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
 	return z ^ (z >> 31);
+}
+
+/* The decision trace: each pick folded into the hash so far. */
+static uint64_t rp_mix(uint64_t h, uint64_t v)
+{
+	return rp_fmix(h ^ (v + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2)));
 }
 
 /* ---- the run queue, as the scheduler uses it ------------------------- */
@@ -624,20 +628,32 @@ struct rp_hackbench {
 	struct rp_pipe *pipe;	/* groups * 20 */
 };
 
-/* task i: group i / 40; 0..19 receivers, 20..39 senders */
+/*
+ * Task i is in group i / 40: 0..19 its receivers, 20..39 its senders.
+ * The pipe task @i works on now: a receiver's own, or the one of the
+ * receiver a sender writes to next (t->b).
+ */
+static struct rp_pipe *rp_hb_pipe(struct rp_sim *s, uint32_t i)
+{
+	struct rp_hackbench *hb = (struct rp_hackbench *)s->wdata;
+	uint32_t g = i / (2 * RP_HB_FDS), r = i % (2 * RP_HB_FDS);
+
+	if (s->t[i].role == RP_SENDER)
+		r = s->t[i].b;
+	return &hb->pipe[g * RP_HB_FDS + r];
+}
+
 static void rp_hb_act(struct rp_sim *s, uint32_t i)
 {
 	struct rp_hackbench *hb = (struct rp_hackbench *)s->wdata;
 	struct rp_task *t = &s->t[i];
-	uint32_t g = i / (2 * RP_HB_FDS);
-	struct rp_pipe *p;
+	struct rp_pipe *p = rp_hb_pipe(s, i);
 
 	if (t->role == RP_SENDER) {
 		if (t->a == hb->loops) {
 			rp_exit(s);
 			return;
 		}
-		p = &hb->pipe[g * RP_HB_FDS + t->b];
 		if (p->used == hb->cap) {
 			t->wait_next = RP_NONE;
 			if (p->wait_head == RP_NONE)
@@ -655,7 +671,6 @@ static void rp_hb_act(struct rp_sim *s, uint32_t i)
 			rp_exit(s);
 			return;
 		}
-		p = &hb->pipe[g * RP_HB_FDS + (i % (2 * RP_HB_FDS))];
 		if (!p->avail) {
 			p->reader = i;
 			rp_block(s, false);
@@ -669,13 +684,10 @@ static void rp_hb_act(struct rp_sim *s, uint32_t i)
 
 static void rp_hb_done(struct rp_sim *s, uint32_t i)
 {
-	struct rp_hackbench *hb = (struct rp_hackbench *)s->wdata;
 	struct rp_task *t = &s->t[i];
-	uint32_t g = i / (2 * RP_HB_FDS);
-	struct rp_pipe *p;
+	struct rp_pipe *p = rp_hb_pipe(s, i);
 
 	if (t->role == RP_SENDER) {
-		p = &hb->pipe[g * RP_HB_FDS + t->b];
 		p->avail++;
 		if (p->reader != RP_NONE) {
 			uint32_t r = p->reader;
@@ -690,7 +702,6 @@ static void rp_hb_done(struct rp_sim *s, uint32_t i)
 	} else {
 		uint32_t w;
 
-		p = &hb->pipe[g * RP_HB_FDS + (i % (2 * RP_HB_FDS))];
 		p->used--;
 		t->a++;
 		w = p->wait_head;
@@ -734,8 +745,13 @@ struct rp_result {
 	const char *err;
 };
 
-static void rp_result_of(struct rp_result *r, struct rp_sim *s)
+/* Run @s to its end, replay what is left on the shadow, fill in @r. */
+static void rp_run_to_result(struct rp_result *r, struct rp_sim *s,
+			     const char *stuck)
 {
+	if (rp_run(s) != 0 && !s->check_err)
+		s->check_err = stuck;
+	rp_flush(s);
 	r->sim_ns = s->now;
 	r->rq_ns = s->rq_ns;
 	r->rq_ops = s->rq_ops;
@@ -776,10 +792,7 @@ static void rp_hackbench(struct rp_result *r, const struct rp_kind *q,
 							       : RP_SENDER;
 	for (i = 0; i < nt; i++)
 		rp_wake(&s, i);
-	if (rp_run(&s) != 0 && !s.check_err)
-		s.check_err = "hackbench deadlocked";
-	rp_flush(&s);
-	rp_result_of(r, &s);
+	rp_run_to_result(r, &s, "hackbench deadlocked");
 	r->jain = s.jain_first_exit;
 	rp_sim_fini(&s);
 	if (!r->err)
@@ -827,11 +840,7 @@ struct rp_tbench {
 
 static uint64_t rp_rand(uint64_t *state)	/* splitmix64 */
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-	return z ^ (z >> 31);
+	return rp_fmix(*state += 0x9e3779b97f4a7c15u);
 }
 
 /* a daemon's next wakeup: its period, +-10% */
@@ -966,10 +975,7 @@ static void rp_tbench(struct rp_result *r, const struct rp_kind *q,
 	rp_wake(&s, RP_TB_SERVER);
 	for (i = nd; i < nt; i++)
 		rp_wake(&s, i);
-	if (rp_run(&s) != 0 && !s.check_err)
-		s.check_err = "tbench stalled";
-	rp_flush(&s);
-	rp_result_of(r, &s);
+	rp_run_to_result(r, &s, "tbench stalled");
 	r->ops = tb.ops;
 	r->mbps = s.now ? (double)tb.bytes / 1e6 / ((double)s.now / 1e9) : 0;
 	r->max_latency_ms = (double)tb.max_latency / 1e6;

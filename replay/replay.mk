@@ -19,7 +19,7 @@ TEST_PROGS += $(REPLAY_TEST)
 TEST_DEPS  += $(REPLAY_TEST)
 
 .PHONY: replay
-replay: $(REPLAY_BIN)
+replay: $(REPLAY_BIN) ## the seeds' scheduler benchmarks (hackbench, tbench) in a CFS model (REPLAY_ARGS=--help)
 	@mkdir -p $(dir $(REPLAY_CSV)) $(dir $(REPLAY_JSON))
 	$(REPLAY_BIN) --csv $(REPLAY_CSV) --json $(REPLAY_JSON) $(REPLAY_ARGS)
 

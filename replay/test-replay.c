@@ -12,7 +12,8 @@
  *   - the ring stays within its guarantee: each first() is the smallest
  *     key or the oldest late one (below the ring's time);
  *   - the timed shadow queue agrees with the model at every pop;
- *   - a queue that breaks stability is caught (so the check can fail);
+ *   - a queue that breaks stability is caught (so the check can fail),
+ *     and the truth it is held to is right on a hand-made queue;
  *   - the policies' period and granularity are the kernel's and the mails'.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -148,6 +149,38 @@ SQ_TEST(check_catches_an_unstable_queue)
 	printf("    caught: %s\n", r.err);
 }
 
+/* The truth the ring is held to: the smallest key (oldest among equal
+ * keys), and the oldest of the keys below the ring's time. */
+SQ_TEST(truth_of_smallest_and_late)
+{
+	static const uint64_t key[] = { 50, 30, 30, 70, 20, 40 };
+	static const uint64_t seq[] = { 1, 5, 3, 2, 6, 4 };
+	struct rp_task t[6];
+	struct rp_sim s;
+	uint32_t i, min, late;
+
+	memset(&s, 0, sizeof(s));
+	memset(t, 0, sizeof(t));
+	s.t = t;
+	s.nt = 6;
+	for (i = 0; i < 6; i++) {
+		t[i].vruntime = key[i];
+		t[i].enq_seq = seq[i];
+		t[i].in_tree = i != 4;	/* 20 is running, not queued */
+	}
+	s.ring_time = 45;
+	rp_truth(&s, &min, &late);
+	SQ_ASSERT_EQ(min, 2);	/* 30, enqueued before the other 30 */
+	SQ_ASSERT_EQ(late, 2);	/* below 45: seq 3 oldest of 3, 4, 5 */
+	t[2].in_tree = false;
+	rp_truth(&s, &min, &late);
+	SQ_ASSERT_EQ(min, 1);
+	SQ_ASSERT_EQ(late, 5);	/* 40 (seq 4) is older than 30 (seq 5) */
+	s.ring_time = 0;
+	rp_truth(&s, &min, &late);
+	SQ_ASSERT_EQ(late, RP_NONE);
+}
+
 SQ_TEST(policies_are_the_kernels)
 {
 	const struct rp_policy *m = &rp_policies[0], *d = &rp_policies[1],
@@ -178,6 +211,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(hackbench_does_the_work),
 	SQ_T(tbench_moves_data),
 	SQ_T(check_catches_an_unstable_queue),
+	SQ_T(truth_of_smallest_and_late),
 	SQ_T(policies_are_the_kernels),
 };
 

@@ -8,7 +8,7 @@
  * (tests/model.h) are written once, here, for the one backend MIX_K the
  * includer names:
  *
- *	#define MIX_K rb
+ *	#define MIX_K rb		(a token of SQ_KINDS)
  *	#define MIX_NMAX 48		(ids, and nodes: mix_node[0 .. NMAX))
  *	#include "mix.h"
  *

@@ -25,7 +25,7 @@
  *	sqm_find(&m, n, start, queued);	the first id from @start on (mod @n)
  *					that is queued (or not), -1 if none
  *
- * For the time ring (tring), which is exact only to its granularity Tg and
+ * For the time ring, which is exact only to its granularity Tg and
  * only while keys stay in its window, the model states the contract's
  * guarantee instead of one answer:
  *

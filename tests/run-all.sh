@@ -6,7 +6,11 @@ failed=0
 failures=
 for p in "$@"; do
 	echo "=== $p"
-	if "./$p"; then
+	case $p in
+	/*) cmd=$p ;;	# an absolute BUILD
+	*) cmd=./$p ;;
+	esac
+	if "$cmd"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))

@@ -123,7 +123,7 @@ TEST_PROGS += $(SQT_DIR)/headers $(SQT_BUILT)
 TEST_DEPS  += $(SQT_DIR)/headers $(SQT_BUILT)
 
 .PHONY: test-build
-test-build: $(SQT_DIR)/headers $(SQT_BUILT)
+test-build: $(SQT_DIR)/headers $(SQT_BUILT) ## build the test programs without running them
 
 # The flags one variant compiles with: $(call sqt_cc,VARIANT)
 sqt_cc = $(SQT_CC_$(1)) $(SQT_FLAGS_$(1)) $(WARN) \

@@ -67,7 +67,7 @@ SQ_TEST(rb_node_layout)
 		SQ_ASSERT_EQ(sizeof(struct sq_rb_node), 32);
 	SQ_ASSERT_EQ((uintptr_t)&n & 1u, 0);
 	/* the key comes first and the link right after it, where the
-	 * layout rule says (what tring.h's nodes rely on too) */
+	 * layout rule says */
 	SQ_ASSERT((void *)&n.key == (void *)&n);
 	SQ_ASSERT((const void *)((const char *)&n.rb_link + SQ_RB__KEY_AT) ==
 		  (const void *)&n.key);

@@ -649,6 +649,7 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 			unsigned d = sq_binom__degree(n);
 
 			fn(n, arg);
+			/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 			SQ__MISUSE(q->bh_count != count, "sq_binom_visit",
 				   "fn changed the queue");
 			seen++;

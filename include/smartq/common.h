@@ -97,9 +97,11 @@
  * of a branch where it turns the same store written in one expression
  * into one (the descents' last turn).
  */
+/* NOLINTBEGIN(bugprone-macro-parentheses): type is a type name */
 #define SQ__CHILD(type, x, left, right, s)				\
 	(*(type **)(void *)((char *)(x) + offsetof(type, left) +	\
 		(size_t)(s) * (offsetof(type, right) - offsetof(type, left))))
+/* NOLINTEND(bugprone-macro-parentheses) */
 #define SQ__CHILD_AT(type, left, right, s) \
 	(offsetof(type, left) + \
 	 (size_t)(s) * (offsetof(type, right) - offsetof(type, left)))
@@ -230,7 +232,7 @@ static inline uint64_t sq_key_from_double(double d)
 	memcpy(&b, &d, sizeof(b));
 	/* positive: above every negative; negative: the magnitude's order
 	 * reversed */
-	return b & SQ__SIGN64 ? ~b : b | SQ__SIGN64;
+	return (b & SQ__SIGN64) ? ~b : (b | SQ__SIGN64);
 }
 
 /**
@@ -242,7 +244,7 @@ static inline uint64_t sq_key_from_double(double d)
  */
 static inline double sq_key_to_double(uint64_t k)
 {
-	uint64_t b = k & SQ__SIGN64 ? k ^ SQ__SIGN64 : ~k;
+	uint64_t b = (k & SQ__SIGN64) ? (k ^ SQ__SIGN64) : ~k;
 	double d;
 
 	memcpy(&d, &b, sizeof(d));

@@ -833,6 +833,7 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 		struct sq_gavl_node *next = sq_gavl_next(n);
 
 		fn(n, arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->gv_count != count, "sq_gavl_visit",
 			   "fn changed the queue");
 		seen++;

@@ -920,6 +920,7 @@ static inline size_t sq_ladder__visit_list(const struct sq_ladder *q,
 	for (n = l->ll_first; n; n = next) {
 		next = n->ld_next;
 		fn(n, arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->ld_count != count, "sq_ladder_visit",
 			   "fn changed the queue");
 		seen++;

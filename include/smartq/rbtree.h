@@ -31,7 +31,7 @@
  * The balancing code works on the link alone (struct sq_rb__link) and
  * reads a link's key just before it (the layout rule, at the link's
  * definition), so another node type can embed the same link and reuse
- * the tree without a second copy of its key: tring.h's overflow does.
+ * the tree without a second copy of its key.
  * The public functions take and return struct sq_rb_node and convert at
  * the boundary (a constant offset, folded into the addressing).
  *
@@ -80,8 +80,8 @@
  * the link's address, in the struct that embeds it, where struct
  * sq_rb_node has it (the key first, the link right after it: -8 on
  * LP64); sq_rb__key() reads it there.  struct sq_rb_node follows the
- * rule by definition; any other node that embeds a link (tring.h's)
- * proves it with a compile-time check.  The key is a real uint64_t member
+ * rule by definition; any other node that embeds a link must prove it
+ * with a compile-time check.  The key is a real uint64_t member
  * of the embedding struct, read through a uint64_t lvalue: no struct type
  * is punned for another.
  */
@@ -143,7 +143,7 @@ SQ__INLINE void sq_rb__set_key(struct sq_rb__link *l, uint64_t key)
 }
 
 /* The sq_rb_node that holds link @l, NULL for NULL.  Only for links that
- * really are in an sq_rb_node (not tring's).  Non-const, like strchr. */
+ * really are in an sq_rb_node.  Non-const, like strchr. */
 SQ__INLINE struct sq_rb_node *sq_rb__node(const struct sq_rb__link *l)
 {
 	return l ? sq_entry(l, struct sq_rb_node, rb_link) : NULL;
@@ -527,8 +527,8 @@ SQ__INLINE void sq_rb__unlink(struct sq_rb__link *n)
 /* ---- the link-level operations ------------------------------------------
  *
  * The public functions below are thin wrappers over these, converting
- * node <-> link at the boundary; tring.h's overflow calls them directly on
- * the links inside its own nodes (which keep their key by the layout rule).
+ * node <-> link at the boundary; another node type that embeds the link
+ * (keeping its key by the layout rule) can call them directly.
  */
 
 /* The link after @n in order, NULL if @n is the last. */
@@ -870,6 +870,7 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 		const struct sq_rb__link *next = sq_rb__next(l);
 
 		fn(sq_rb__node(l), arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->rb_count != count, "sq_rb_visit",
 			   "fn changed the queue");
 		seen++;

@@ -328,7 +328,7 @@ SQ__INLINE unsigned sq_tring__scan(const struct sq_tring *q, unsigned s)
 			return SQ_TRING__NONE;
 	}
 	w = sq__ctz64(m) & (SQ_TRING__WORDS - 1);
-	return (w << 6) | sq__ctz64(q->tr_map[w]);
+	return (w << 6) + sq__ctz64(q->tr_map[w]);	/* cppcheck: not "| 0" */
 }
 
 /* Cache @n (NULL when empty) as the first node, and its tick. */
@@ -955,6 +955,7 @@ static inline size_t sq_tring__visit_list(const struct sq_tring *q,
 		struct sq_tring_node *next = n->tr_next;
 
 		fn(n, arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
 			   "fn changed the queue");
 		seen++;

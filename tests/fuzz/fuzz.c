@@ -61,8 +61,10 @@
 #include "../model.h"
 
 /* every backend's node and queue, named by its token (SQ_KINDS) */
+/* NOLINTBEGIN(bugprone-macro-parentheses): K is a member's name */
 #define FZ_NODE(K, exact) SQ_NODE(K) K;
 #define FZ_QUEUE(K, exact) SQ_QUEUE(K) K;
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 struct fz_item {
 	SQ_KINDS(FZ_NODE)
@@ -656,6 +658,7 @@ static void fz_requeue_ring(unsigned id, uint64_t key)
 	exp = sqm_requeue(&S.ring, id, key);
 	got = fz_ring->requeue(&S.item[id], key);
 	f1 = fz_ring->first();
+	FZ_REQUIRE(f1 != NULL, "ring: empty after requeue(node %u)", id);
 	k1 = fz_ring->key(f1);
 	FZ_REQUIRE(got == (f0 != f1 || k0 != k1),
 		   "ring: requeue(node %u, %" PRIu64 ") returned %d, but "

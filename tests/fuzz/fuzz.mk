@@ -48,14 +48,14 @@ $(FUZZ_DIR)/fuzz-regress-debug: $(FUZZ_INPUTS)
 		-DFZ_STANDALONE -DSQ_DEBUG -DSQ_TRING_SLOTS=$(FUZZ_SLOTS) \
 		-o $@ $(FUZZ_SRC)
 
-fuzz-regress: $(FUZZ_DIR)/fuzz-regress $(FUZZ_DIR)/fuzz-regress-debug
+fuzz-regress: $(FUZZ_DIR)/fuzz-regress $(FUZZ_DIR)/fuzz-regress-debug ## replay the saved fuzzer inputs (no libFuzzer needed)
 	./$(FUZZ_DIR)/fuzz-regress
 	./$(FUZZ_DIR)/fuzz-regress-debug
 
 # libFuzzer ships with clang's runtime (Debian: libclang-rt-NN-dev, or
 # the clang package itself on older releases).  Say so plainly when the
 # compiler cannot link a fuzzer, instead of failing in the middle.
-fuzz-check-cc:
+fuzz-check-cc: ## can FUZZ_CC (clang) link a libFuzzer target? say why not
 	@mkdir -p $(FUZZ_DIR)
 	@printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' \
 		'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);' \
@@ -81,9 +81,9 @@ $(FUZZ_DIR)/fuzzer: $(FUZZ_INPUTS) | fuzz-check-cc
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_COVIGN) $(CPPFLAGS) -DSQ_DEBUG \
 		-DSQ_TRING_SLOTS=$(FUZZ_SLOTS) -o $@ $(FUZZ_SRC)
 
-fuzz-build: fuzz-check-cc $(FUZZ_DIR)/fuzzer
+fuzz-build: fuzz-check-cc $(FUZZ_DIR)/fuzzer ## build the libFuzzer target only
 
-fuzz: fuzz-build
+fuzz: fuzz-build ## libFuzzer over every backend for FUZZ_SECONDS (60)
 	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
 	./$(FUZZ_DIR)/fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-max_len=$(FUZZ_MAXLEN) \

@@ -1,0 +1,109 @@
+#!/bin/sh
+# cmake.sh - a CMake user's project builds against smartq and runs, each way:
+#
+#   1. add_subdirectory(smartq), and FetchContent from the local path;
+#   2. smartq as the top-level project: ctest lists smartq.suite and runs
+#      smartq.consumer; cmake --install into a scratch prefix;
+#   3. that prefix moved elsewhere (the package is relocatable), then
+#      find_package(smartq 0.2 CONFIG REQUIRED) from it; a version of
+#      another minor (0.1, 0.3) is refused;
+#   4. cmake --install and make install write the same headers and the
+#      same smartq.pc for the same prefix (cmake adds share/cmake/smartq).
+#
+# The consumer is tests/consumer/consumer.c (every backend, the version).
+# Skips, saying so, when cmake is missing.  Run from the top of the tree.
+set -u
+unset MAKEFLAGS MFLAGS DESTDIR
+make=${MAKE:-make}
+src=$(pwd)
+if ! command -v cmake >/dev/null 2>&1; then
+	echo "cmake: cmake not found, skipping the CMake consumers (.ci/run installs it)"
+	exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartq-cmake.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+gen=
+command -v ninja >/dev/null 2>&1 && gen="-G Ninja"
+version=$(sh mk/version.sh include/smartq.h) || exit 1
+major_minor=${version%.*}
+
+fail() {
+	echo "FAIL cmake: $*"
+	[ -s "$tmp/log" ] && tail -n 20 "$tmp/log"
+	exit 1
+}
+
+# configure DIR ARGS... - configure quietly, the log kept for a failure
+configure() {
+	d=$1
+	shift
+	# shellcheck disable=SC2086 # $gen is empty or two words
+	cmake $gen -S "$src/tests/consumer" -B "$tmp/$d" -DSMARTQ_SRC="$src" \
+		"$@" >"$tmp/log" 2>&1
+}
+
+# build_run DIR - build the consumer and check what it prints
+build_run() {
+	cmake --build "$tmp/$1" >"$tmp/log" 2>&1 || fail "$1: build failed"
+	got=$("$tmp/$1/consumer") || fail "$1: consumer printed: $got"
+	case $got in
+	"smartq $version:"*": ok") ;;
+	*) fail "$1: consumer printed '$got', want 'smartq $version: ... ok'" ;;
+	esac
+}
+
+# 1. as a subproject
+configure sub -DSMARTQ_HOW=subdirectory || fail "add_subdirectory: configure failed"
+build_run sub
+configure fetch -DSMARTQ_HOW=fetchcontent || fail "FetchContent: configure failed"
+build_run fetch
+
+# 2. top level: ctest, then install
+# shellcheck disable=SC2086
+cmake $gen -S "$src" -B "$tmp/top" >"$tmp/log" 2>&1 || fail "top level: configure failed"
+cmake --build "$tmp/top" >"$tmp/log" 2>&1 || fail "top level: build failed"
+(cd "$tmp/top" && ctest -N) >"$tmp/log" 2>&1 || fail "ctest -N failed"
+grep -q 'smartq\.suite' "$tmp/log" || fail "ctest does not list smartq.suite"
+(cd "$tmp/top" && ctest -R 'smartq\.consumer' --output-on-failure) >"$tmp/log" 2>&1 ||
+	fail "ctest -R smartq.consumer failed"
+cmake --install "$tmp/top" --prefix "$tmp/prefix" >"$tmp/log" 2>&1 ||
+	fail "cmake --install failed"
+
+# 3. relocated, found by version
+mv "$tmp/prefix" "$tmp/moved"
+configure found -DSMARTQ_HOW=find_package -DSMARTQ_WANT="$major_minor" \
+	-DCMAKE_PREFIX_PATH="$tmp/moved" || fail "find_package(smartq $major_minor) failed"
+grep -q "consumer: smartq $version from $tmp/moved/" "$tmp/log" ||
+	fail "find_package found '$(grep 'consumer: smartq' "$tmp/log")', not $tmp/moved"
+build_run found
+minor=${major_minor#*.}
+for want in "${version%%.*}.$((minor + 1))" "${version%%.*}.$((minor - 1))"; do
+	[ "${want#*.}" -ge 0 ] 2>/dev/null || continue
+	if configure "no-$want" -DSMARTQ_HOW=find_package -DSMARTQ_WANT="$want" \
+		-DSMARTQ_FIND_ONLY=ON -DCMAKE_PREFIX_PATH="$tmp/moved"; then
+		fail "find_package(smartq $want) accepted $version"
+	fi
+	grep -q 'not accepted' "$tmp/log" ||
+		fail "find_package(smartq $want) failed for another reason"
+done
+: >"$tmp/log"
+
+# 4. the same files as make install, for the same prefix
+DESTDIR="$tmp/by-cmake" cmake --install "$tmp/top" --prefix /opt/smartq \
+	>"$tmp/log" 2>&1 || fail "cmake --install with DESTDIR failed"
+$make -s -C "$src" install DESTDIR="$tmp/by-make" PREFIX=/opt/smartq \
+	>"$tmp/log" 2>&1 || fail "make install failed"
+(cd "$tmp/by-make" && find . -type f | sort) >"$tmp/make.files"
+(cd "$tmp/by-cmake" && find . -type f | grep -v '^\./opt/smartq/share/cmake/smartq/' | sort) \
+	>"$tmp/cmake.files"
+if ! cmp -s "$tmp/make.files" "$tmp/cmake.files"; then
+	diff -u "$tmp/make.files" "$tmp/cmake.files"
+	fail "make install and cmake --install write different files"
+fi
+while read -r f; do
+	cmp -s "$tmp/by-make/$f" "$tmp/by-cmake/$f" ||
+		fail "$f differs between make install and cmake --install"
+done <"$tmp/make.files"
+
+echo "cmake: add_subdirectory, FetchContent, ctest, find_package($major_minor) after" \
+	"install and a move, other minors refused, same files as make install: ok"
