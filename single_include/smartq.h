@@ -4434,17 +4434,17 @@ static inline int sq_tring_check(const struct sq_tring *q)
  * backends return identical sequences.
  *
  * When the rungs run out.  Each rung narrows its parent bucket by
- * 2^SQ_LADDER__CBITS; rung 0's width is at most 2^(64 - log2 Buckets).  A
- * rung r with width 2^s may need ceil(s / CBITS) rungs below it before its
- * buckets hold one key each.  The defaults (1024, 64, 10 rungs) give
- * 10 + 9 * 6 = 64 bits: a crowded bucket always finds a free rung, for any
- * keys.  A bottom that grows past SQ_LADDER__SPILL nodes (keys enqueued
- * below the lowest rung: the present, the past) is spilled into a new
- * lowest rung only while that rule still holds; otherwise it stays a sorted
- * list, and an insert into it is O(bottom size) until it drains.  With
- * SQ_LADDER_RUNGS set below the rule, a crowded bucket on the last rung is
- * merge-sorted into the bottom (the paper's answer): O(m log m) once, then
- * the same long bottom.  Either way order stays exact.
+ * 2^SQ_LADDER__CBITS; rung 0's width is at most 2^(64 - log2 Buckets).  The
+ * defaults (1024, 64, 10 rungs) give 10 + 9 * 6 = 64 bits: a crowded bucket
+ * always finds a free rung, for any keys, unless spills took rungs.  A
+ * spill: a bottom longer than SQ_LADDER__SPILL (keys enqueued below the
+ * lowest rung: the present, the past) keeps its front and spreads the
+ * rest over a new lowest rung, if one is free (sq_ladder__spill()).  With
+ * SQ_LADDER_RUNGS set below the bound, or after spills, a crowded bucket
+ * on the last rung is merge-sorted into the bottom (the paper's answer),
+ * O(m log m) once; with no rung free a long bottom stays a sorted list,
+ * whose inserts cost twice the distance from its nearer end.  Either way
+ * the order stays exact.
  *
  * Invariants (sq_ladder_check() verifies each of them):
  *  1. Every list is NULL-terminated both ways, and each node's ld_home is
@@ -4468,7 +4468,8 @@ static inline int sq_tring_check(const struct sq_tring *q)
  *
  * Costs (n nodes):
  *	enqueue		O(1): a tail append, or an ordered insert into the
- *			bottom (at most SQ_LADDER__SPILL nodes but see above)
+ *			bottom (short: it is spilled when it grows; see
+ *			above for when it cannot be)
  *	first		O(1): the bottom's head
  *	pop		O(1) amortised: the head of the bottom; a refill moves
  *			each node down at most once per rung
@@ -4551,8 +4552,9 @@ static inline int sq_tring_check(const struct sq_tring *q)
 #define SQ_LADDER__NBK ((SQ_LADDER_BUCKETS) + \
 			((SQ_LADDER_RUNGS) - 1) * (SQ_LADDER_SPLIT))
 #define SQ_LADDER__WORDS ((SQ_LADDER__NBK + 63) / 64)
-/* A bottom past this many nodes is spilled into a rung (if one is free). */
-#define SQ_LADDER__SPILL (2 * (SQ_LADDER_THRES))
+/* A bottom longer than this is spilled into a rung, if one is free (see
+ * sq_ladder__spill()). */
+#define SQ_LADDER__SPILL ((size_t)2 * (SQ_LADDER_THRES))
 
 struct sq_ladder__list;
 
@@ -4594,6 +4596,7 @@ struct sq_ladder__rung {
  * @ld_bottom:  the sorted list; its head is the first node
  * @ld_count:   number of queued nodes
  * @ld_nbottom: nodes in the bottom
+ * @ld_bins:    inserts into the bottom since it was filled or spilled
  * @ld_nrungs:  rungs in use, 0 .. SQ_LADDER_RUNGS
  * @ld_toplim:  keys above it go to the top
  * @ld_top:     the unsorted list of the far future
@@ -4609,6 +4612,7 @@ struct sq_ladder {
 	struct sq_ladder__list ld_bottom;
 	size_t ld_count;
 	size_t ld_nbottom;
+	size_t ld_bins;
 	unsigned ld_nrungs;
 	uint64_t ld_toplim;
 	struct sq_ladder__list ld_top;
@@ -4701,15 +4705,14 @@ SQ__INLINE void sq_ladder__bucket_clear(struct sq_ladder *q, unsigned b)
 		q->ld_summary &= ~((uint64_t)1 << w);
 }
 
-/* The bitmap bits of rung @r's buckets in word @w (all ones for a word of
- * rung 0, which fills whole words). */
+/* The bitmap bits of rung @r's buckets in their word (all ones for rung
+ * 0, which fills whole words, and when a spawned rung fills one). */
 SQ__INLINE uint64_t sq_ladder__rung_mask(unsigned r)
 {
-	unsigned base = sq_ladder__base(r);
-
 	if (!r || SQ_LADDER_SPLIT == 64)
 		return ~(uint64_t)0;
-	return (((uint64_t)1 << (SQ_LADDER_SPLIT & 63)) - 1) << (base & 63);
+	return (((uint64_t)1 << (SQ_LADDER_SPLIT & 63)) - 1)
+	       << (sq_ladder__base(r) & 63);
 }
 
 /* The first occupied bucket index of rung @r (global), or -1 if none. */
@@ -4725,11 +4728,11 @@ SQ__INLINE long sq_ladder__rung_first(const struct sq_ladder *q, unsigned r)
 		if (!m)
 			return -1;
 		w = sq__ctz64(m);
-		return (long)(w * 64 + sq__ctz64(q->ld_map[w]));
+		return (long)w * 64 + (long)sq__ctz64(q->ld_map[w]);
 	}
 	w = sq_ladder__base(r) >> 6;
 	m = q->ld_map[w] & sq_ladder__rung_mask(r);
-	return m ? (long)(w * 64 + sq__ctz64(m)) : -1;
+	return m ? (long)w * 64 + (long)sq__ctz64(m) : -1;
 }
 
 /* Clear every bucket bit of rung @r (it is being made anew). */
@@ -4837,6 +4840,7 @@ SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
 	}
 	q->ld_bottom.ll_last = p;
 	q->ld_nbottom = cnt;
+	q->ld_bins = 0;
 }
 
 /*
@@ -4944,49 +4948,101 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 }
 
 /*
- * sq_ladder__spill - the bottom has grown past SQ_LADDER__SPILL nodes:
- * if a rung is free, spread it over a new lowest rung, from its first key
- * to its upper end, and refill.  Otherwise it stays a long sorted list.
- * (A spilled rung may leave too few rungs below it to split its buckets
- * down to one key: then a crowded bucket is sorted, O(m log m) once,
- * which beats inserting into a long bottom at O(m) each.)
+ * sq_ladder__spill - the bottom holds more than SQ_LADDER__SPILL nodes and
+ * has taken another SQ_LADDER_THRES inserts (keys enqueued below the lowest
+ * rung: the present, the past): if a rung is free, keep about its first
+ * SQ_LADDER_THRES nodes and spread the rest over a new lowest rung, which
+ * takes the keys above those kept.  Equal keys stay together: the cut goes
+ * before the run of equal keys that holds the THRES-th node, or, when that
+ * run starts at the head, after it.
+ *
+ * A spill moves nodes, and is paid for by the inserts since the bottom was
+ * last filled or spilled (ld_bins): it may move at most 4 per insert (plus
+ * SQ_LADDER__SPILL).  So a big crowd of equal keys (tasks woken at one
+ * time) is not carried out of the bottom and back for every few keys
+ * inserted in front of it; the two-finger insert keeps those cheap.  With
+ * no rung free the bottom stays a long sorted list.  Every path is O(1)
+ * amortised per insert.
  */
 SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 {
 	unsigned r = q->ld_nrungs;
-	uint64_t lo = q->ld_bottom.ll_first->key, hi, span;
-	struct sq_ladder_node *l = q->ld_bottom.ll_first;
+	struct sq_ladder_node *h = q->ld_bottom.ll_first, *p = h, *run = h, *s;
+	size_t kept = 1, before = 0, budget = (size_t)4 * q->ld_bins + SQ_LADDER__SPILL;
+	uint64_t hi;
 
-	if (lo == q->ld_bottom.ll_last->key)
-		return;		/* one key: inserts are O(1) at either end */
 	if (r >= (SQ_LADDER_RUNGS))
 		return;		/* no rung free: it stays a long list */
+	for (; kept < (SQ_LADDER_THRES) && p->ld_next; kept++) {
+		p = p->ld_next;
+		if (p->key != run->key) {
+			run = p;
+			before = kept;
+		}
+	}
+	if (run != h) {
+		if (q->ld_nbottom - before > budget)
+			return;	/* not yet paid for */
+		s = run;	/* cut before the run */
+		p = run->ld_prev;
+		kept = before;
+	} else {
+		/* after the head's run, found from the tail */
+		kept = q->ld_nbottom;
+		for (s = NULL, p = q->ld_bottom.ll_last; p->key != h->key;
+		     s = p, p = p->ld_prev)
+			if (q->ld_nbottom - --kept > budget)
+				return;
+		if (!s)
+			return;	/* one key: every insert is O(1) */
+	}
 	hi = r ? q->ld_rung[r - 1].lr_cur - 1 : q->ld_toplim;
-	span = hi - lo;
-	q->ld_bottom.ll_first = q->ld_bottom.ll_last = NULL;
-	q->ld_nbottom = 0;
-	sq_ladder__spread(q, r, l, lo, span);
-	sq_ladder__refill(q);
+	p->ld_next = NULL;
+	q->ld_bottom.ll_last = p;
+	q->ld_nbottom = kept;
+	q->ld_bins = 0;
+	sq_ladder__spread(q, r, s, s->key, hi - s->key);
 }
 
-/* Insert @n into the bottom (not empty) after every node of key <= its
- * own, from the tail, or at once at the head when it comes first. */
+/*
+ * sq_ladder__bottom_insert - insert @n into the bottom (not empty) after
+ * every node of key <= its own.  Before the head or after the tail at
+ * once; else two fingers walk in from both ends, so the cost is twice the
+ * distance from the nearer end: keys scheduled near the front (as a
+ * scheduler's are) and near the back are both cheap, and a crowd of equal
+ * keys at one end is never walked to reach the other.
+ */
 SQ__INLINE void sq_ladder__bottom_insert(struct sq_ladder *q,
 					 struct sq_ladder_node *n)
 {
-	struct sq_ladder_node *h = q->ld_bottom.ll_first, *p;
+	struct sq_ladder_node *a = q->ld_bottom.ll_first;
+	struct sq_ladder_node *b = q->ld_bottom.ll_last, *p;
 	uint64_t key = n->key;
 
 	n->ld_home = &q->ld_bottom;
-	if (key < h->key) {
+	if (key < a->key) {
 		n->ld_prev = NULL;
-		n->ld_next = h;
-		h->ld_prev = n;
+		n->ld_next = a;
+		a->ld_prev = n;
 		q->ld_bottom.ll_first = n;
 	} else {
-		p = q->ld_bottom.ll_last;
-		while (p->key > key)	/* stops at h at the latest */
-			p = p->ld_prev;
+		if (key >= b->key) {
+			p = b;
+		} else {
+			/* a->key <= key < b->key: the place is between them */
+			for (;;) {
+				p = a->ld_next;
+				if (p->key > key) {
+					p = a;
+					break;
+				}
+				a = p;
+				p = b->ld_prev;
+				if (p->key <= key)
+					break;
+				b = p;
+			}
+		}
 		n->ld_prev = p;
 		n->ld_next = p->ld_next;
 		if (p->ld_next)
@@ -4995,7 +5051,9 @@ SQ__INLINE void sq_ladder__bottom_insert(struct sq_ladder *q,
 			q->ld_bottom.ll_last = n;
 		p->ld_next = n;
 	}
-	if (SQ__UNLIKELY(++q->ld_nbottom > SQ_LADDER__SPILL))
+	q->ld_bins++;
+	if (SQ__UNLIKELY(++q->ld_nbottom > SQ_LADDER__SPILL) &&
+	    q->ld_bins % (SQ_LADDER_THRES) == 0)
 		sq_ladder__spill(q);
 }
 
@@ -5018,6 +5076,7 @@ SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
 		n->ld_home = &q->ld_bottom;
 		q->ld_bottom.ll_first = q->ld_bottom.ll_last = n;
 		q->ld_nbottom = 1;
+		q->ld_bins = 0;
 		q->ld_toplim = key;
 		return true;
 	}
@@ -5088,6 +5147,7 @@ static inline void sq_ladder_init(struct sq_ladder *q)
 	q->ld_bottom.ll_first = q->ld_bottom.ll_last = NULL;
 	q->ld_count = 0;
 	q->ld_nbottom = 0;
+	q->ld_bins = 0;
 	q->ld_nrungs = 0;
 	q->ld_toplim = 0;
 	q->ld_top.ll_first = q->ld_top.ll_last = NULL;
@@ -5502,7 +5562,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
  * a new backend is its header, its entry here, its white-box test and its
  * doc.
  */
-#define SQ_KINDS(X) X(rb, 1) X(gavl, 1) X(binom, 1) X(tring, 0)
+#define SQ_KINDS(X) X(rb, 1) X(gavl, 1) X(binom, 1) X(ladder, 1) X(tring, 0)
 
 /* Two-level paste, so that K may itself be a macro (#define MYQ rb). */
 #define SQ__CAT2(a, b)     a##b

@@ -9,50 +9,32 @@
  * below 1000 fit in the rungs, full-range keys run out of them.  (The
  * default geometry runs every shared suite: contract, diff, fuzz.)
  *
- * A random mix of enqueue / pop / pop_due / dequeue (any node) / requeue
- * (queued or idle) / visit on up to a few dozen nodes, compared after
- * every step with the model of tests/model.h and with sq_ladder_check();
- * the same on 2000 nodes with check() now and then; equal keys in FIFO
- * order through spawns and epochs; the edge keys 0 and UINT64_MAX and
- * crowds next to them; keys below the current epoch; rung exhaustion
- * (the fallback sort, and a spill refused); dequeue from each tier; and
- * check() catching queues broken on purpose.  A failure prints the seed.
+ * The random operation stream of tests/mix.h on 48 nodes, compared after
+ * every step with the model and with sq_ladder_check() and visit(); a hold
+ * loop on 2000 nodes against the model with keys in the past, crowds of
+ * equal keys and full-range keys; equal keys in FIFO order through an
+ * epoch; the edge keys 0 and UINT64_MAX and crowds next to them; keys below
+ * the epoch and a spilled bottom; rung exhaustion (the fallback sort, and
+ * a bottom that cannot spill); dequeue from each tier; and check()
+ * catching queues broken on purpose.  A failure prints the seed.
  */
 #define SQ_LADDER_BUCKETS 64
 #define SQ_LADDER_SPLIT 4
 #define SQ_LADDER_RUNGS 4
 #define SQ_LADDER_THRES 4
-#include "smartq/ladder.h"
+#include "smartq.h"
 #include "sq_test.h"
 #include "model.h"
 #include "rng.h"
 
-/* ---- random steps against the model (tests/model.h) -------------------- */
+/* ---- random steps against the model (tests/mix.h) ---------------------- */
 
-#define NMAX 2000
+#define MIX_K ladder
+#define MIX_NMAX 48
+#include "mix.h"
 
-static struct sq_ladder lq;
-static struct sq_ladder_node lnode[NMAX];
-static struct sqm model;
-static unsigned nnodes;
 /* what the structure went through, so the tests can insist it happened */
-static unsigned long seen_rungs[SQ_LADDER_RUNGS + 1], seen_spill_bottom;
-
-static void mix_init(unsigned n)
-{
-	unsigned i;
-
-	sq_ladder_init(&lq);
-	sqm_init(&model);
-	nnodes = n;
-	for (i = 0; i < n; i++)
-		sq_ladder_node_init(&lnode[i]);
-}
-
-static int idx(const struct sq_ladder_node *n)
-{
-	return n ? (int)(n - lnode) : -1;
-}
+static unsigned long seen_rungs[SQ_LADDER_RUNGS + 1];
 
 static void count_visit(struct sq_ladder_node *n, void *arg)
 {
@@ -62,184 +44,15 @@ static void count_visit(struct sq_ladder_node *n, void *arg)
 	(*c)++;
 }
 
-/* The queue agrees with the model: count, first, and every node's state. */
-static void mix_agree(uint64_t seed, unsigned long step, bool full)
+/* The ladder against the model: check(), mix_matches(), visit's count. */
+static bool ladder_matches(const struct sq_ladder *q)
 {
-	const struct sq_ladder_node *first = sq_ladder_first(&lq);
-	unsigned f = 0, i;
-	bool any = sqm_first(&model, &f, NULL);
 	size_t c = 0;
 
-	seen_rungs[lq.ld_nrungs]++;
-	if (lq.ld_nbottom > SQ_LADDER__SPILL)
-		seen_spill_bottom++;
-	SQ_ASSERTF(sq_ladder_count(&lq) == sqm_count(&model),
-		   "seed %llu step %lu: count %zu, model %zu\n",
-		   (unsigned long long)seed, step, sq_ladder_count(&lq),
-		   sqm_count(&model));
-	SQ_ASSERTF(sq_ladder_empty(&lq) == !any,
-		   "seed %llu step %lu: empty\n", (unsigned long long)seed,
-		   step);
-	SQ_ASSERTF(any ? first == &lnode[f] : first == NULL,
-		   "seed %llu step %lu: first is %d, model %d\n",
-		   (unsigned long long)seed, step, idx(first),
-		   any ? (int)f : -1);
-	if (!full)
-		return;
-	SQ_ASSERTF(sq_ladder_check(&lq) == 0,
-		   "seed %llu step %lu: check() failed\n",
-		   (unsigned long long)seed, step);
-	SQ_ASSERTF(sq_ladder_visit(&lq, count_visit, &c) == sqm_count(&model)
-		   && c == sqm_count(&model),
-		   "seed %llu step %lu: visit saw %zu\n",
-		   (unsigned long long)seed, step, c);
-	for (i = 0; i < nnodes; i++) {
-		bool queued = sqm_queued(&model, i);
-
-		SQ_ASSERTF(sq_ladder_queued(&lnode[i]) == queued,
-			   "seed %llu step %lu: node %u queued state\n",
-			   (unsigned long long)seed, step, i);
-		if (queued)
-			SQ_ASSERTF(lnode[i].key == sqm_key(&model, i),
-				   "seed %llu step %lu: node %u key\n",
-				   (unsigned long long)seed, step, i);
-	}
-}
-
-static void mix_enqueue(unsigned i, uint64_t key, uint64_t seed,
-			unsigned long step)
-{
-	bool want = sqm_enqueue(&model, i, key);
-	bool got = sq_ladder_enqueue(&lq, &lnode[i], key);
-
-	SQ_ASSERTF(got == want, "seed %llu step %lu: enqueue returned %d\n",
-		   (unsigned long long)seed, step, (int)got);
-}
-
-static void mix_pop(uint64_t seed, unsigned long step)
-{
-	unsigned f = 0;
-	bool any = sqm_pop(&model, &f, NULL);
-	struct sq_ladder_node *got = sq_ladder_pop(&lq);
-
-	if (!any) {
-		SQ_ASSERTF(got == NULL, "seed %llu step %lu: pop of empty\n",
-			   (unsigned long long)seed, step);
-		return;
-	}
-	SQ_ASSERTF(got == &lnode[f],
-		   "seed %llu step %lu: popped %d, model %d\n",
-		   (unsigned long long)seed, step, idx(got), (int)f);
-	SQ_ASSERT(!sq_ladder_queued(got));
-}
-
-static void mix_pop_due(uint64_t now, uint64_t seed, unsigned long step)
-{
-	unsigned f = 0;
-	uint64_t k = 0;
-	bool due = sqm_first(&model, &f, &k) && k <= now;
-	struct sq_ladder_node *got = sq_ladder_pop_due(&lq, now);
-
-	if (due)
-		sqm_pop(&model, NULL, NULL);
-	SQ_ASSERTF(got == (due ? &lnode[f] : NULL),
-		   "seed %llu step %lu: pop_due gave %d, model %d\n",
-		   (unsigned long long)seed, step, idx(got), due ? (int)f : -1);
-}
-
-/* requeue of a queued or an idle node (an idle one is armed) */
-static void mix_requeue(unsigned i, uint64_t key, uint64_t seed,
-			unsigned long step)
-{
-	bool want = sqm_queued(&model, i) ? sqm_requeue(&model, i, key)
-					  : sqm_enqueue(&model, i, key);
-	bool got = sq_ladder_requeue(&lq, &lnode[i], key);
-
-	SQ_ASSERTF(got == want, "seed %llu step %lu: requeue returned %d\n",
-		   (unsigned long long)seed, step, (int)got);
-}
-
-static void mix_dequeue(unsigned i, uint64_t seed, unsigned long step)
-{
-	unsigned f = 0;
-	bool want = sqm_first(&model, &f, NULL) && f == i;
-	bool got = sq_ladder_dequeue(&lq, &lnode[i]);
-
-	sqm_dequeue(&model, i);
-	SQ_ASSERTF(got == want, "seed %llu step %lu: dequeue returned %d\n",
-		   (unsigned long long)seed, step, (int)got);
-	SQ_ASSERT(!sq_ladder_queued(&lnode[i]));
-}
-
-/*
- * A key near @base for the class: the model's classes, plus keys near a
- * moving "now" (an event scheduled for the present or the past) so the
- * epochs and the bottom see keys below them.
- */
-static uint64_t mix_key(uint64_t *s, unsigned keys, uint64_t now)
-{
-	if (keys == RNG_KEYS_CLASSES) {
-		uint64_t d = rng_below(s, 400);
-
-		return rng_below(s, 8) ? now + d : (now > d ? now - d : 0);
-	}
-	return rng_key(s, keys);
-}
-
-/* One random operation; @fill biases toward enqueue (0..100). */
-static void mix_step(uint64_t *s, uint64_t seed, unsigned long step,
-		     unsigned keys, unsigned fill)
-{
-	unsigned op = rng_below(s, 100);
-	uint64_t k = 0, now;
-	int i;
-
-	now = sqm_first(&model, NULL, &k) ? k : 0;
-	if (op < fill) {
-		i = sqm_find(&model, nnodes, rng_below(s, nnodes), false);
-		if (i >= 0) {
-			if (rng_below(s, 4))
-				mix_enqueue((unsigned)i, mix_key(s, keys, now),
-					    seed, step);
-			else
-				mix_requeue((unsigned)i, mix_key(s, keys, now),
-					    seed, step);
-			return;
-		}
-		op = fill + rng_below(s, 100 - fill);
-	}
-	op = (op - fill) * 4 / (100 - fill);
-	if (op == 0) {
-		if (rng_below(s, 2))
-			mix_pop(seed, step);
-		else
-			mix_pop_due(mix_key(s, keys, now), seed, step);
-		return;
-	}
-	i = sqm_find(&model, nnodes, rng_below(s, nnodes), true);
-	if (i < 0) {
-		mix_pop(seed, step);	/* empty: pop must say NULL */
-		return;
-	}
-	if (op == 1)
-		mix_dequeue((unsigned)i, seed, step);
-	else
-		mix_requeue((unsigned)i, mix_key(s, keys, now), seed, step);
-}
-
-/* Pop everything and compare with the model, checking as it shrinks. */
-static void mix_drain(uint64_t seed, bool full)
-{
-	unsigned long step = 0;
-
-	while (sqm_count(&model)) {
-		mix_pop(seed, step);
-		mix_agree(seed, step, full);
-		step++;
-	}
-	mix_pop(seed, step);
-	SQ_ASSERT(sq_ladder_check(&lq) == 0);
-	SQ_ASSERT(sq_ladder_empty(&lq));
+	seen_rungs[q->ld_nrungs]++;
+	return sq_ladder_check(q) == 0 && mix_matches(q) &&
+	       sq_ladder_visit(q, count_visit, &c) == sqm_count(&mix_model) &&
+	       c == sqm_count(&mix_model);
 }
 
 /* ---- tests ------------------------------------------------------------- */
@@ -285,50 +98,119 @@ SQ_TEST(ladder_empty)
 #endif
 }
 
+/* check() after every step against the model, many seeds, every key
+ * class: with 4 nodes to a bucket the stream makes epochs, spawns and
+ * spills, and full-range keys run out of rungs */
 SQ_TEST(ladder_random_small)
 {
-	static const unsigned sizes[] = { 1, 2, 3, 5, 8, 17, 33, 48 };
-	unsigned si, keys, round;
-	unsigned long step;
+	static const unsigned keys[] = { RNG_KEYS_TIES, RNG_KEYS_SMALL,
+					 RNG_KEYS_FULL, RNG_KEYS_EDGES };
+	unsigned seedno, step, r;
 
-	for (round = 0; round < 4; round++)
-	for (si = 0; si < SQ_NELEM(sizes); si++)
-	for (keys = 0; keys <= RNG_KEYS_CLASSES; keys++) {
-		uint64_t seed = 0x1add0000u + round * 1000u + si * 10u + keys;
-		uint64_t s = seed;
-		unsigned fill = 30 + rng_below(&s, 50);
+	for (seedno = 0; seedno < 200; seedno++) {
+		uint64_t seed = 0x1add0000u + seedno, s = seed;
+		struct sq_ladder q;
+		const char *what = "start";
 
-		mix_init(sizes[si]);
+		mix_init(&q);
 		for (step = 0; step < 3000; step++) {
-			mix_step(&s, seed, step, keys, fill);
-			mix_agree(seed, step, true);
+			bool ok = mix_step(&q, &s, keys[seedno % 4], &what);
+
+			SQ_ASSERTF(ok, "seed %llu step %u: %s returned wrong\n",
+				   (unsigned long long)seed, step, what);
+			SQ_ASSERTF(ladder_matches(&q),
+				   "seed %llu step %u: ladder differs after %s\n",
+				   (unsigned long long)seed, step, what);
 		}
-		mix_drain(seed, true);
+		while (sq_ladder_pop(&q))
+			SQ_ASSERTF(sq_ladder_check(&q) == 0,
+				   "seed %llu: check() while draining\n",
+				   (unsigned long long)seed);
 	}
-	/* the structure went through every depth, spills included */
-	for (si = 0; si <= SQ_LADDER_RUNGS; si++)
-		SQ_ASSERTF(seen_rungs[si] > 0, "never saw %u rungs\n", si);
+	/* the structure went through every depth, the last rung included */
+	for (r = 0; r <= SQ_LADDER_RUNGS; r++)
+		SQ_ASSERTF(seen_rungs[r] > 0, "never saw %u rungs\n", r);
 }
 
-SQ_TEST(ladder_random_large)
+/*
+ * A hold loop on 2000 nodes against the model: pop the first and give it a
+ * key near the popped one, one in eight in the past (below the epoch: the
+ * bottom); now and then cancel, arm or re-arm any node.  Keys 0..5000 with
+ * steps up to 3000, the same with steps below 4 (crowds of equal keys),
+ * and half full-range keys.  check() every 1024 steps.
+ */
+SQ_TEST(ladder_hold_large)
 {
-	unsigned keys;
-	unsigned long step;
+	enum { N = 2000 };
+	static struct sq_ladder_node n[N];
+	static struct sqm m;
+	unsigned cls, step, i, id = 0;
 
-	for (keys = 0; keys <= RNG_KEYS_CLASSES; keys++) {
-		uint64_t seed = 0x1add0b5u + keys, s = seed;
+	for (cls = 0; cls < 3; cls++) {
+		uint64_t seed = 0x1add0b5u + cls, s = seed, now = 0;
+		struct sq_ladder q;
+		struct sq_ladder_node *x;
 
-		mix_init(NMAX);
-		/* grow, churn, shrink */
-		for (step = 0; step < 60000; step++) {
-			unsigned fill = step < 20000 ? 70
-				      : step < 40000 ? 50 : 25;
+		sq_ladder_init(&q);
+		sqm_init(&m);
+		for (i = 0; i < N; i++) {
+			uint64_t key = cls == 2 ? rng_next(&s)
+						: rng_below(&s, 5000);
 
-			mix_step(&s, seed, step, keys, fill);
-			mix_agree(seed, step, (step & 4095) == 0);
+			sq_ladder_node_init(&n[i]);
+			SQ_ASSERT(sq_ladder_enqueue(&q, &n[i], key) ==
+				  sqm_enqueue(&m, i, key));
 		}
-		SQ_ASSERT(sq_ladder_check(&lq) == 0);
-		mix_drain(seed, false);
+		for (step = 0; step < 40000; step++) {
+			uint64_t d = rng_below(&s, cls == 1 ? 4 : 3000);
+			uint64_t key = rng_below(&s, 8) ? now + d
+					: now - (d < now ? d : now);
+			bool got, want;
+
+			if (cls == 2 && rng_below(&s, 2))
+				key = rng_next(&s);
+			i = rng_below(&s, N);
+			switch (rng_below(&s, 8)) {
+			case 0:		/* cancel a node, or arm an idle one */
+				if (sqm_queued(&m, i)) {
+					want = sqm_first(&m, &id, NULL) &&
+					       id == i;
+					sqm_dequeue(&m, i);
+					got = sq_ladder_dequeue(&q, &n[i]);
+				} else {
+					want = sqm_enqueue(&m, i, key);
+					got = sq_ladder_requeue(&q, &n[i], key);
+				}
+				break;
+			case 1:		/* re-arm a queued node */
+				if (!sqm_queued(&m, i))
+					continue;
+				want = sqm_requeue(&m, i, key);
+				got = sq_ladder_requeue(&q, &n[i], key);
+				break;
+			default:	/* hold: pop and enqueue again */
+				if (!sqm_pop(&m, &id, &now))
+					continue;
+				x = sq_ladder_pop(&q);
+				SQ_ASSERTF(x == &n[id],
+					   "seed %llu step %u: pop\n",
+					   (unsigned long long)seed, step);
+				want = sqm_enqueue(&m, id, key);
+				got = sq_ladder_enqueue(&q, x, key);
+			}
+			SQ_ASSERTF(got == want && sq_ladder_count(&q) ==
+				   sqm_count(&m),
+				   "seed %llu step %u: result or count\n",
+				   (unsigned long long)seed, step);
+			if ((step & 1023) == 0)
+				SQ_ASSERTF(sq_ladder_check(&q) == 0,
+					   "seed %llu step %u: check()\n",
+					   (unsigned long long)seed, step);
+		}
+		while (sqm_pop(&m, &id, NULL))
+			SQ_ASSERT(sq_ladder_pop(&q) == &n[id]);
+		SQ_ASSERT(sq_ladder_pop(&q) == NULL);
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
 	}
 }
 
@@ -731,7 +613,7 @@ SQ_TEST(ladder_check_catches)
 static const sq_test_entry tests[] = {
 	SQ_T(ladder_empty),
 	SQ_T(ladder_random_small),
-	SQ_T(ladder_random_large),
+	SQ_T(ladder_hold_large),
 	SQ_T(ladder_fifo_equal_keys),
 	SQ_T(ladder_edge_keys),
 	SQ_T(ladder_epoch_crossing),
