@@ -218,8 +218,10 @@ void bq_write_csv(const struct bq_options *o, const struct bq_result *res,
 	FILE *f = fopen(o->csv, "w");
 	size_t i, k, nq = o->nq;
 
-	if (!f)
+	if (!f) {
 		bq_die("--csv %s: %s", o->csv, strerror(errno));
+		return;		/* not reached; for the analyzers */
+	}
 	fprintf(f, "workload,dist,n,queue,peer,loops,reps,"
 		"min_cycles,median_cycles,min_ns,median_ns\n");
 	for (i = 0; i < o->nn; i++)
@@ -275,8 +277,10 @@ void bq_write_json(const struct bq_options *o, const struct bq_result *res,
 	FILE *f = fopen(o->json, "w");
 	size_t i, k, nq = o->nq;
 
-	if (!f)
+	if (!f) {
 		bq_die("--json %s: %s", o->json, strerror(errno));
+		return;		/* not reached; for the analyzers */
+	}
 	bq_json_settings(f, o, m);
 	fprintf(f, ",\n  \"results\": [");
 	for (i = 0; i < o->nn; i++)
