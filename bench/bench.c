@@ -97,6 +97,9 @@ struct bq_state {
 	uint64_t sleep_head, sleep_tail, sleep_mask;	/* (updown: popped) */
 	size_t phase_left;	/* updown: steps left in this phase */
 	int down;		/* updown: 1 while draining */
+	uint64_t reprograms;	/* timer: deadline reprogrammed, so far */
+	int ref_set;		/* correctness pass: the first exact queue's */
+	uint64_t ref_sink, ref_reprograms;	/* keys popped, answers */
 };
 static struct bq_state bq;
 
@@ -777,6 +780,7 @@ static void bq_reset(void)
 	bq.sleep_head = bq.sleep_tail = 0;
 	bq.phase_left = bq.n;
 	bq.down = 1;
+	bq.reprograms = 0;
 }
 
 /* ---- measuring ------------------------------------------------------ */
@@ -822,6 +826,7 @@ static void bq_measure(const struct bq_options *o, const struct bq_queue *qu,
 	qu->setup();
 	if (o->warmup)
 		bq_sink += qu->run(o->workload, o->warmup);
+	bq.reprograms = 0;
 	for (r = 0; r < o->reps; r++) {
 		uint64_t c0, c1, s;
 
@@ -1019,6 +1024,7 @@ int main(int argc, char **argv)
 
 		bq_make_tables(&o, n);
 		printf("\nTesting N=%zu\n", n);
+		bq.ref_set = 0;
 		for (k = 0; k < nq; k++) {
 			const struct bq_queue *qu = o.queues[k];
 			int fault = o.fault && !strcmp(o.fault, qu->name);
@@ -1042,9 +1048,14 @@ int main(int argc, char **argv)
 
 			pass = r->samples + (j < nq ? 0 : o.reps);
 			bq_measure(&o, qu, pass);
-			printf("%s = %.2f cycles/loop   (min %.2f)%s\n",
+			printf("%s = %.2f cycles/loop   (min %.2f)%s",
 			       qu->name, bq_median(pass, o.reps),
 			       bq_min(pass, o.reps), qu->peer ? "  [peer]" : "");
+			if (o.workload == BQ_TIMER || o.workload == BQ_SPREAD)
+				printf("   deadline reprogrammed on %.1f%% of "
+				       "steps", 100.0 * (double)bq.reprograms /
+				       (double)(o.reps * o.loops));
+			printf("\n");
 		}
 		for (k = 0; k < nq; k++) {
 			struct bq_result *r = &res[i * nq + k];

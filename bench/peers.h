@@ -91,6 +91,35 @@ static void *bq_xalloc_lines(size_t size)
 	return bq_xcheck(aligned_alloc(64, (size + 63) & ~(size_t)63), size);
 }
 
+/*
+ * The contract's requeue and pop_due, the same for every peer, from its
+ * first/queued/dequeue/enqueue/pop: requeue arms an idle node or moves a
+ * queued one (as new among equal keys) and answers "the first node or
+ * its key changed" (so a first node that stays first with its key is no
+ * change); pop_due pops the first if it is due by @now.
+ */
+#define BQ_PEER_REQUEUE_POP_DUE(P)					\
+static inline bool sq_peer_##P##_requeue(struct sq_peer_##P *q,	\
+					 struct sq_peer_##P##_node *n,	\
+					 uint64_t key)			\
+{									\
+	bool was_first = false, first;					\
+	uint64_t old = n->key;						\
+									\
+	if (sq_peer_##P##_queued(n))					\
+		was_first = sq_peer_##P##_dequeue(q, n);		\
+	first = sq_peer_##P##_enqueue(q, n, key);			\
+	return first ? !was_first || old != key : was_first;		\
+}									\
+									\
+static inline struct sq_peer_##P##_node *				\
+sq_peer_##P##_pop_due(struct sq_peer_##P *q, uint64_t now)		\
+{									\
+	struct sq_peer_##P##_node *n = sq_peer_##P##_first(q);		\
+									\
+	return n && n->key <= now ? sq_peer_##P##_pop(q) : NULL;	\
+}
+
 /* ---------------------------------------------------------------------
  * peer_tsearch: libc tsearch/tdelete, a node malloc'ed per insert
  */
@@ -182,14 +211,17 @@ sq_peer_tsearch_first(const struct sq_peer_tsearch *q)
 	return q->ts_first;
 }
 
-static inline void sq_peer_tsearch_dequeue(struct sq_peer_tsearch *q,
+static inline bool sq_peer_tsearch_dequeue(struct sq_peer_tsearch *q,
 					   struct sq_peer_tsearch_node *n)
 {
+	bool first = n == q->ts_first;
+
 	(void)tdelete(n, &q->ts_root, bq_ts_cmp);
 	n->ts_queued = false;
 	q->ts_count--;
-	if (n == q->ts_first)
+	if (first)
 		q->ts_first = bq_ts_leftmost(q);
+	return first;
 }
 
 static inline struct sq_peer_tsearch_node *
@@ -252,6 +284,8 @@ static inline int sq_peer_tsearch_check(const struct sq_peer_tsearch *q)
 		return -1;
 	return 0;
 }
+
+BQ_PEER_REQUEUE_POP_DUE(tsearch)
 
 /* Frees the tree's own nodes (the queue's nodes belong to the caller). */
 static inline void sq_peer_tsearch_destroy(struct sq_peer_tsearch *q)
@@ -341,14 +375,17 @@ sq_peer_bsd_rb_first(const struct sq_peer_bsd_rb *q)
 	return q->br_min;
 }
 
-static inline void sq_peer_bsd_rb_dequeue(struct sq_peer_bsd_rb *q,
+static inline bool sq_peer_bsd_rb_dequeue(struct sq_peer_bsd_rb *q,
 					  struct sq_peer_bsd_rb_node *n)
 {
-	if (n == q->br_min)
+	bool first = n == q->br_min;
+
+	if (first)
 		q->br_min = RB_NEXT(bq_bsd_tree, &q->br_root, n);
 	RB_REMOVE(bq_bsd_tree, &q->br_root, n);
 	n->br_queued = false;
 	q->br_count--;
+	return first;
 }
 
 static inline struct sq_peer_bsd_rb_node *
@@ -395,6 +432,8 @@ static inline int sq_peer_bsd_rb_check(const struct sq_peer_bsd_rb *q)
 		return -1;
 	return 0;
 }
+
+BQ_PEER_REQUEUE_POP_DUE(bsd_rb)
 
 static inline void sq_peer_bsd_rb_destroy(struct sq_peer_bsd_rb *q)
 {
@@ -468,12 +507,15 @@ sq_peer_linux_rb_first(const struct sq_peer_linux_rb *q)
 
 /* As the kernel's users do: erase, then mark the node empty so that
  * RB_EMPTY_NODE() answers queued(). */
-static inline void sq_peer_linux_rb_dequeue(struct sq_peer_linux_rb *q,
+static inline bool sq_peer_linux_rb_dequeue(struct sq_peer_linux_rb *q,
 					    struct sq_peer_linux_rb_node *n)
 {
+	bool first = q->lr_root.rb_leftmost == &n->lr_link;
+
 	rb_erase_cached(&n->lr_link, &q->lr_root);
 	RB_CLEAR_NODE(&n->lr_link);
 	q->lr_count--;
+	return first;
 }
 
 static inline struct sq_peer_linux_rb_node *
@@ -568,6 +610,8 @@ static inline int sq_peer_linux_rb_check(const struct sq_peer_linux_rb *q)
 	}
 	return walked == count ? 0 : -1;
 }
+
+BQ_PEER_REQUEUE_POP_DUE(linux_rb)
 
 static inline void sq_peer_linux_rb_destroy(struct sq_peer_linux_rb *q)
 {
@@ -666,9 +710,15 @@ sq_peer_tr_seed_first(const struct sq_peer_tr_seed *q)
 	return s == BQ_TR_NONE ? NULL : q->tr_head[s];
 }
 
-static inline void sq_peer_tr_seed_dequeue(struct sq_peer_tr_seed *q,
+static inline struct sq_peer_tr_seed_node *
+sq_peer_tr_seed_first(const struct sq_peer_tr_seed *q);
+
+/* "Was it first" costs the seed's scan; a caller that ignores the answer
+ * (pop) lets the compiler drop it. */
+static inline bool sq_peer_tr_seed_dequeue(struct sq_peer_tr_seed *q,
 					   struct sq_peer_tr_seed_node *n)
 {
+	bool first = sq_peer_tr_seed_first(q) == n;
 	uint32_t s = n->tr_slot;
 
 	if (n->tr_prev)
@@ -683,6 +733,7 @@ static inline void sq_peer_tr_seed_dequeue(struct sq_peer_tr_seed *q,
 		q->tr_bitmap[s / 64u] &= ~((uint64_t)1 << (s % 64u));
 	n->tr_slot = BQ_TR_NONE;
 	q->tr_count--;
+	return first;
 }
 
 /* Pop the first slot's head; the ring's base moves to that slot. */
@@ -740,6 +791,8 @@ static inline int sq_peer_tr_seed_check(const struct sq_peer_tr_seed *q)
 	}
 	return count == q->tr_count ? 0 : -1;
 }
+
+BQ_PEER_REQUEUE_POP_DUE(tr_seed)
 
 static inline void sq_peer_tr_seed_destroy(struct sq_peer_tr_seed *q)
 {
@@ -837,7 +890,7 @@ sq_peer_heap_first(const struct sq_peer_heap *q)
 	return q->hp_count ? q->hp_a[0] : NULL;
 }
 
-static inline void sq_peer_heap_dequeue(struct sq_peer_heap *q,
+static inline bool sq_peer_heap_dequeue(struct sq_peer_heap *q,
 					struct sq_peer_heap_node *n)
 {
 	size_t i = n->hp_index;
@@ -845,11 +898,12 @@ static inline void sq_peer_heap_dequeue(struct sq_peer_heap *q,
 
 	n->hp_index = SIZE_MAX;
 	if (last == n)
-		return;
+		return i == 0;
 	if (i > 0 && bq_heap_less(last, q->hp_a[(i - 1) / 2]))
 		bq_heap_up(q, i, last);
 	else
 		bq_heap_down(q, i, last);
+	return i == 0;
 }
 
 static inline struct sq_peer_heap_node *sq_peer_heap_pop(struct sq_peer_heap *q)
@@ -888,6 +942,8 @@ static inline int sq_peer_heap_check(const struct sq_peer_heap *q)
 	}
 	return 0;
 }
+
+BQ_PEER_REQUEUE_POP_DUE(heap)
 
 static inline void sq_peer_heap_destroy(struct sq_peer_heap *q)
 {
@@ -1025,18 +1081,21 @@ sq_peer_cal_first(const struct sq_peer_cal *q)
 	return q->cq_min;
 }
 
-static inline void sq_peer_cal_dequeue(struct sq_peer_cal *q,
+static inline bool sq_peer_cal_dequeue(struct sq_peer_cal *q,
 				       struct sq_peer_cal_node *n)
 {
+	bool first = n == q->cq_min;
+
 	*n->cq_pprev = n->cq_next;
 	if (n->cq_next)
 		n->cq_next->cq_pprev = n->cq_pprev;
 	n->cq_pprev = NULL;
 	q->cq_count--;
-	if (n == q->cq_min)
+	if (first)
 		bq_cal_search(q);
 	if (q->cq_count < q->cq_bot && !q->cq_resizing)
 		bq_cal_resize(q, q->cq_nb / 2);
+	return first;
 }
 
 static inline struct sq_peer_cal_node *sq_peer_cal_pop(struct sq_peer_cal *q)
@@ -1148,6 +1207,8 @@ static inline int sq_peer_cal_check(const struct sq_peer_cal *q)
 	}
 	return count == q->cq_count && best == q->cq_min ? 0 : -1;
 }
+
+BQ_PEER_REQUEUE_POP_DUE(cal)
 
 static inline void sq_peer_cal_destroy(struct sq_peer_cal *q)
 {

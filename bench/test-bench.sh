@@ -125,6 +125,13 @@ for w in hold sched timer updown; do
 	check_run "$tmp/$w.out" "$queues" "1 2 4" || fail "workload $w: layout"
 	check_csv "$tmp/$w.csv" $((3 * nq)) || fail "workload $w: CSV"
 	check_json "$tmp/$w.json" $((3 * nq)) || fail "workload $w: JSON"
+	# the timer service's count: on every pass line, and only there
+	if [ "$w" = timer ]; then
+		[ "$(grep -c 'cycles/loop .*deadline reprogrammed on [0-9.]*% of steps$' "$tmp/$w.out")" -eq $((6 * nq)) ] ||
+			fail "workload timer: not every pass line says how often the deadline moved"
+	elif grep -q 'deadline reprogrammed' "$tmp/$w.out"; then
+		fail "workload $w: a reprogram count outside the timer mix"
+	fi
 	ok
 done
 
