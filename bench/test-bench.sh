@@ -4,7 +4,7 @@
 # mirrored order, a summary, well-formed CSV and JSON, a failed correctness
 # pass exits non-zero.  Never its speed: no number is judged here.
 set -u
-BIN=${BENCH_BIN:-build/bench/sq-bench}
+BIN=${BENCH_BIN:-${BUILD:-build}/bench/sq-bench}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 checks=0
@@ -212,7 +212,7 @@ ok
 # make costs: callgrind's per-loop counts, one row per queue and N, every
 # count a number and the instructions more than none (skipped, saying so,
 # without valgrind or with SQ_VALGRIND=no, as tests/valgrind.sh is).
-COSTS_BIN=${COSTS_BIN:-build/bench/sq-bench-notsc}
+COSTS_BIN=${COSTS_BIN:-${BUILD:-build}/bench/sq-bench-notsc}
 if [ "${SQ_VALGRIND:-}" = no ] || ! command -v valgrind >/dev/null 2>&1; then
 	echo "test-bench: make costs not checked (no valgrind, or SQ_VALGRIND=no)"
 else

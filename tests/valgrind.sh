@@ -15,6 +15,10 @@ fi
 rc=0
 for p in "$@"; do
 	echo "valgrind.sh: valgrind --error-exitcode=1 --leak-check=full -q $p"
-	valgrind --error-exitcode=1 --leak-check=full -q "./$p" || rc=1
+	case $p in
+	/*) ;;		# an absolute BUILD
+	*) p=./$p ;;
+	esac
+	valgrind --error-exitcode=1 --leak-check=full -q "$p" || rc=1
 done
 exit $rc
