@@ -294,8 +294,8 @@ static void rp_hackbench_table(const struct rp_options *o,
 	       "messages of %u bytes from each sender to each receiver, "
 	       "pipes of %u bytes\nmodel: 1 CPU, CFS of 2.6.35, policy %s "
 	       "(HZ 250); sim = simulated seconds, the same work and costs "
-	       "for every queue\n\n", (unsigned)o->loops, RP_HB_MSG,
-	       RP_HB_PIPE, o->hb_policy->name);
+	       "for every queue\n\n", (unsigned)o->loops, (unsigned)RP_HB_MSG,
+	       (unsigned)RP_HB_PIPE, o->hb_policy->name);
 	printf("Test set 1: Performance of hackbench (sim: simulated "
 	       "seconds; rq: ms of this machine's CPU\nin run-queue "
 	       "operations; lower number is better)\n\n");

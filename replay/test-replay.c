@@ -42,6 +42,8 @@ static void all_kinds(int tbench, const struct rp_policy *pol)
 	size_t k;
 
 	SQ_ASSERT(ref != NULL);
+	memset(&want, 0, sizeof(want));
+	memset(&got, 0, sizeof(got));
 	for (k = 0; k < RP_NKINDS; k++) {
 		const struct rp_kind *q = &rp_kinds[k];
 		struct rp_result *r = q == ref ? &want : &got;

@@ -150,6 +150,7 @@ struct sqd_ops {
 	uint64_t (*key)(unsigned id);
 	int (*check)(void);
 	uint64_t (*time)(void);			/* the ring's time; trees: 0 */
+	void (*advance)(uint64_t now);		/* the ring's clock; trees: nothing */
 };
 
 /*
@@ -222,11 +223,12 @@ struct sqd_ops {
 SQ_KINDS(SQD_GENERIC)
 
 static uint64_t no_time(void) { return 0; }
+static void no_advance(uint64_t now) { (void)now; }
 
 #define SQD_OPS(K, exact)                                               \
 	{ #K, !(exact), K##_init, K##_enqueue, K##_dequeue, K##_requeue, \
 	  K##_first, K##_pop, K##_pop_due, K##_visit, K##_count,         \
-	  K##_empty, K##_queued, K##_key, K##_check, no_time },
+	  K##_empty, K##_queued, K##_key, K##_check, no_time, no_advance },
 static struct sqd_ops backends[] = { SQ_KINDS(SQD_OPS) };
 #define SQD_NBACKENDS SQ_NELEM(backends)
 
@@ -241,6 +243,7 @@ static void ring_init(unsigned s, uint64_t b)
 	tring_nodes_init();
 }
 static uint64_t ring_time(void) { return sq_tring_time(&tring_q); }
+static void ring_advance(uint64_t now) { (void)sq_tring_advance(&tring_q, now); }
 
 static void hook_rings(void)
 {
@@ -254,6 +257,7 @@ static void hook_rings(void)
 			   backends[b].name);
 		backends[b].init = ring_init;
 		backends[b].time = ring_time;
+		backends[b].advance = ring_advance;
 	}
 }
 
@@ -303,12 +307,37 @@ static uint64_t key_exact(void)
 	}
 }
 
-/* Tg = 1: keys in [time, time + Ns), clipped at UINT64_MAX */
+/* A key at or past @t at any distance: log-uniform, or on an aligned
+ * boundary (the next multiple of 2^s past t, or one either side), where
+ * the ring's levels split. */
+static uint64_t key_far(uint64_t t)
+{
+	unsigned s = (unsigned)below(64);
+	uint64_t b;
+
+	if (below(2))
+		return sat_add(t, rnd() >> s);
+	b = s == 0 || (t >> s) + 1 > UINT64_MAX >> s ? t : ((t >> s) + 1) << s;
+	switch (below(3)) {
+	case 0:
+		return b > t ? b - 1 : b;
+	case 1:
+		return b;
+	default:
+		return sat_add(b, 1);
+	}
+}
+
+/* Tg = 1: keys >= time, most in [time, time + Ns), clipped at UINT64_MAX,
+ * some past it at any distance (the ring is exact there too) */
 static uint64_t key_ring_window(uint64_t t)
 {
 	uint64_t span = t > UINT64_MAX - (SQD_NS - 1) ? UINT64_MAX - t + 1 : SQD_NS;
 
-	switch (below(6)) {
+	switch (below(8)) {
+	case 6:
+	case 7:
+		return key_far(t);
 	case 0:
 		return t;
 	case 1:
@@ -333,7 +362,10 @@ static uint64_t key_ring(uint64_t t, unsigned shift)
 {
 	uint64_t width = ring_width(shift), tg = (uint64_t)1 << shift;
 
-	switch (below(12)) {
+	switch (below(14)) {
+	case 12:
+	case 13:
+		return key_far(t);				/* any distance */
 	case 0:
 	case 1:
 	case 2:
@@ -549,6 +581,25 @@ static void do_pop(const struct sqd_run *r, bool due, uint64_t now)
 	last_popped = key;
 }
 
+/* advance(@now): the ring's time follows the clock, never back, never
+ * past a key that is not late; no backend's first node changes */
+static void do_advance(const struct sqd_run *r, uint64_t now)
+{
+	const struct sqd_ops *be = r->be;
+	uint64_t t0 = be->time(), want = t0;
+	long f = be->first();
+
+	ctx.op = "advance";
+	if (be->is_ring)
+		want = sqm_tring_time_after_advance(&model, t0, r->shift, now);
+	be->advance(now);
+	DASSERT(be->time() == want, "advance(%llu) at %llu: time %llu, want %llu\n",
+		(unsigned long long)now, (unsigned long long)t0,
+		(unsigned long long)be->time(), (unsigned long long)want);
+	DASSERT(be->first() == f, "advance changed first() from %ld to %ld\n",
+		f, be->first());
+}
+
 /* visit() meets every queued node once, and no other */
 static void do_visit(const struct sqd_run *r, unsigned nids)
 {
@@ -659,7 +710,11 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 				do_pop(r, true, gen_key(r));
 			break;
 		default:
-			ctx.op = "first";	/* verify_first below */
+			/* half the time the clock moves (a ring's time follows) */
+			if (below(2))
+				do_advance(r, gen_key(r));
+			else
+				ctx.op = "first";	/* verify_first below */
 			break;
 		}
 		verify_first(r);
@@ -816,7 +871,8 @@ static void xq_del(unsigned id)
 
 /*
  * run_cross - one stream into @n backends; all must answer alike.  With
- * the ring among them (Tg = 1), keys stay in its window.
+ * the ring among them (Tg = 1), keys are at or past its time (any
+ * distance), and now and then its clock moves.
  */
 static void run_cross(const struct sqd_ops *const *bes, size_t n,
 		      const char *name, unsigned nids_max, unsigned long ops)
@@ -851,9 +907,16 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 			target = nids * (size_t)below(5) / 4;
 		}
 		t = ring ? ring->time() : 0;
-		key = ring ? t + below(SQD_NS) : key_exact();
-		if (!ring && xq_n && below(8) == 0)	/* equal to a queued key */
+		/* the ring is exact at Tg = 1 for keys at or past its time,
+		 * which never passes a queued key */
+		key = ring ? key_ring_window(t) : key_exact();
+		if (xq_n && below(8) == 0)	/* equal to a queued key */
 			key = bes[0]->key(xq_ids[below(xq_n)]);
+		if (ring && below(16) == 0) {	/* the clock moves on a little */
+			ctx.op = "advance";
+			for (b = 0; b < n; b++)
+				bes[b]->advance(sat_add(t, below(4 * SQD_NS)));
+		}
 		ret0 = false;
 		switch (pick_op(xq_n, target)) {
 		case OP_ENQUEUE:

@@ -18,7 +18,8 @@
 #   wb_KIND         every tests/wb_*.c, the backends' white-box suites
 #   keys            tests/keys.c, the key maps of common.h (int64_t, double)
 #
-# plus, once: diff with a 64-slot and a 4096-slot ring, the C++11 unit
+# plus, once: diff with a 64-slot and a 4096-slot ring, wb_tring with 3-
+# and 6-bit levels (the default is 4), the C++11 unit
 # tests/cxx.cpp, tests/headers.sh (each public header compiled alone as
 # C99/C11 with gcc and clang and as C++11, with and without SQ_DEBUG), and
 # valgrind-contract-KIND: the o2 contract suites under valgrind's memcheck
@@ -110,7 +111,8 @@ SQT_PROGS := $(SQT_WB) keys diff $(addprefix contract-,$(SQT_KINDS)) \
              $(addprefix misuse-,$(SQT_KINDS))
 
 SQT_BUILT := $(foreach v,$(SQT_VARIANTS),$(addprefix $(SQT_DIR)/$(v)/,$(SQT_PROGS)))
-SQT_BUILT += $(SQT_DIR)/o2/diff-slots64 $(SQT_DIR)/o2/diff-slots4096
+SQT_BUILT += $(SQT_DIR)/o2/diff-slots64 $(SQT_DIR)/o2/diff-slots4096 \
+             $(SQT_DIR)/o2/wb_tring-bits3 $(SQT_DIR)/o2/wb_tring-bits6
 ifeq ($(SQ_CXX),yes)
 SQT_BUILT += $(SQT_DIR)/cxx
 endif
@@ -147,6 +149,11 @@ $(foreach v,$(SQT_VARIANTS),$(eval $(call sqt_rules,$(v))))
 $(SQT_DIR)/o2/diff-slots%: tests/diff.c $(SQT_HDRS)
 	@mkdir -p $(@D)
 	$(call sqt_cc,o2) -DSQ_TRING_SLOTS=$* -o $@ $< $(SQT_CMOCKA_L)
+
+# the ring's white-box suite with other level widths than the default
+$(SQT_DIR)/o2/wb_tring-bits%: tests/wb_tring.c $(SQT_HDRS)
+	@mkdir -p $(@D)
+	$(call sqt_cc,o2) -DSQ_TRING_LEVEL_BITS=$* -o $@ $< $(SQT_CMOCKA_L)
 
 # C++11: every backend through the macro API (plain runner, no cmocka).
 SQT_CXXWARN := $(filter-out -Wstrict-prototypes,$(WARN))

@@ -338,9 +338,9 @@ static uint64_t fz_key(void)
 				 S.shift < 48 ? (uint64_t)fz_u16() << S.shift
 					      : fz_u64());
 		break;
-	case 6:			/* far past the horizon */
+	case 6:			/* past the horizon, any distance (the levels) */
 		key = fz_add_sat(fz_add_sat(S.ring_time, S.horizon),
-				 S.horizon / 4 * (fz_u8() & 15u) + fz_u8());
+				 fz_u64() >> (fz_u8() & 63u));
 		break;
 	case 7:			/* late: below the ring's time */
 		key = fz_sub_sat(S.ring_time, 1 + (uint64_t)fz_u8());
