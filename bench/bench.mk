@@ -10,12 +10,18 @@
 # point at a copy elsewhere (-I/some/usr/include).
 #
 # The linux_rb peer (the kernel's leftmost-cached rbtree) is built only
-# when LINUX_SRC names a kernel source tree (make bench
-# LINUX_SRC=/usr/src/linux-source-6.1): its tools/lib/rbtree.c is compiled
+# when LINUX_SRC names a kernel source tree, or a kernel source tarball
+# (make bench LINUX_SRC=/usr/src/linux-source-6.1: Debian's
+# linux-source-6.1 ships /usr/src/linux-source-6.1.tar.xz, which is taken
+# when no tree is there; bench/linux-src.sh extracts the few files needed
+# into $(BUILD)/bench/linux-src once): its tools/lib/rbtree.c is compiled
 # into $(BUILD)/bench/linux-rbtree.o with the same $(CC) $(CFLAGS) and
-# linked in, and bench.c includes its tools/include/linux/rbtree.h.  That
-# code is GPL and stays in the user's tree: nothing of it is in this
-# repository, and a binary built that way is the user's own business.
+# linked in, and peers.h includes its tools/include/linux/rbtree.h.  That
+# code is GPL and stays in the user's tree (or build/): nothing of it is in
+# this repository, and a binary built that way is the user's own business.
+#
+# The backends measured are those of SQ_KINDS (mk/kinds.mk): a new backend
+# joins the harness, make costs and the harness's test by its list entry.
 
 BENCH_BIN   := $(BUILD)/bench/sq-bench
 BENCH_CSV   ?= $(BUILD)/bench/results.csv
@@ -31,7 +37,19 @@ bench_have_bsd = $(shell printf '\043include <bsd/sys/tree.h>\nint main(void) { 
 ifneq ($(strip $(LINUX_SRC)),)
 bench_linux_src := $(patsubst %/,%,$(strip $(LINUX_SRC)))
 ifeq ($(wildcard $(bench_linux_src)/tools/lib/rbtree.c),)
-$(error LINUX_SRC=$(LINUX_SRC): no tools/lib/rbtree.c there (a kernel source tree, e.g. /usr/src/linux-source-6.1 from apt-get install linux-source-6.1))
+# No tree: LINUX_SRC itself, LINUX_SRC.tar.*, or one tarball inside it.
+bench_linux_tar := $(firstword $(filter %.tar %.tar.xz %.tar.gz %.tar.bz2 %.tgz,\
+	$(wildcard $(bench_linux_src))) $(wildcard $(addprefix $(bench_linux_src),\
+	.tar.xz .tar.gz .tar.bz2 .tar /*.tar.xz /*.tar.gz /*.tar.bz2)))
+ifeq ($(bench_linux_tar),)
+$(error LINUX_SRC=$(LINUX_SRC): no kernel source there: neither tools/lib/rbtree.c (a tree) nor a .tar.xz/.tar.gz/.tar.bz2 (e.g. /usr/src/linux-source-6.1 after apt-get install linux-source-6.1))
+endif
+bench_linux_src := $(BUILD)/bench/linux-src
+ifneq ($(shell cat $(bench_linux_src)/.tarball 2>/dev/null),$(bench_linux_tar))
+ifneq ($(shell sh bench/linux-src.sh $(bench_linux_tar) $(bench_linux_src) && echo ok),ok)
+$(error LINUX_SRC=$(LINUX_SRC): could not extract the kernel files from $(bench_linux_tar))
+endif
+endif
 endif
 ifeq ($(wildcard $(bench_linux_src)/tools/include/linux/rbtree.h),)
 $(error LINUX_SRC=$(LINUX_SRC): no tools/include/linux/rbtree.h there)
@@ -46,6 +64,11 @@ else
 BENCH_LINUX_OBJ   :=
 BENCH_LINUX_FLAGS :=
 endif
+
+BENCH_SRCS := bench/bench.c bench/options.c bench/tables.c bench/queues.c \
+	bench/report.c
+BENCH_DEPS  = $(BENCH_SRCS) bench/bench.h bench/queue.h bench/kind.h \
+	bench/peers.h $(HEADERS) $(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
 
 BENCH_FLAGS = $(CPPFLAGS) -Ibench $(BENCH_BSD_CPPFLAGS) $(bench_have_bsd) \
 	$(BENCH_LINUX_FLAGS) $(CFLAGS) $(WARN) -std=c11 \
@@ -63,18 +86,19 @@ plot: ## cycles/loop against N from the last make bench, as a PNG (gnuplot)
 	@sh bench/plot.sh $(BENCH_CSV) $(BENCH_PNG)
 
 # Instructions, cache misses and mispredicts per hold loop, by callgrind:
-# make costs [COSTS_N=16,2048,65536] [COSTS_QUEUES=rb,gavl,binom,tring]
+# make costs [COSTS_N=16,2048,65536] [COSTS_QUEUES=every backend of SQ_KINDS]
+bench_empty  :=
+bench_comma  := ,
 COSTS_BIN    := $(BUILD)/bench/sq-bench-notsc
 COSTS_N      ?= 16,2048,65536
-COSTS_QUEUES ?= rb,gavl,binom,tring
+COSTS_QUEUES ?= $(subst $(bench_empty) $(bench_empty),$(bench_comma),$(strip $(SQ_KINDS)))
 TEST_DEPS    += $(COSTS_BIN)
 costs: $(COSTS_BIN) ## instructions, misses, mispredicts per loop (callgrind)
 	@sh bench/costs.sh $(COSTS_BIN) $(COSTS_N) $(COSTS_QUEUES)
 
-$(COSTS_BIN): bench/bench.c bench/queue.h bench/peers.h $(HEADERS) \
-		$(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
+$(COSTS_BIN): $(BENCH_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_FLAGS) -DBQ_NO_TSC -o $@ bench/bench.c $(BENCH_LINUX_OBJ) -lm
+	$(CC) $(BENCH_FLAGS) -DBQ_NO_TSC -o $@ $(BENCH_SRCS) $(BENCH_LINUX_OBJ) -lm
 
 # Rebuild when the compiler, the flags, libbsd's presence or LINUX_SRC
 # change.
@@ -83,10 +107,9 @@ $(BUILD)/bench/flags: bench-always
 	@echo '$(subst ',,$(CC) $(BENCH_FLAGS))' > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
-$(BENCH_BIN): bench/bench.c bench/queue.h bench/peers.h $(HEADERS) \
-		$(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
+$(BENCH_BIN): $(BENCH_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(BENCH_FLAGS) -o $@ bench/bench.c $(BENCH_LINUX_OBJ) -lm
+	$(CC) $(BENCH_FLAGS) -o $@ $(BENCH_SRCS) $(BENCH_LINUX_OBJ) -lm
 
 # The kernel's own file, from the user's tree, with the harness's $(CC)
 # $(CFLAGS) but not $(WARN) (-w: its warnings are not ours to fix).

@@ -64,32 +64,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* @p, or the run ends: the harness has nothing to measure without it. */
-static void *bq_xcheck(void *p, size_t size)
-{
-	if (!p) {
-		fprintf(stderr, "bench: out of memory (%zu bytes)\n", size);
-		exit(2);
-	}
-	return p;
-}
-
-static void *bq_xrealloc(void *p, size_t size)
-{
-	return bq_xcheck(realloc(p, size), size);
-}
-
-/*
- * @size bytes starting on a 64-byte cache line, so every queue's node array
- * sits the same way in every pass.  From malloc it did not: a large array
- * came from mmap (16 bytes past a page) in one pass and from the heap (on
- * a line) in the next, so half the nodes of a 32-byte array straddled two
- * lines in some passes and none in others.
- */
-static void *bq_xalloc_lines(size_t size)
-{
-	return bq_xcheck(aligned_alloc(64, (size + 63) & ~(size_t)63), size);
-}
+#include "bench.h"
 
 /*
  * The contract's requeue and pop_due, the same for every peer, from its
@@ -468,7 +443,7 @@ bq_lr_entry(const struct rb_node *l)
 }
 
 /* rb_add_cached()'s order: strictly less goes left, so equal keys go
- * right (after their equals), the stable order smartq's rb keeps. */
+ * right (after their equals), the stable order of smartq's exact backends. */
 static inline bool bq_lr_less(struct rb_node *a, const struct rb_node *b)
 {
 	return bq_lr_entry(a)->key < bq_lr_entry(b)->key;

@@ -2,15 +2,18 @@
 /*
  * bench/queue.h - the harness's per-queue code, written once
  *
- * Not a normal header: bench.c includes it once per queue, each time with
+ * Not a normal header: queues.c includes it once per queue (through
+ * kind.h for each backend of SQ_KINDS), each time with
  *
- *	BQ_K        the backend token (rb, gavl, ..., peer_heap)
- *	BQ_NAME     its printed name ("rb")
+ *	BQ_K        the token the macro API pastes (a backend, or peer_heap)
+ *	BQ_NAME     its printed name ("heap")
  *	BQ_PEER     1 for a peer (measured for comparison), else 0
  *	BQ_GRAN     the order the correctness pass demands: each popped key
  *	            is less than the next popped key + BQ_GRAN (1: exact)
  *	BQ_INIT(q)  optional, how to initialise the queue (default SQ_INIT)
  *	BQ_FINI(q)  optional, how to release what the queue allocated itself
+ *	BQ_SPAN     optional, how far apart keys may lie and still come out
+ *	            in order (default 0: any distance)
  *
  * and it defines static functions bq_<K>_hold(), _sched(), _timer(),
  * _setup(), _teardown(), _verify() and the table entry bq_<K>_ops, every
@@ -28,6 +31,9 @@
 #endif
 #ifndef BQ_FINI
 #define BQ_FINI(q) ((void)(q))
+#endif
+#ifndef BQ_SPAN
+#define BQ_SPAN 0
 #endif
 
 #define BQ_FN(name) BQ_XCAT3(bq_, BQ_K, _##name)
@@ -296,7 +302,7 @@ static const char *BQ_FN(verify)(enum bq_workload w, size_t steps, int fault)
 }
 
 static const struct bq_queue BQ_FN(ops) = {
-	BQ_NAME, BQ_PEER, BQ_FN(setup), BQ_FN(run), BQ_FN(teardown),
+	BQ_NAME, BQ_PEER, BQ_SPAN, BQ_FN(setup), BQ_FN(run), BQ_FN(teardown),
 	BQ_FN(verify),
 };
 
@@ -307,3 +313,4 @@ static const struct bq_queue BQ_FN(ops) = {
 #undef BQ_GRAN
 #undef BQ_INIT
 #undef BQ_FINI
+#undef BQ_SPAN

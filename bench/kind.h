@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench/kind.h - one backend of SQ_KINDS as a harness queue
+ *
+ * Not a normal header: queues.c includes it once per entry of SQ_KINDS(X)
+ * (include/smartq.h), with BQ_SLOT the entry's index, so a backend joins
+ * the harness by its list entry alone.  It names the backend BQ_K and
+ * includes queue.h.  An exact backend starts with SQ_INIT; one exact only
+ * to a granularity (flag 0: the ring) starts with its _init_geom(q, shift,
+ * 0) at the run's granularity, and the correctness pass holds it to that.
+ */
+#define BQ_K    BQ_KIND(BQ_SLOT)
+#define BQ_NAME BQ_STR(BQ_K)
+#define BQ_PEER 0
+#if BQ_KIND_IS_EXACT(BQ_SLOT)
+#define BQ_GRAN 1
+#else
+#define BQ_GRAN ((uint64_t)1 << bq_gran_shift)
+#define BQ_INIT(q) ((void)BQ_XCAT3(sq_, BQ_K, _init_geom)(q, bq_gran_shift, 0))
+#endif
+#include "queue.h"
