@@ -65,6 +65,10 @@
  *
  * Nothing here allocates or locks.  Without SQ_DEBUG every check below
  * compiles to nothing and its condition is not evaluated.
+ *
+ * Every backend header includes "common.h" (its own folder) and smartq.h
+ * includes "smartq/X.h", so the headers find each other wherever
+ * include/ (or smartq/ alone) is copied, with or without -I.
  */
 #ifndef SMARTQ_COMMON_H
 #define SMARTQ_COMMON_H
@@ -188,7 +192,8 @@ static inline unsigned sq__ctz64(uint64_t x)
 #if defined(SQ__X86_64)
 	uint64_t r;
 
-	__asm__("tzcnt %1, %0" : "=r"(r) : "r"(x) : "cc");
+	/* {AT&T|Intel} operand orders: right with -masm=intel too */
+	__asm__("tzcnt {%1, %0|%0, %1}" : "=r"(r) : "r"(x) : "cc");
 	return (unsigned)r;
 #elif defined(SQ__GNUC)
 	return (unsigned)__builtin_ctzll(x);
@@ -2413,9 +2418,11 @@ walked:
  * total, and pops come out in exactly the order of the smartq trees:
  * smallest key first, earliest (re)queued among equal keys.  The stamp
  * shares a word with the node's degree (bh_seqdeg = stamp << 6 | degree),
- * so it has 58 bits: 2^58 enqueues and requeues on one queue, nine years
- * at 10^9 a second, before it would wrap (check() reports a counter past
- * that as a broken heap).
+ * so it has 58 bits.  When the counter reaches 2^58 (nine years of
+ * enqueues at 10^9 a second), the next enqueue or requeue first
+ * renumbers the queued nodes 0, 1, ... in their order (sq_binom__renumber():
+ * O(n log n) once, nothing amortised), so a queue that runs for ever
+ * neither wraps its counter nor changes its order.
  *
  * Intrusive.  Nodes move, keys never do: an arbitrary dequeue takes the
  * node's tree apart along the path from its root (see sq_binom__remove())
@@ -2515,6 +2522,8 @@ struct sq_binom_node {
  */
 #define SQ_BINOM__DEG_BITS 6
 #define SQ_BINOM__DEG_MASK ((uint64_t)63)
+/* the first stamp that does not fit: the counter is renumbered there */
+#define SQ_BINOM__SEQ_END ((uint64_t)1 << (64 - SQ_BINOM__DEG_BITS))
 
 /* sq_binom__degree - the number of children of @n. */
 SQ__INLINE unsigned sq_binom__degree(const struct sq_binom_node *n)
@@ -2540,7 +2549,8 @@ SQ__INLINE void sq_binom__set_degree(struct sq_binom_node *n, unsigned d)
  *            @bh_count is clear
  * @bh_min:   the smallest root, NULL when empty
  * @bh_count: number of queued nodes; its set bits are the occupied degrees
- * @bh_seq:   the next stamp to give (at most 2^58, see bh_seqdeg)
+ * @bh_seq:   the next stamp to give, at most SQ_BINOM__SEQ_END; a plain
+ *            field, so a test can start it near the end
  */
 struct sq_binom {
 	struct sq_binom_node *bh_roots[64];
@@ -2606,12 +2616,14 @@ SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
 	struct sq_binom_node *win = *w, *lose = x;
 	uint64_t k = *wk, sq = *ws, tmp = xk;
 
-	__asm__("cmp %[sq], %[xs]\n\t"	/* xs - sq: borrow if xs < sq */
-		"sbb %[k], %[tmp]\n\t"	/* xk - k - borrow: CF = x first */
-		"cmovb %[win], %[lose]\n\t"
-		"cmovb %[x], %[win]\n\t"
-		"cmovb %[xk], %[k]\n\t"
-		"cmovb %[xs], %[sq]"
+	/* xs - sq borrows if xs < sq; then xk - k - borrow: CF = x first.
+	 * {AT&T|Intel} operand orders, so -masm=intel assembles it too. */
+	__asm__("cmp {%[sq], %[xs]|%[xs], %[sq]}\n\t"
+		"sbb {%[k], %[tmp]|%[tmp], %[k]}\n\t"
+		"cmovb {%[win], %[lose]|%[lose], %[win]}\n\t"
+		"cmovb {%[x], %[win]|%[win], %[x]}\n\t"
+		"cmovb {%[xk], %[k]|%[k], %[xk]}\n\t"
+		"cmovb {%[xs], %[sq]|%[sq], %[xs]}"
 		: [win] "+&r"(win), [lose] "+&r"(lose), [k] "+&r"(k),
 		  [sq] "+&r"(sq), [tmp] "+&r"(tmp)
 		: [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)
@@ -2906,13 +2918,36 @@ static inline struct sq_binom_node *sq_binom_first(const struct sq_binom *q)
 	return q->bh_min;
 }
 
+SQ__SLOW void sq_binom__renumber(struct sq_binom *q);
+
+/* sq_binom__stamp_room - make room for one more stamp: renumber when the
+ * counter is at its end (a compare that is never taken, in practice) */
+SQ__INLINE void sq_binom__stamp_room(struct sq_binom *q)
+{
+	if (SQ__UNLIKELY(q->bh_seq == SQ_BINOM__SEQ_END))
+		sq_binom__renumber(q);
+}
+
+#ifdef SQ_DEBUG
+/* sq_binom__on - is queued node @n in @q's trees (its root is @q's root
+ * of that degree)?  O(log n), for the SQ_DEBUG misuse checks only. */
+static inline bool sq_binom__on(const struct sq_binom *q,
+				const struct sq_binom_node *n)
+{
+	while (n->bh_parent)
+		n = n->bh_parent;
+	return q->bh_roots[sq_binom__degree(n)] == n;
+}
+#endif
+
 /**
  * sq_binom_enqueue - insert a node
  * @q:   the queue
  * @n:   a node not on any queue
  * @key: its priority; it goes after every queued node of equal key
  * Return: true if @n is now the first node (a timer user re-arms).
- * Complexity: O(1) amortised, O(log n) worst case.
+ * Complexity: O(1) amortised, O(log n) worst case (and O(n log n) once
+ * per 2^58 enqueues and requeues: the renumbering).
  * Context: the caller serialises.
  */
 static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
@@ -2920,6 +2955,7 @@ static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
 {
 	SQ__MISUSE(n->bh_parent != n, "sq_binom_enqueue",
 		   "node is already queued");
+	sq_binom__stamp_room(q);
 	n->key = key;
 	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS;	/* degree 0 */
 	return sq_binom__insert(q, n);
@@ -2939,6 +2975,8 @@ static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 	bool was_first = n == q->bh_min;
 
 	SQ__MISUSE(n->bh_parent == n, "sq_binom_dequeue", "node is not queued");
+	SQ__MISUSE(!sq_binom__on(q, n), "sq_binom_dequeue",
+		   "node is on another queue");
 	sq_binom__remove(q, n);
 	sq_binom__dead(n);
 	return was_first;
@@ -3004,6 +3042,33 @@ static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
 	return m && m->key <= now ? sq_binom_pop(q) : NULL;
 }
 
+/*
+ * sq_binom__renumber - give the queued nodes the stamps 0 .. n-1 in their
+ * (key, stamp) order, and the counter n: pop them all, in order, onto a
+ * list through their own bh_next, then insert them again in that order.
+ * Equal keys keep their order and the heap is rebuilt, so nothing else
+ * changes.  O(n log n), no allocation; it runs once per 2^58 stamps.
+ */
+SQ__SLOW void sq_binom__renumber(struct sq_binom *q)
+{
+	struct sq_binom_node *head = NULL, *tail = NULL, *n;
+
+	while ((n = sq_binom_pop(q)) != NULL) {
+		n->bh_next = NULL;
+		if (tail)
+			tail->bh_next = n;
+		else
+			head = n;
+		tail = n;
+	}
+	q->bh_seq = 0;
+	for (; head; head = n) {
+		n = head->bh_next;
+		head->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS;
+		sq_binom__insert(q, head);
+	}
+}
+
 /**
  * sq_binom_visit - call a function once for every queued node
  * @q:   the queue
@@ -3067,12 +3132,16 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
 {
-	struct sq_binom_node *old = q->bh_min, *c;
+	struct sq_binom_node *old, *c;
 	uint64_t old_key;
 	bool in_place;
 
 	if (n->bh_parent == n)
 		return sq_binom_enqueue(q, n, key);
+	SQ__MISUSE(!sq_binom__on(q, n), "sq_binom_requeue",
+		   "node is on another queue");
+	sq_binom__stamp_room(q);	/* before the shape is looked at */
+	old = q->bh_min;
 	old_key = old->key;
 	/*
 	 * The new stamp is the newest: @n stays above its parent when the
@@ -3171,7 +3240,7 @@ static inline int sq_binom_check(const struct sq_binom *q)
 	const struct sq_binom_node *r, *min = NULL;
 	unsigned d;
 
-	SQ_BINOM__CHECK(q->bh_seq <= (uint64_t)1 << (64 - SQ_BINOM__DEG_BITS),
+	SQ_BINOM__CHECK(q->bh_seq <= SQ_BINOM__SEQ_END,
 			q->bh_min, "stamp counter past its 58 bits");
 	for (d = 0; d < 64; d++) {
 		r = q->bh_roots[d];

@@ -8,6 +8,9 @@
 #   clang   clang -O2 -g -std=c11                     when clang is installed
 #   asan    $(CC) -O1 -fsanitize=address,undefined    when it links and runs;
 #           -std=c11 -DSQ_DEBUG                       (diff.c runs a quarter of its ops)
+#   intel   $(CC) -O2 -g -std=c11 -masm=intel         x86-64: Intel asm syntax
+#
+# and, under qemu-user, i386, aarch64, armhf and s390x (tests/cross.mk).
 #
 # The programs of each variant:
 #
@@ -83,6 +86,17 @@ SQT_VARIANTS     += clang
 SQT_CC_clang     := $(CLANG)
 SQT_FLAGS_clang  := -O2 -g -std=c11
 endif
+# Intel assembler syntax: inline asm must not depend on the dialect
+# (x86 compilers only take -masm=intel; SQ_INTEL=no|yes to force).
+ifeq ($(origin SQ_INTEL),undefined)
+SQ_INTEL := $(shell printf '%s\n' '$(SQT_PROBE_SRC)' | \
+	$(CC) -masm=intel -x c - -o /dev/null >/dev/null 2>&1 && echo yes || echo no)
+endif
+ifeq ($(SQ_INTEL),yes)
+SQT_VARIANTS     += intel
+SQT_CC_intel     := $(CC)
+SQT_FLAGS_intel  := -O2 -g -std=c11 -masm=intel -DSQ_DIFF_SCALE_DIV=2
+endif
 ifeq ($(SQ_ASAN),yes)
 SQT_VARIANTS     += asan
 SQT_CC_asan      := $(CC)
@@ -95,6 +109,9 @@ $(info tests: clang not found, skipping the clang variant and clang header check
 endif
 ifneq ($(SQ_ASAN),yes)
 $(info tests: $(CC) cannot build and run -fsanitize=address,undefined, skipping the asan variant)
+endif
+ifneq ($(SQ_INTEL),yes)
+$(info tests: $(CC) does not take -masm=intel, skipping the intel variant)
 endif
 ifneq ($(SQ_CMOCKA),yes)
 $(info tests: cmocka not found, using the plain runner of tests/sq_test.h)
@@ -184,6 +201,12 @@ TEST_PROGS += tests/readme.sh
 
 # An impossible SQ_TRING_SLOTS must be a compile-time error.
 TEST_PROGS += tests/config.sh
+
+# The suite on other targets (i386, aarch64, armhf, s390x) under qemu-user.
+-include tests/cross.mk
+
+# The headers copied into a scratch folder find each other, with and without -I.
+TEST_PROGS += tests/copied.sh
 
 # The ring's node in a caller's union: clean under gcc -Warray-bounds=2.
 TEST_PROGS += tests/tring_warn.sh

@@ -9,10 +9,19 @@
  * thousand nodes with check() now and then; the shape of the heap (one
  * tree per set bit of the count); equal keys in FIFO order; the edge keys
  * 0 and UINT64_MAX; dequeue of every node of a single B_k, the deepest
- * included; requeue in place; and check() catching heaps broken on
- * purpose.  (What SQ_DEBUG says on misuse is tests/misuse.c's, for every
- * backend.)  A failure prints the seed.
+ * included; requeue in place; check() catching heaps broken on purpose;
+ * the stamp counter at its end (renumbered, the order kept); and, under
+ * SQ_DEBUG, a dequeue or requeue through the wrong queue.  (The misuse
+ * every backend catches is tests/misuse.c's.)  A failure prints the seed.
  */
+#define _POSIX_C_SOURCE 200809L
+
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "smartq/binomial.h"
 #include "sq_test.h"
 #include "model.h"
@@ -32,6 +41,9 @@ static struct sq_binom bq;
 static struct sq_binom_node bnode[NMAX];
 static struct sqm model;
 static unsigned nnodes;
+/* set while a test moves the stamp counter itself: the order is still
+ * the model's, but the stamps are no longer the model's sequence */
+static bool stamps_moved;
 
 static void mix_init(unsigned n)
 {
@@ -67,8 +79,9 @@ static void mix_agree(uint64_t seed, unsigned long step, bool full)
 		   "seed %llu step %lu: first is %d, model %d\n",
 		   (unsigned long long)seed, step, idx(first),
 		   any ? (int)f : -1);
-	SQ_ASSERTF(bq.bh_seq == model.seq, "seed %llu step %lu: counter\n",
-		   (unsigned long long)seed, step);
+	SQ_ASSERTF(stamps_moved || bq.bh_seq == model.seq,
+		   "seed %llu step %lu: counter\n", (unsigned long long)seed,
+		   step);
 	if (!full)
 		return;
 	SQ_ASSERTF(sq_binom_check(&bq) == 0,
@@ -82,8 +95,9 @@ static void mix_agree(uint64_t seed, unsigned long step, bool full)
 			   (unsigned long long)seed, step, i);
 		if (queued)
 			SQ_ASSERTF(bnode[i].key == sqm_key(&model, i) &&
-				   sq_binom__stamp(&bnode[i]) ==
-				   sqm_seq(&model, i),
+				   (stamps_moved ||
+				    sq_binom__stamp(&bnode[i]) ==
+				    sqm_seq(&model, i)),
 				   "seed %llu step %lu: node %u key/seq\n",
 				   (unsigned long long)seed, step, i);
 	}
@@ -555,7 +569,7 @@ SQ_TEST(binom_check_catches)
 	k = q.bh_seq;				/* the stamp counter */
 	q.bh_seq = 0;
 	SQ_ASSERT(sq_binom_check(&q) == -1);
-	q.bh_seq = (uint64_t)1 << (64 - SQ_BINOM__DEG_BITS);	/* the last */
+	q.bh_seq = SQ_BINOM__SEQ_END;		/* the last */
 	SQ_ASSERT(sq_binom_check(&q) == 0);
 	q.bh_seq++;				/* past the stamp's width */
 	SQ_ASSERT(sq_binom_check(&q) == -1);
@@ -575,6 +589,178 @@ SQ_TEST(binom_check_catches)
 	fprintf(stderr, "(end of expected check failures)\n");
 }
 
+/* pop everything from @q, expecting the nodes of @n in the order @want */
+static void expect_pops(struct sq_binom *q, struct sq_binom_node *n,
+			const unsigned *want, unsigned count)
+{
+	struct sq_binom_node *got;
+	unsigned i;
+
+	for (i = 0; i < count; i++) {
+		got = sq_binom_pop(q);
+		SQ_ASSERTF(got == &n[want[i]], "pop %u: node %d, want %u\n", i,
+			   got ? (int)(got - n) : -1, want[i]);
+		SQ_ASSERT(sq_binom_check(q) == 0);
+	}
+	SQ_ASSERT(sq_binom_pop(q) == NULL);
+}
+
+/*
+ * The stamp counter at its end: the enqueue or requeue that finds it
+ * there renumbers the queued nodes in their order, so nothing crashes,
+ * equal keys keep their order and the counter starts again near 0.
+ */
+SQ_TEST(binom_stamp_counter_end)
+{
+	static const uint64_t key[6] = { 5, 5, 1, 5, 1, 5 };
+	static const unsigned order[6] = { 2, 4, 0, 1, 3, 5 };
+	static const unsigned requeued[6] = { 2, 4, 1, 3, 5, 0 };
+	static struct sq_binom_node n[6];
+	struct sq_binom q;
+	unsigned i;
+
+	/* enqueues across the end */
+	sq_binom_init(&q);
+	q.bh_seq = SQ_BINOM__SEQ_END - 3;
+	for (i = 0; i < 6; i++) {
+		sq_binom_node_init(&n[i]);
+		sq_binom_enqueue(&q, &n[i], key[i]);
+		SQ_ASSERT(sq_binom_check(&q) == 0);
+	}
+	SQ_ASSERTF(q.bh_seq == 6, "counter %llu after the end, want 6\n",
+		   (unsigned long long)q.bh_seq);
+	expect_pops(&q, n, order, 6);
+
+	/* a requeue that finds the counter at the end, in place or moved */
+	for (i = 0; i < 6; i++)
+		sq_binom_enqueue(&q, &n[i], key[i]);
+	q.bh_seq = SQ_BINOM__SEQ_END;
+	SQ_ASSERT(sq_binom_check(&q) == 0);
+	sq_binom_requeue(&q, &n[0], 5);	/* last of the 5s now */
+	SQ_ASSERT(sq_binom_check(&q) == 0);
+	SQ_ASSERT(q.bh_seq == 7);
+	expect_pops(&q, n, requeued, 6);
+
+	/* an empty queue at the end starts again at 0 */
+	q.bh_seq = SQ_BINOM__SEQ_END;
+	sq_binom_enqueue(&q, &n[0], 9);
+	SQ_ASSERT(q.bh_seq == 1 && sq_binom__stamp(&n[0]) == 0);
+	SQ_ASSERT(sq_binom_pop(&q) == &n[0]);
+}
+
+/* The random mix against the model, the counter pushed to a few stamps
+ * before its end again and again: the order stays the model's. */
+SQ_TEST(binom_stamp_counter_end_random)
+{
+	unsigned keys, renumbered = 0;
+	unsigned long step;
+
+	stamps_moved = true;
+	for (keys = 0; keys < RNG_KEYS_CLASSES; keys++) {
+		uint64_t seed = 0x5ea1e00du + keys, s = seed, before;
+
+		mix_init(64);
+		for (step = 0; step < 20000; step++) {
+			if (step % 97 == 0)
+				bq.bh_seq = SQ_BINOM__SEQ_END -
+					    rng_below(&s, 8);
+			before = bq.bh_seq;
+			mix_step(&s, seed, step, keys, 55);
+			renumbered += bq.bh_seq < before;
+			mix_agree(seed, step, true);
+		}
+		mix_drain(seed, true);
+	}
+	stamps_moved = false;
+	SQ_ASSERTF(renumbered > 500, "only %u renumberings\n", renumbered);
+}
+
+#ifdef SQ_DEBUG
+/*
+ * SQ_DEBUG: a dequeue or requeue through a queue the node is not on would
+ * take a tree of the other queue apart (the node's root is found by its
+ * parents, not through @q); it stops the program naming the function.
+ * Each case runs in a forked child whose stderr is captured.
+ */
+static struct sq_binom oq1, oq2;
+static struct sq_binom_node on[8];
+
+static void other_setup(void)
+{
+	unsigned i;
+
+	sq_binom_init(&oq1);
+	sq_binom_init(&oq2);
+	for (i = 0; i < 8; i++) {
+		sq_binom_node_init(&on[i]);
+		sq_binom_enqueue(i < 5 ? &oq1 : &oq2, &on[i], 10 + i);
+	}
+}
+
+static void dequeue_root_other(void)
+{
+	other_setup();
+	sq_binom_dequeue(&oq2, &on[4]);	/* oq1's root of degree 0 */
+}
+
+static void dequeue_deep_other(void)
+{
+	other_setup();
+	sq_binom_dequeue(&oq2, &on[3]);	/* below oq1's root of degree 2 */
+}
+
+static void requeue_other(void)
+{
+	other_setup();
+	sq_binom_requeue(&oq1, &on[6], 1);	/* oq2's */
+}
+
+static void expect_abort(void (*fn)(void), const char *want)
+{
+	struct rlimit no_core = { 0, 0 };
+	char err[512];
+	size_t len = 0;
+	ssize_t got;
+	int fd[2], status = 0;
+	pid_t pid;
+
+	SQ_ASSERT(pipe(fd) == 0);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	SQ_ASSERT(pid >= 0);
+	if (pid == 0) {
+		setrlimit(RLIMIT_CORE, &no_core);
+		close(fd[0]);
+		dup2(fd[1], 2);
+		fn();
+		_exit(0);
+	}
+	close(fd[1]);
+	while (len < sizeof(err) - 1 &&
+	       (got = read(fd[0], err + len, sizeof(err) - 1 - len)) > 0)
+		len += (size_t)got;
+	err[len] = '\0';
+	close(fd[0]);
+	SQ_ASSERT(waitpid(pid, &status, 0) == pid);
+	/* a prefix: qemu-user adds a line of its own as the guest dies */
+	SQ_ASSERTF(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT &&
+		   strncmp(err, want, strlen(want)) == 0,
+		   "want an abort saying \"%s\", got status %d, stderr \"%s\"\n",
+		   want, status, err);
+}
+
+SQ_TEST(binom_other_queue_caught)
+{
+	expect_abort(dequeue_root_other,
+		     "sq_binom_dequeue: node is on another queue\n");
+	expect_abort(dequeue_deep_other,
+		     "sq_binom_dequeue: node is on another queue\n");
+	expect_abort(requeue_other,
+		     "sq_binom_requeue: node is on another queue\n");
+}
+#endif
+
 static const sq_test_entry tests[] = {
 	SQ_T(binom_empty),
 	SQ_T(binom_shape),
@@ -585,6 +771,11 @@ static const sq_test_entry tests[] = {
 	SQ_T(binom_dequeue_deep),
 	SQ_T(binom_requeue_in_place),
 	SQ_T(binom_check_catches),
+	SQ_T(binom_stamp_counter_end),
+	SQ_T(binom_stamp_counter_end_random),
+#ifdef SQ_DEBUG
+	SQ_T(binom_other_queue_caught),
+#endif
 };
 
 SQ_TEST_MAIN("wb_binom", tests)

@@ -9,6 +9,10 @@
  *
  * Nothing here allocates or locks.  Without SQ_DEBUG every check below
  * compiles to nothing and its condition is not evaluated.
+ *
+ * Every backend header includes "common.h" (its own folder) and smartq.h
+ * includes "smartq/X.h", so the headers find each other wherever
+ * include/ (or smartq/ alone) is copied, with or without -I.
  */
 #ifndef SMARTQ_COMMON_H
 #define SMARTQ_COMMON_H
@@ -132,7 +136,8 @@ static inline unsigned sq__ctz64(uint64_t x)
 #if defined(SQ__X86_64)
 	uint64_t r;
 
-	__asm__("tzcnt %1, %0" : "=r"(r) : "r"(x) : "cc");
+	/* {AT&T|Intel} operand orders: right with -masm=intel too */
+	__asm__("tzcnt {%1, %0|%0, %1}" : "=r"(r) : "r"(x) : "cc");
 	return (unsigned)r;
 #elif defined(SQ__GNUC)
 	return (unsigned)__builtin_ctzll(x);
