@@ -224,20 +224,6 @@ static inline unsigned sq__clz64(uint64_t x)
 #endif
 }
 
-/* sq__popcount64 - number of set bits. */
-static inline unsigned sq__popcount64(uint64_t x)
-{
-#ifdef SQ__GNUC
-	return (unsigned)__builtin_popcountll(x);
-#else
-	unsigned n = 0;
-
-	for (; x; x &= x - 1)
-		n++;
-	return n;
-#endif
-}
-
 /*
  * Keys from other time types.  Every backend orders uint64_t keys as
  * unsigned; these maps carry signed and floating-point times onto that
@@ -2089,7 +2075,7 @@ SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 		q->gv_root = n;
 		/* apart from gv_first's store below: gcc would pair the two
 		 * into one 16-byte store, which the next pop's load of
-		 * gv_first waits on (as in sq_rb__add()) */
+		 * gv_first waits on (as in sq_rb__insert()) */
 		SQ__KEEP_BRANCH();
 		leftmost = true;
 	} else {
@@ -2479,9 +2465,7 @@ walked:
  * mispredicted exit made all that follows wait for the whole chain), and
  * the new minimum is challenged child by child as the chain delivers
  * them (the other roots first, before the walk), instead of in a scan of
- * all roots after it.  Measured (hold, median TSC ticks a loop, gcc -O2,
- * doc/binomial.md): N=16 34 -> 28, 256 69 -> 48, 2048 94 -> 74, 65536
- * 300..400 -> ~237 (rb ~267); clang alike.
+ * all roots after it.  The measurements are in doc/binomial.md.
  *
  * Context: no allocation, no locks (the caller serialises), no recursion.
  */
@@ -2502,7 +2486,7 @@ walked:
  *
  * 40 bytes on LP64.  bh_next is kept apart from bh_parent: side by side,
  * gcc merges a link's two stores to the loser into one 16-byte store,
- * and the hold loop measured slower (by some 5% at n = 65536).
+ * which the hold loop measured slower (doc/binomial.md).
  */
 struct sq_binom_node {
 	uint64_t key;
@@ -2792,8 +2776,8 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 		q->bh_min = sq_binom__scan_min(q);
 }
 
-/* sq_binom__dead - mark @x unqueued; poison its other links under SQ_DEBUG. */
-SQ__INLINE void sq_binom__dead(struct sq_binom_node *x)
+/* sq_binom__unlink - mark @x unqueued; poison its other links under SQ_DEBUG. */
+SQ__INLINE void sq_binom__unlink(struct sq_binom_node *x)
 {
 	x->bh_parent = x;
 #ifdef SQ_DEBUG
@@ -2978,7 +2962,7 @@ static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 	SQ__MISUSE(!sq_binom__on(q, n), "sq_binom_dequeue",
 		   "node is on another queue");
 	sq_binom__remove(q, n);
-	sq_binom__dead(n);
+	sq_binom__unlink(n);
 	return was_first;
 }
 
@@ -3021,7 +3005,7 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 	}
 	q->bh_count--;
 	q->bh_min = best;
-	sq_binom__dead(m);
+	sq_binom__unlink(m);
 	return m;
 }
 
@@ -3494,7 +3478,7 @@ SQ__INLINE unsigned sq_tring__slot_of(uint64_t tick)
 
 /* Is @t in the ring at current tick @cur: not late, and in cur's half
  * ring or the next one.  Written without cur + anything: no overflow.
- * (Masking cur instead of shifting both measured slower at N = 1.) */
+ * (Shifting both, not masking cur: doc/tring.md.) */
 SQ__INLINE bool sq_tring__in_ring(uint64_t t, uint64_t cur)
 {
 	return t >= cur && (t >> SQ_TRING__H) - (cur >> SQ_TRING__H) < 2;
@@ -4721,7 +4705,7 @@ SQ__INLINE unsigned sq_ladder__shift(uint64_t span, unsigned bits)
 }
 
 /* Append @n to list @l, as its tail. */
-SQ__INLINE void sq_ladder__append(struct sq_ladder__list *l,
+SQ__INLINE void sq_ladder__list_add(struct sq_ladder__list *l,
 				  struct sq_ladder_node *n)
 {
 	struct sq_ladder_node *t = l->ll_last;
@@ -4737,7 +4721,7 @@ SQ__INLINE void sq_ladder__append(struct sq_ladder__list *l,
 }
 
 /* Take @n off its list (its own links are left stale). */
-SQ__INLINE void sq_ladder__unlink(struct sq_ladder__list *l,
+SQ__INLINE void sq_ladder__list_del(struct sq_ladder__list *l,
 				  struct sq_ladder_node *n)
 {
 	struct sq_ladder_node *p = n->ld_prev, *x = n->ld_next;
@@ -4765,7 +4749,7 @@ SQ__INLINE void sq_ladder__bucket_add(struct sq_ladder *q, unsigned b,
 		q->ld_bk[b].ll_first = NULL;
 		q->ld_bk[b].ll_last = NULL;
 	}
-	sq_ladder__append(&q->ld_bk[b], n);
+	sq_ladder__list_add(&q->ld_bk[b], n);
 }
 
 /* Mark bucket @b empty. */
@@ -4830,7 +4814,7 @@ SQ__INLINE void sq_ladder__rung_reset(struct sq_ladder *q, unsigned r)
 }
 
 /* The node @n is on no queue: mark it; poison its links under SQ_DEBUG. */
-SQ__INLINE void sq_ladder__dead(struct sq_ladder_node *n)
+SQ__INLINE void sq_ladder__unlink(struct sq_ladder_node *n)
 {
 	n->ld_home = NULL;
 #ifdef SQ_DEBUG
@@ -5160,7 +5144,7 @@ SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
 			q->ld_tmin = key < q->ld_tmin ? key : q->ld_tmin;
 			q->ld_tmax = key > q->ld_tmax ? key : q->ld_tmax;
 		}
-		sq_ladder__append(&q->ld_top, n);
+		sq_ladder__list_add(&q->ld_top, n);
 		return false;
 	}
 	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
@@ -5185,7 +5169,7 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 	struct sq_ladder__list *l = n->ld_home;
 	bool was_first = n == q->ld_bottom.ll_first;
 
-	sq_ladder__unlink(l, n);
+	sq_ladder__list_del(l, n);
 	q->ld_count--;
 	if (l == &q->ld_bottom) {
 		q->ld_nbottom--;
@@ -5347,7 +5331,7 @@ static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 	SQ__MISUSE(n->ld_home == NULL, "sq_ladder_dequeue",
 		   "node is not queued");
 	was_first = sq_ladder__remove(q, n);
-	sq_ladder__dead(n);
+	sq_ladder__unlink(n);
 	return was_first;
 }
 
@@ -5378,7 +5362,7 @@ SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
 		else
 			q->ld_nrungs = 0;	/* all empty */
 	}
-	sq_ladder__dead(n);
+	sq_ladder__unlink(n);
 	return n;
 }
 

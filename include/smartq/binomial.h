@@ -88,9 +88,7 @@
  * mispredicted exit made all that follows wait for the whole chain), and
  * the new minimum is challenged child by child as the chain delivers
  * them (the other roots first, before the walk), instead of in a scan of
- * all roots after it.  Measured (hold, median TSC ticks a loop, gcc -O2,
- * doc/binomial.md): N=16 34 -> 28, 256 69 -> 48, 2048 94 -> 74, 65536
- * 300..400 -> ~237 (rb ~267); clang alike.
+ * all roots after it.  The measurements are in doc/binomial.md.
  *
  * Context: no allocation, no locks (the caller serialises), no recursion.
  */
@@ -112,7 +110,7 @@
  *
  * 40 bytes on LP64.  bh_next is kept apart from bh_parent: side by side,
  * gcc merges a link's two stores to the loser into one 16-byte store,
- * and the hold loop measured slower (by some 5% at n = 65536).
+ * which the hold loop measured slower (doc/binomial.md).
  */
 struct sq_binom_node {
 	uint64_t key;
@@ -402,8 +400,8 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 		q->bh_min = sq_binom__scan_min(q);
 }
 
-/* sq_binom__dead - mark @x unqueued; poison its other links under SQ_DEBUG. */
-SQ__INLINE void sq_binom__dead(struct sq_binom_node *x)
+/* sq_binom__unlink - mark @x unqueued; poison its other links under SQ_DEBUG. */
+SQ__INLINE void sq_binom__unlink(struct sq_binom_node *x)
 {
 	x->bh_parent = x;
 #ifdef SQ_DEBUG
@@ -588,7 +586,7 @@ static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 	SQ__MISUSE(!sq_binom__on(q, n), "sq_binom_dequeue",
 		   "node is on another queue");
 	sq_binom__remove(q, n);
-	sq_binom__dead(n);
+	sq_binom__unlink(n);
 	return was_first;
 }
 
@@ -631,7 +629,7 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 	}
 	q->bh_count--;
 	q->bh_min = best;
-	sq_binom__dead(m);
+	sq_binom__unlink(m);
 	return m;
 }
 

@@ -168,20 +168,6 @@ static inline unsigned sq__clz64(uint64_t x)
 #endif
 }
 
-/* sq__popcount64 - number of set bits. */
-static inline unsigned sq__popcount64(uint64_t x)
-{
-#ifdef SQ__GNUC
-	return (unsigned)__builtin_popcountll(x);
-#else
-	unsigned n = 0;
-
-	for (; x; x &= x - 1)
-		n++;
-	return n;
-#endif
-}
-
 /*
  * Keys from other time types.  Every backend orders uint64_t keys as
  * unsigned; these maps carry signed and floating-point times onto that

@@ -707,7 +707,7 @@ SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 		q->gv_root = n;
 		/* apart from gv_first's store below: gcc would pair the two
 		 * into one 16-byte store, which the next pop's load of
-		 * gv_first waits on (as in sq_rb__add()) */
+		 * gv_first waits on (as in sq_rb__insert()) */
 		SQ__KEEP_BRANCH();
 		leftmost = true;
 	} else {

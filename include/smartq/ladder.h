@@ -261,7 +261,7 @@ SQ__INLINE unsigned sq_ladder__shift(uint64_t span, unsigned bits)
 }
 
 /* Append @n to list @l, as its tail. */
-SQ__INLINE void sq_ladder__append(struct sq_ladder__list *l,
+SQ__INLINE void sq_ladder__list_add(struct sq_ladder__list *l,
 				  struct sq_ladder_node *n)
 {
 	struct sq_ladder_node *t = l->ll_last;
@@ -277,7 +277,7 @@ SQ__INLINE void sq_ladder__append(struct sq_ladder__list *l,
 }
 
 /* Take @n off its list (its own links are left stale). */
-SQ__INLINE void sq_ladder__unlink(struct sq_ladder__list *l,
+SQ__INLINE void sq_ladder__list_del(struct sq_ladder__list *l,
 				  struct sq_ladder_node *n)
 {
 	struct sq_ladder_node *p = n->ld_prev, *x = n->ld_next;
@@ -305,7 +305,7 @@ SQ__INLINE void sq_ladder__bucket_add(struct sq_ladder *q, unsigned b,
 		q->ld_bk[b].ll_first = NULL;
 		q->ld_bk[b].ll_last = NULL;
 	}
-	sq_ladder__append(&q->ld_bk[b], n);
+	sq_ladder__list_add(&q->ld_bk[b], n);
 }
 
 /* Mark bucket @b empty. */
@@ -370,7 +370,7 @@ SQ__INLINE void sq_ladder__rung_reset(struct sq_ladder *q, unsigned r)
 }
 
 /* The node @n is on no queue: mark it; poison its links under SQ_DEBUG. */
-SQ__INLINE void sq_ladder__dead(struct sq_ladder_node *n)
+SQ__INLINE void sq_ladder__unlink(struct sq_ladder_node *n)
 {
 	n->ld_home = NULL;
 #ifdef SQ_DEBUG
@@ -700,7 +700,7 @@ SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
 			q->ld_tmin = key < q->ld_tmin ? key : q->ld_tmin;
 			q->ld_tmax = key > q->ld_tmax ? key : q->ld_tmax;
 		}
-		sq_ladder__append(&q->ld_top, n);
+		sq_ladder__list_add(&q->ld_top, n);
 		return false;
 	}
 	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
@@ -725,7 +725,7 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 	struct sq_ladder__list *l = n->ld_home;
 	bool was_first = n == q->ld_bottom.ll_first;
 
-	sq_ladder__unlink(l, n);
+	sq_ladder__list_del(l, n);
 	q->ld_count--;
 	if (l == &q->ld_bottom) {
 		q->ld_nbottom--;
@@ -887,7 +887,7 @@ static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 	SQ__MISUSE(n->ld_home == NULL, "sq_ladder_dequeue",
 		   "node is not queued");
 	was_first = sq_ladder__remove(q, n);
-	sq_ladder__dead(n);
+	sq_ladder__unlink(n);
 	return was_first;
 }
 
@@ -918,7 +918,7 @@ SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
 		else
 			q->ld_nrungs = 0;	/* all empty */
 	}
-	sq_ladder__dead(n);
+	sq_ladder__unlink(n);
 	return n;
 }
 

@@ -225,7 +225,7 @@ SQ__INLINE unsigned sq_tring__slot_of(uint64_t tick)
 
 /* Is @t in the ring at current tick @cur: not late, and in cur's half
  * ring or the next one.  Written without cur + anything: no overflow.
- * (Masking cur instead of shifting both measured slower at N = 1.) */
+ * (Shifting both, not masking cur: doc/tring.md.) */
 SQ__INLINE bool sq_tring__in_ring(uint64_t t, uint64_t cur)
 {
 	return t >= cur && (t >> SQ_TRING__H) - (cur >> SQ_TRING__H) < 2;
