@@ -426,6 +426,15 @@ SQ_TEST(tring_init_geom)
 	sq_tring_init_geom(&ring, 5, 77);
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	SQ_ASSERT(sq_tring_pop(&ring) == NULL);
+
+	/* a shift it cannot honour is refused in every build, and the queue
+	 * is left as it was (not wrapped to shift & 63) */
+	SQ_ASSERT(sq_tring_init_geom(&ring, 63, 12345));
+	SQ_ASSERT(!sq_tring_init_geom(&ring, 64, 0));
+	SQ_ASSERT(!sq_tring_init_geom(&ring, 70, 0));
+	SQ_ASSERT(!sq_tring_init_geom(&ring, ~0u, 0));
+	SQ_ASSERT_EQ(sq_tring_gran_shift(&ring), 63);
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
 }
 
 /* Keys past the ring wait in the levels, each in the level its distance
