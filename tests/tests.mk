@@ -37,6 +37,7 @@
 SQT_DIR   := $(BUILD)/tests
 SQT_KINDS := $(SQ_KINDS)
 SQT_HDRS  := $(HEADERS) tests/sq_test.h tests/model.h tests/rng.h tests/mix.h \
+             tests/child.h \
              mk/kinds.mk tests/tests.mk
 
 # ---- what this machine has ---------------------------------------------------

@@ -16,14 +16,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <signal.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include "smartq/binomial.h"
 #include "sq_test.h"
+#include "child.h"
 #include "model.h"
 #include "rng.h"
 
@@ -591,49 +586,17 @@ static void requeue_other(void)
 	sq_binom_requeue(&oq1, &on[6], 1);	/* oq2's */
 }
 
-static void expect_abort(void (*fn)(void), const char *want)
-{
-	struct rlimit no_core = { 0, 0 };
-	char err[512];
-	size_t len = 0;
-	ssize_t got;
-	int fd[2], status = 0;
-	pid_t pid;
-
-	SQ_ASSERT(pipe(fd) == 0);
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	SQ_ASSERT(pid >= 0);
-	if (pid == 0) {
-		setrlimit(RLIMIT_CORE, &no_core);
-		close(fd[0]);
-		dup2(fd[1], 2);
-		fn();
-		_exit(0);
-	}
-	close(fd[1]);
-	while (len < sizeof(err) - 1 &&
-	       (got = read(fd[0], err + len, sizeof(err) - 1 - len)) > 0)
-		len += (size_t)got;
-	err[len] = '\0';
-	close(fd[0]);
-	SQ_ASSERT(waitpid(pid, &status, 0) == pid);
-	/* a prefix: qemu-user adds a line of its own as the guest dies */
-	SQ_ASSERTF(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT &&
-		   strncmp(err, want, strlen(want)) == 0,
-		   "want an abort saying \"%s\", got status %d, stderr \"%s\"\n",
-		   want, status, err);
-}
-
 SQ_TEST(binom_other_queue_caught)
 {
-	expect_abort(dequeue_root_other,
-		     "sq_binom_dequeue: node is on another queue\n");
-	expect_abort(dequeue_deep_other,
-		     "sq_binom_dequeue: node is on another queue\n");
-	expect_abort(requeue_other,
-		     "sq_binom_requeue: node is on another queue\n");
+	child_expect_abort(dequeue_root_other,
+			   "sq_binom_dequeue: node is on another queue\n",
+			   "dequeue of the other queue's root");
+	child_expect_abort(dequeue_deep_other,
+			   "sq_binom_dequeue: node is on another queue\n",
+			   "dequeue of a node deep in the other queue");
+	child_expect_abort(requeue_other,
+			   "sq_binom_requeue: node is on another queue\n",
+			   "requeue of the other queue's node");
 }
 #endif
 
