@@ -5,7 +5,8 @@
 #                       the commands too)
 #   make lint-cppcheck  cppcheck over include/ (through one TU that includes
 #                       every header) and the C sources of tests/, bench/,
-#                       examples/ that exist, with and without SQ_DEBUG
+#                       replay/, examples/ that exist, with and without
+#                       SQ_DEBUG
 #   make lint-tidy      clang-tidy (config: .clang-tidy) on the all-headers
 #                       TU and the fuzz driver (which calls every public
 #                       function of every backend, so the analyzer follows
@@ -21,7 +22,7 @@ CLANG_TIDY ?= clang-tidy
 LINT_DIR   := $(BUILD)/lint
 LINT_TU    := $(LINT_DIR)/all-headers.c
 LINT_SRCS  := $(sort $(wildcard tests/*.c tests/fuzz/*.c bench/*.c \
-                                examples/*.c))
+                                replay/*.c examples/*.c))
 LINT_TIDY_SRCS := $(LINT_TU) $(wildcard tests/fuzz/fuzz.c)
 LINT_CPPCHECK_FLAGS := --enable=warning,style,performance,portability \
 	--error-exitcode=1 --inline-suppr --quiet --std=c99 \

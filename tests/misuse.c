@@ -18,19 +18,16 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "smartq.h"
 #include "sq_test.h"
+#include "child.h"
 
 #ifndef SQ_DEBUG
 #error "misuse.c tests SQ_DEBUG: compile with -DSQ_DEBUG"
@@ -58,84 +55,14 @@ static void setup(void)
 		SQ_NODE_INIT(K, &nodes[i]);
 }
 
-/* ---- running a piece of code in a child -------------------------------- */
-
-struct child_result {
-	bool aborted;		/* killed by SIGABRT */
-	int exit_code;		/* when it exited, else -1 */
-	int signal;		/* when killed, else 0 */
-	char err[4096];		/* its stderr */
-};
-
-/* Under qemu-user (the cross-target tests) the emulator itself writes
- * "qemu: uncaught target signal 6 ..." to the guest's stderr as the guest
- * dies: drop that last line, so the message compared is the library's. */
-static void strip_emulator_line(char *err)
-{
-	static const char tag[] = "qemu: uncaught target signal ";
-	char *line = err, *nl;
-
-	while ((nl = strchr(line, '\n')) != NULL && nl[1] != '\0')
-		line = nl + 1;
-	if (strncmp(line, tag, sizeof(tag) - 1) == 0)
-		*line = '\0';
-}
-
-static void run_child(void (*fn)(void), struct child_result *res)
-{
-	int fd[2], status = 0;
-	size_t len = 0;
-	ssize_t got;
-	pid_t pid;
-
-	memset(res, 0, sizeof(*res));
-	res->exit_code = -1;
-	SQ_ASSERT(pipe(fd) == 0);
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	SQ_ASSERT(pid >= 0);
-	if (pid == 0) {
-		struct rlimit no_core = { 0, 0 };
-
-		setrlimit(RLIMIT_CORE, &no_core);
-		signal(SIGABRT, SIG_DFL);
-		close(fd[0]);
-		dup2(fd[1], 2);
-		close(fd[1]);
-		fn();
-		_exit(0);
-	}
-	close(fd[1]);
-	while (len < sizeof(res->err) - 1 &&
-	       (got = read(fd[0], res->err + len, sizeof(res->err) - 1 - len)) > 0)
-		len += (size_t)got;
-	res->err[len] = '\0';
-	close(fd[0]);
-	strip_emulator_line(res->err);
-	SQ_ASSERT(waitpid(pid, &status, 0) == pid);
-	if (WIFEXITED(status))
-		res->exit_code = WEXITSTATUS(status);
-	if (WIFSIGNALED(status)) {
-		res->signal = WTERMSIG(status);
-		res->aborted = res->signal == SIGABRT;
-	}
-}
-
 /* @fn must abort with exactly "sq_KIND_@verb: @mistake\n" on stderr */
 static void expect_abort(void (*fn)(void), const char *verb,
 			 const char *mistake, const char *what)
 {
-	struct child_result res;
 	char want[128];
 
 	snprintf(want, sizeof(want), "sq_%s_%s: %s\n", KNAME, verb, mistake);
-	run_child(fn, &res);
-	SQ_ASSERTF(res.aborted,
-		   "%s: child did not abort (exit %d, signal %d), stderr:\n%s\n",
-		   what, res.exit_code, res.signal, res.err);
-	SQ_ASSERTF(strcmp(res.err, want) == 0,
-		   "%s: stderr is\n\"%s\"\nwant\n\"%s\"\n", what, res.err, want);
+	child_expect_abort(fn, want, what);
 }
 
 /* ---- the misuse cases (each runs in a child) ------------------------- */
@@ -260,7 +187,7 @@ SQ_TEST(correct_use_does_not_stop)
 {
 	struct child_result res;
 
-	run_child(correct_use, &res);
+	child_run(correct_use, &res);
 	SQ_ASSERTF(res.exit_code == 0 && res.err[0] == '\0',
 		   "exit %d, signal %d, stderr:\n%s\n", res.exit_code,
 		   res.signal, res.err);
@@ -391,7 +318,7 @@ static void expect_check_fails(void (*fn)(void), const char *what)
 {
 	struct child_result res;
 
-	run_child(fn, &res);
+	child_run(fn, &res);
 	SQ_ASSERTF(res.exit_code == 0,
 		   "%s: check() did not return -1 (exit %d: 1 = returned 0, "
 		   "2 = other value, 4 = unsound before; signal %d)\n%s\n",

@@ -29,7 +29,7 @@
 # (tests/valgrind.sh; it skips, saying so, when valgrind is not installed
 # or SQ_VALGRIND=no).
 #
-# cmocka is used when it is found (pkg-config, else a compile-and-link probe);
+# cmocka is used when it is found ($(PKG_CONFIG), else a compile-and-link probe);
 # force it with SQ_CMOCKA=yes|no, CMOCKA_CFLAGS=..., CMOCKA_LIBS=....
 # Seeds: SQ_SEED=<n> for diff (printed on every failure), SQ_DIFF_SCALE=<n>
 # to run n times as many operations.
@@ -37,20 +37,29 @@
 SQT_DIR   := $(BUILD)/tests
 SQT_KINDS := $(SQ_KINDS)
 SQT_HDRS  := $(HEADERS) tests/sq_test.h tests/model.h tests/rng.h tests/mix.h \
+             tests/child.h \
              mk/kinds.mk tests/tests.mk
 
 # ---- what this machine has ---------------------------------------------------
 
 SQT_PROBE_SRC := int main(void) { return 0; }
 
+PKG_CONFIG ?= pkg-config
+
+# Inside $(shell ...) GNU make 4.3 keeps the backslash of \# and older
+# makes drop it; a variable set outside reads as one '#' in both.
+SQT_HASH := \#
+SQT_CMOCKA_SRC := $(foreach h,stdarg stddef stdint setjmp cmocka,\
+                  $(SQT_HASH)include <$(h).h>\n)int main(void) { return 0; }\n
+
 ifeq ($(origin SQ_CMOCKA),undefined)
-SQ_CMOCKA := $(shell if pkg-config --exists cmocka 2>/dev/null; then echo yes; \
-	else printf '\#include <stdarg.h>\n\#include <stddef.h>\n\#include <stdint.h>\n\#include <setjmp.h>\n\#include <cmocka.h>\nint main(void) { return 0; }\n' | \
+SQ_CMOCKA := $(shell if $(PKG_CONFIG) --exists cmocka 2>/dev/null; then echo yes; \
+	else printf '$(SQT_CMOCKA_SRC)' | \
 	$(CC) -x c - -lcmocka -o /dev/null >/dev/null 2>&1 && echo yes || echo no; fi)
 endif
 ifeq ($(SQ_CMOCKA),yes)
-CMOCKA_CFLAGS ?= $(shell pkg-config --cflags cmocka 2>/dev/null)
-CMOCKA_LIBS   ?= $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
+CMOCKA_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   ?= $(or $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null),-lcmocka)
 SQT_CMOCKA_C  := -DSQ_HAVE_CMOCKA $(CMOCKA_CFLAGS)
 SQT_CMOCKA_L  := $(CMOCKA_LIBS)
 endif

@@ -3,187 +3,60 @@
  * wb_binom.c - white-box tests of the binomial heap backend
  * (smartq/binomial.h)
  *
- * A random mix of enqueue / pop / dequeue (any node) / requeue on a few
- * dozen nodes, compared after every step with the model of tests/model.h,
- * (key, stamp) included, and with sq_binom_check(); the same on a few
- * thousand nodes with check() now and then; the shape of the heap (one
- * tree per set bit of the count); equal keys in FIFO order; the edge keys
- * 0 and UINT64_MAX; dequeue of every node of a single B_k, the deepest
- * included; requeue in place; check() catching heaps broken on purpose;
- * the stamp counter at its end (renumbered, the order kept); and, under
- * SQ_DEBUG, a dequeue or requeue through the wrong queue.  (The misuse
- * every backend catches is tests/misuse.c's.)  A failure prints the seed.
+ * The random operation stream of tests/mix.h on one to a few dozen
+ * nodes, compared after every step with the model, each node's stamp
+ * included, and with sq_binom_check(); the same on 1500 nodes with
+ * check() now and then; the shape of the heap (one tree per set bit of
+ * the count); equal keys in FIFO order; the edge keys 0 and UINT64_MAX;
+ * dequeue of every node of a single B_k, the deepest included; requeue
+ * in place; check() catching heaps broken on purpose; the stamp counter
+ * at its end (renumbered, the order kept); and, under SQ_DEBUG, a
+ * dequeue or requeue through the wrong queue.  (The misuse every backend
+ * catches is tests/misuse.c's.)  A failure prints the seed.
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <signal.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include "smartq/binomial.h"
 #include "sq_test.h"
+#include "child.h"
 #include "model.h"
 #include "rng.h"
 
-/* ---- random steps against the model (tests/model.h) -------------------- */
+/* ---- random steps against the model (tests/mix.h) ---------------------- */
 
-#define NMAX 2000
+#define MIX_K binom
+#define MIX_NMAX 2000
+#include "mix.h"
 
-/*
- * Nodes 0 .. nnodes - 1 are the model's ids.  The model's seq counts
- * enqueues and requeues exactly as the queue's bh_seq does, so it must
- * equal the node's stamp: white-box, and the order is then the same
- * (key, seq) order by construction.
- */
-static struct sq_binom bq;
-static struct sq_binom_node bnode[NMAX];
-static struct sqm model;
-static unsigned nnodes;
 /* set while a test moves the stamp counter itself: the order is still
  * the model's, but the stamps are no longer the model's sequence */
 static bool stamps_moved;
 
-static void mix_init(unsigned n)
+/*
+ * The heap against the model: check(), and the stamps.  The model's seq
+ * counts enqueues and requeues exactly as the queue's bh_seq does, so it
+ * must equal each node's stamp: white-box, and the order is then the same
+ * (key, seq) order by construction.
+ */
+static bool heap_matches(struct sq_binom *q)
 {
 	unsigned i;
 
-	sq_binom_init(&bq);
-	sqm_init(&model);
-	nnodes = n;
-	for (i = 0; i < n; i++)
-		sq_binom_node_init(&bnode[i]);
+	if (sq_binom_check(q) != 0)
+		return false;
+	if (stamps_moved)
+		return true;
+	if (q->bh_seq != mix_model.seq)
+		return false;
+	for (i = 0; i < mix_n; i++)
+		if (sqm_queued(&mix_model, i) &&
+		    sq_binom__stamp(&mix_node[i]) != sqm_seq(&mix_model, i))
+			return false;
+	return true;
 }
 
-static int idx(const struct sq_binom_node *n)
-{
-	return n ? (int)(n - bnode) : -1;
-}
-
-/* The queue agrees with the model: count, first, and every node's state. */
-static void mix_agree(uint64_t seed, unsigned long step, bool full)
-{
-	const struct sq_binom_node *first = sq_binom_first(&bq);
-	unsigned f = 0, i;
-	bool any = sqm_first(&model, &f, NULL);
-
-	SQ_ASSERTF(sq_binom_count(&bq) == sqm_count(&model),
-		   "seed %llu step %lu: count %zu, model %zu\n",
-		   (unsigned long long)seed, step, sq_binom_count(&bq),
-		   sqm_count(&model));
-	SQ_ASSERTF(sq_binom_empty(&bq) == !any,
-		   "seed %llu step %lu: empty\n", (unsigned long long)seed,
-		   step);
-	SQ_ASSERTF(any ? first == &bnode[f] : first == NULL,
-		   "seed %llu step %lu: first is %d, model %d\n",
-		   (unsigned long long)seed, step, idx(first),
-		   any ? (int)f : -1);
-	SQ_ASSERTF(stamps_moved || bq.bh_seq == model.seq,
-		   "seed %llu step %lu: counter\n", (unsigned long long)seed,
-		   step);
-	if (!full)
-		return;
-	SQ_ASSERTF(sq_binom_check(&bq) == 0,
-		   "seed %llu step %lu: check() failed\n",
-		   (unsigned long long)seed, step);
-	for (i = 0; i < nnodes; i++) {
-		bool queued = sqm_queued(&model, i);
-
-		SQ_ASSERTF(sq_binom_queued(&bnode[i]) == queued,
-			   "seed %llu step %lu: node %u queued state\n",
-			   (unsigned long long)seed, step, i);
-		if (queued)
-			SQ_ASSERTF(bnode[i].key == sqm_key(&model, i) &&
-				   (stamps_moved ||
-				    sq_binom__stamp(&bnode[i]) ==
-				    sqm_seq(&model, i)),
-				   "seed %llu step %lu: node %u key/seq\n",
-				   (unsigned long long)seed, step, i);
-	}
-}
-
-static void mix_enqueue(unsigned i, uint64_t key, uint64_t seed,
-			unsigned long step)
-{
-	bool want = sqm_enqueue(&model, i, key);
-	bool got = sq_binom_enqueue(&bq, &bnode[i], key);
-
-	SQ_ASSERTF(got == want, "seed %llu step %lu: enqueue returned %d\n",
-		   (unsigned long long)seed, step, (int)got);
-}
-
-static void mix_pop(uint64_t seed, unsigned long step)
-{
-	unsigned f = 0;
-	bool any = sqm_pop(&model, &f, NULL);
-	struct sq_binom_node *got = sq_binom_pop(&bq);
-
-	if (!any) {
-		SQ_ASSERTF(got == NULL, "seed %llu step %lu: pop of empty\n",
-			   (unsigned long long)seed, step);
-		return;
-	}
-	SQ_ASSERTF(got == &bnode[f],
-		   "seed %llu step %lu: popped %d, model %d\n",
-		   (unsigned long long)seed, step, idx(got), (int)f);
-}
-
-static void mix_requeue(unsigned i, uint64_t key, uint64_t seed,
-			unsigned long step)
-{
-	bool want = sqm_requeue(&model, i, key);
-	bool got = sq_binom_requeue(&bq, &bnode[i], key);
-
-	SQ_ASSERTF(got == want, "seed %llu step %lu: requeue returned %d\n",
-		   (unsigned long long)seed, step, (int)got);
-}
-
-/* One random operation; @fill biases toward enqueue (0..100). */
-static void mix_step(uint64_t *s, uint64_t seed, unsigned long step,
-		     unsigned keys, unsigned fill)
-{
-	unsigned op = rng_below(s, 100);
-	int i;
-
-	if (op < fill) {
-		i = sqm_find(&model, nnodes, rng_below(s, nnodes), false);
-		if (i >= 0) {
-			mix_enqueue((unsigned)i, rng_key(s, keys), seed, step);
-			return;
-		}
-		op = fill + rng_below(s, 100 - fill);
-	}
-	if (op < fill + (100 - fill) / 3) {
-		mix_pop(seed, step);
-		return;
-	}
-	i = sqm_find(&model, nnodes, rng_below(s, nnodes), true);
-	if (i < 0) {
-		mix_pop(seed, step);	/* empty: pop must say NULL */
-		return;
-	}
-	if (op < fill + 2 * (100 - fill) / 3) {
-		sq_binom_dequeue(&bq, &bnode[i]);
-		sqm_dequeue(&model, (unsigned)i);
-	} else {
-		mix_requeue((unsigned)i, rng_key(s, keys), seed, step);
-	}
-}
-
-/* Pop everything and compare with the model, checking as it shrinks. */
-static void mix_drain(uint64_t seed, bool full)
-{
-	unsigned long step = 0;
-
-	while (sqm_count(&model)) {
-		mix_pop(seed, step);
-		mix_agree(seed, step, full);
-		step++;
-	}
-	mix_pop(seed, step);
-	SQ_ASSERT(sq_binom_check(&bq) == 0);
-}
+static const unsigned all_keys[] = { RNG_KEYS_TIES, RNG_KEYS_SMALL,
+				     RNG_KEYS_FULL, RNG_KEYS_EDGES };
 
 /* ---- tests ------------------------------------------------------------- */
 
@@ -257,48 +130,37 @@ SQ_TEST(binom_shape)
 	SQ_ASSERT(sq_binom_check(&q) == 0);
 }
 
+/* heaps of a few nodes up to a few dozen, check() after every step */
 SQ_TEST(binom_random_small)
 {
 	static const unsigned sizes[] = { 1, 2, 3, 5, 8, 17, 33, 48 };
-	unsigned si, keys, round;
-	unsigned long step;
+	struct mix_run run = {
+		.name = "binom_random_small", .streams = 16, .steps = 3000,
+		.keys = all_keys, .nkeys = SQ_NELEM(all_keys),
+		.check = heap_matches,
+	};
+	unsigned i;
 
-	for (round = 0; round < 4; round++)
-	for (si = 0; si < SQ_NELEM(sizes); si++)
-	for (keys = 0; keys < RNG_KEYS_CLASSES; keys++) {
-		uint64_t seed = 0x5eed0000u + round * 1000u + si * 10u + keys;
-		uint64_t s = seed;
-		unsigned fill = 30 + rng_below(&s, 50);
-
-		mix_init(sizes[si]);
-		for (step = 0; step < 3000; step++) {
-			mix_step(&s, seed, step, keys, fill);
-			mix_agree(seed, step, true);
-		}
-		mix_drain(seed, true);
+	for (i = 0; i < SQ_NELEM(sizes); i++) {
+		run.seed = 0x5eed0000u + 100u * i;
+		run.nodes = sizes[i];
+		mix_run(&run);
 	}
 }
 
+/* 1500 nodes (trees up to B_10) churned, then drained; check() now and
+ * then */
 SQ_TEST(binom_random_large)
 {
-	unsigned keys;
-	unsigned long step;
+	static const struct mix_run run = {
+		.name = "binom_random_large", .seed = 0xb16b00b5u,
+		.streams = SQ_NELEM(all_keys), .steps = 60000,
+		.keys = all_keys, .nkeys = SQ_NELEM(all_keys),
+		.nodes = MIX_NMAX, .prefill = 1500, .every = 1024,
+		.check = heap_matches,
+	};
 
-	for (keys = 0; keys < RNG_KEYS_CLASSES; keys++) {
-		uint64_t seed = 0xb16b00b5u + keys, s = seed;
-
-		mix_init(NMAX);
-		/* grow, churn, shrink */
-		for (step = 0; step < 60000; step++) {
-			unsigned fill = step < 20000 ? 70
-				      : step < 40000 ? 50 : 25;
-
-			mix_step(&s, seed, step, keys, fill);
-			mix_agree(seed, step, (step & 4095) == 0);
-		}
-		SQ_ASSERT(sq_binom_check(&bq) == 0);
-		mix_drain(seed, false);
-	}
+	mix_run(&run);
 }
 
 SQ_TEST(binom_fifo_equal_keys)
@@ -649,30 +511,39 @@ SQ_TEST(binom_stamp_counter_end)
 }
 
 /* The random mix against the model, the counter pushed to a few stamps
- * before its end again and again: the order stays the model's. */
+ * before its end every 97 steps: the order stays the model's. */
+static unsigned long counter_calls, renumbered;
+static uint64_t counter_before;
+
+static bool heap_matches_counter_end(struct sq_binom *q)
+{
+	bool ok = heap_matches(q);
+
+	renumbered += q->bh_seq < counter_before;
+	if (++counter_calls % 97 == 0)
+		q->bh_seq = SQ_BINOM__SEQ_END - counter_calls / 97 % 8;
+	counter_before = q->bh_seq;
+	return ok;
+}
+
 SQ_TEST(binom_stamp_counter_end_random)
 {
-	unsigned keys, renumbered = 0;
-	unsigned long step;
+	struct mix_run run = {
+		.name = "binom_stamp_counter_end_random", .streams = 1,
+		.steps = 20000, .nkeys = 1, .nodes = 64,
+		.check = heap_matches_counter_end,
+	};
+	unsigned i;
 
 	stamps_moved = true;
-	for (keys = 0; keys < RNG_KEYS_CLASSES; keys++) {
-		uint64_t seed = 0x5ea1e00du + keys, s = seed, before;
-
-		mix_init(64);
-		for (step = 0; step < 20000; step++) {
-			if (step % 97 == 0)
-				bq.bh_seq = SQ_BINOM__SEQ_END -
-					    rng_below(&s, 8);
-			before = bq.bh_seq;
-			mix_step(&s, seed, step, keys, 55);
-			renumbered += bq.bh_seq < before;
-			mix_agree(seed, step, true);
-		}
-		mix_drain(seed, true);
+	for (i = 0; i < SQ_NELEM(all_keys); i++) {
+		run.seed = 0x5ea1e00du + i;
+		run.keys = &all_keys[i];
+		counter_before = 0;	/* a fresh queue is no renumbering */
+		mix_run(&run);
 	}
 	stamps_moved = false;
-	SQ_ASSERTF(renumbered > 500, "only %u renumberings\n", renumbered);
+	SQ_ASSERTF(renumbered > 500, "only %lu renumberings\n", renumbered);
 }
 
 #ifdef SQ_DEBUG
@@ -715,49 +586,17 @@ static void requeue_other(void)
 	sq_binom_requeue(&oq1, &on[6], 1);	/* oq2's */
 }
 
-static void expect_abort(void (*fn)(void), const char *want)
-{
-	struct rlimit no_core = { 0, 0 };
-	char err[512];
-	size_t len = 0;
-	ssize_t got;
-	int fd[2], status = 0;
-	pid_t pid;
-
-	SQ_ASSERT(pipe(fd) == 0);
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	SQ_ASSERT(pid >= 0);
-	if (pid == 0) {
-		setrlimit(RLIMIT_CORE, &no_core);
-		close(fd[0]);
-		dup2(fd[1], 2);
-		fn();
-		_exit(0);
-	}
-	close(fd[1]);
-	while (len < sizeof(err) - 1 &&
-	       (got = read(fd[0], err + len, sizeof(err) - 1 - len)) > 0)
-		len += (size_t)got;
-	err[len] = '\0';
-	close(fd[0]);
-	SQ_ASSERT(waitpid(pid, &status, 0) == pid);
-	/* a prefix: qemu-user adds a line of its own as the guest dies */
-	SQ_ASSERTF(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT &&
-		   strncmp(err, want, strlen(want)) == 0,
-		   "want an abort saying \"%s\", got status %d, stderr \"%s\"\n",
-		   want, status, err);
-}
-
 SQ_TEST(binom_other_queue_caught)
 {
-	expect_abort(dequeue_root_other,
-		     "sq_binom_dequeue: node is on another queue\n");
-	expect_abort(dequeue_deep_other,
-		     "sq_binom_dequeue: node is on another queue\n");
-	expect_abort(requeue_other,
-		     "sq_binom_requeue: node is on another queue\n");
+	child_expect_abort(dequeue_root_other,
+			   "sq_binom_dequeue: node is on another queue\n",
+			   "dequeue of the other queue's root");
+	child_expect_abort(dequeue_deep_other,
+			   "sq_binom_dequeue: node is on another queue\n",
+			   "dequeue of a node deep in the other queue");
+	child_expect_abort(requeue_other,
+			   "sq_binom_requeue: node is on another queue\n",
+			   "requeue of the other queue's node");
 }
 #endif
 
