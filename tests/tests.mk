@@ -22,7 +22,8 @@
 #   keys            tests/keys.c, the key maps of common.h (int64_t, double)
 #
 # plus, once: diff with a 64-slot and a 4096-slot ring, wb_tring with 3-
-# and 6-bit levels (the default is 4), the C++11 unit
+# and 6-bit levels (the default is 4), wb_ladder with the default geometry
+# (its own is small; o2, and asan when it runs), the C++11 unit
 # tests/cxx.cpp, tests/headers.sh (each public header compiled alone as
 # C99/C11 with gcc and clang and as C++11, with and without SQ_DEBUG), and
 # valgrind-contract-KIND: the o2 contract suites under valgrind's memcheck
@@ -138,7 +139,11 @@ SQT_PROGS := $(SQT_WB) keys diff $(addprefix contract-,$(SQT_KINDS)) \
 
 SQT_BUILT := $(foreach v,$(SQT_VARIANTS),$(addprefix $(SQT_DIR)/$(v)/,$(SQT_PROGS)))
 SQT_BUILT += $(SQT_DIR)/o2/diff-slots64 $(SQT_DIR)/o2/diff-slots4096 \
-             $(SQT_DIR)/o2/wb_tring-bits3 $(SQT_DIR)/o2/wb_tring-bits6
+             $(SQT_DIR)/o2/wb_tring-bits3 $(SQT_DIR)/o2/wb_tring-bits6 \
+             $(SQT_DIR)/o2/wb_ladder-default
+ifeq ($(SQ_ASAN),yes)
+SQT_BUILT += $(SQT_DIR)/asan/wb_ladder-default
+endif
 ifeq ($(SQ_CXX),yes)
 SQT_BUILT += $(SQT_DIR)/cxx
 endif
@@ -180,6 +185,11 @@ $(SQT_DIR)/o2/diff-slots%: tests/diff.c $(SQT_HDRS)
 $(SQT_DIR)/o2/wb_tring-bits%: tests/wb_tring.c $(SQT_HDRS)
 	@mkdir -p $(@D)
 	$(call sqt_cc,o2) -DSQ_TRING_LEVEL_BITS=$* -o $@ $< $(SQT_CMOCKA_L)
+
+# the ladder's white-box suite with the default geometry, not its small one
+$(SQT_DIR)/%/wb_ladder-default: tests/wb_ladder.c $(SQT_HDRS)
+	@mkdir -p $(@D)
+	$(call sqt_cc,$*) -DWB_LADDER_DEFAULT_GEOMETRY -o $@ $< $(SQT_CMOCKA_L)
 
 # C++11: every backend through the macro API (plain runner, no cmocka).
 SQT_CXXWARN := $(filter-out -Wstrict-prototypes,$(WARN))
