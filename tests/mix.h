@@ -32,6 +32,7 @@
  *					and key against the model
  *	ok = mix_walk_matches(&q, sq_rb_next, sq_rb_prev);
  *					an in-order walk both ways
+ *	mix_expect_pops(&q, nodes, want, n);	pop all, in a known order
  *
  * mix_step runs one operation (enqueue, pop, pop_due, dequeue, the first
  * node's dequeue, requeue of a queued or an idle node) on both and
@@ -260,6 +261,24 @@ static void mix_run(const struct mix_run *r)
 			   SQ_POP(MIX_K, &q) == NULL);
 	}
 	mix_n = MIX_NMAX;
+}
+
+/* Pop all of @q, expecting @base[want[0]], @base[want[1]], ... in that
+ * order, check() after each pop, then an empty queue: for hand-built
+ * cases whose order the suite knows. */
+static inline void mix_expect_pops(SQ_QUEUE(MIX_K) *q, SQ_NODE(MIX_K) *base,
+				   const unsigned *want, unsigned cnt)
+{
+	unsigned i;
+
+	for (i = 0; i < cnt; i++) {
+		SQ_NODE(MIX_K) *got = SQ_POP(MIX_K, q);
+
+		SQ_ASSERTF(got == &base[want[i]], "pop %u: got %d, want %u\n", i,
+			   got ? (int)(got - base) : -1, want[i]);
+		SQ_ASSERT(SQ_CHECK(MIX_K, q) == 0);
+	}
+	SQ_ASSERT(SQ_POP(MIX_K, q) == NULL);
 }
 
 #endif /* SQ_TESTS_MIX_H */

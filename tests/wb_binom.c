@@ -451,22 +451,6 @@ SQ_TEST(binom_check_catches)
 	fprintf(stderr, "(end of expected check failures)\n");
 }
 
-/* pop everything from @q, expecting the nodes of @n in the order @want */
-static void expect_pops(struct sq_binom *q, struct sq_binom_node *n,
-			const unsigned *want, unsigned count)
-{
-	struct sq_binom_node *got;
-	unsigned i;
-
-	for (i = 0; i < count; i++) {
-		got = sq_binom_pop(q);
-		SQ_ASSERTF(got == &n[want[i]], "pop %u: node %d, want %u\n", i,
-			   got ? (int)(got - n) : -1, want[i]);
-		SQ_ASSERT(sq_binom_check(q) == 0);
-	}
-	SQ_ASSERT(sq_binom_pop(q) == NULL);
-}
-
 /*
  * The stamp counter at its end: the enqueue or requeue that finds it
  * there renumbers the queued nodes in their order, so nothing crashes,
@@ -491,7 +475,7 @@ SQ_TEST(binom_stamp_counter_end)
 	}
 	SQ_ASSERTF(q.bh_seq == 6, "counter %llu after the end, want 6\n",
 		   (unsigned long long)q.bh_seq);
-	expect_pops(&q, n, order, 6);
+	mix_expect_pops(&q, n, order, 6);
 
 	/* a requeue that finds the counter at the end, in place or moved */
 	for (i = 0; i < 6; i++)
@@ -501,7 +485,7 @@ SQ_TEST(binom_stamp_counter_end)
 	sq_binom_requeue(&q, &n[0], 5);	/* last of the 5s now */
 	SQ_ASSERT(sq_binom_check(&q) == 0);
 	SQ_ASSERT(q.bh_seq == 7);
-	expect_pops(&q, n, requeued, 6);
+	mix_expect_pops(&q, n, requeued, 6);
 
 	/* an empty queue at the end starts again at 0 */
 	q.bh_seq = SQ_BINOM__SEQ_END;

@@ -213,22 +213,6 @@ SQ_TEST(ladder_hold_large)
 	}
 }
 
-/* Pop all of @q, expecting the nodes of @n in the order of @want. */
-static void expect_order(struct sq_ladder *q, struct sq_ladder_node *n,
-			 const unsigned *want, unsigned cnt)
-{
-	unsigned i;
-
-	for (i = 0; i < cnt; i++) {
-		struct sq_ladder_node *got = sq_ladder_pop(q);
-
-		SQ_ASSERTF(got == &n[want[i]], "pop %u: got %d, want %u\n", i,
-			   got ? (int)(got - n) : -1, want[i]);
-		SQ_ASSERT(sq_ladder_check(q) == 0);
-	}
-	SQ_ASSERT(sq_ladder_pop(q) == NULL);
-}
-
 /* Equal keys keep FIFO order through the top, a spawn, a width-1 bucket
  * and the bottom; a requeue goes behind its equals. */
 SQ_TEST(ladder_fifo_equal_keys)
@@ -251,7 +235,7 @@ SQ_TEST(ladder_fifo_equal_keys)
 			want[w++] = i;
 	want[w++] = 0;
 	want[w++] = 50;
-	expect_order(&q, n, want, w);
+	mix_expect_pops(&q, n, want, w);
 
 	/* three keys, interleaved, crowded far beyond the threshold: node 0
 	 * starts the era alone in the bottom, the rest wait in the top; its
@@ -276,7 +260,7 @@ SQ_TEST(ladder_fifo_equal_keys)
 		if (k == 1)
 			want[w++] = 0;
 	}
-	expect_order(&q, n, want, w);
+	mix_expect_pops(&q, n, want, w);
 }
 
 /* 0, UINT64_MAX and crowds right next to them: no overflow at either end */
@@ -309,7 +293,7 @@ SQ_TEST(ladder_edge_keys)
 		for (j = i; j < 100; j += 10)
 			want[w++] = j;
 	}
-	expect_order(&q, n, want, w);
+	mix_expect_pops(&q, n, want, w);
 
 	/* a crowd at UINT64_MAX alone, then one at 0 arriving later */
 	sq_ladder_init(&q);
@@ -328,7 +312,7 @@ SQ_TEST(ladder_edge_keys)
 		want[w++] = i;
 	for (i = 1; i < 50; i++)
 		want[w++] = i;
-	expect_order(&q, n, want, w);
+	mix_expect_pops(&q, n, want, w);
 }
 
 /* Keys below the epoch (the present, the past) come out first, in order,

@@ -329,65 +329,45 @@ static uint64_t pick_base(uint64_t *rs)
 	}
 }
 
+/* @runs mixes from @seed, the first @exact of them at Tg = 1 with keys
+ * never late (compared exactly), the rest at every granularity; each
+ * with its own base time and from @nmin to @nmin + @nspan - 1 nodes */
+static void run_mixes(uint64_t seed, unsigned runs, unsigned exact,
+		      unsigned nmin, unsigned nspan, size_t steps,
+		      size_t check_every)
+{
+	unsigned i;
+
+	for (i = 0; i < runs; i++) {
+		struct mix m;
+
+		m.seed = rng_next(&seed);
+		m.exact = i < exact;
+		m.shift = m.exact ? 0 : shifts[i % SQ_NELEM(shifts)];
+		m.base = pick_base(&seed);
+		m.n = nmin + rng_below(&seed, nspan);
+		m.steps = steps;
+		m.check_every = check_every;
+		run_mix(&m);
+	}
+}
+
 /* Tg = 1, keys never late: the ring must match the exact model */
 SQ_TEST(tring_exact_small)
 {
-	uint64_t rs = 0x5eed0001, seed;
-	unsigned i;
-
-	for (i = 0; i < 24; i++) {
-		struct mix m;
-
-		seed = rng_next(&rs);
-		m.seed = seed;
-		m.shift = 0;
-		m.base = pick_base(&rs);
-		m.n = 2 + rng_below(&rs, 48);
-		m.steps = 6000;
-		m.check_every = 1;
-		m.exact = true;
-		run_mix(&m);
-	}
+	run_mixes(0x5eed0001, 24, 24, 2, 48, 6000, 1);
 }
 
 /* every granularity, late keys included: the guarantee at small N */
 SQ_TEST(tring_mix_small)
 {
-	uint64_t rs = 0x5eed0002;
-	unsigned i;
-
-	for (i = 0; i < 48; i++) {
-		struct mix m;
-
-		m.seed = rng_next(&rs);
-		m.shift = shifts[i % SQ_NELEM(shifts)];
-		m.base = pick_base(&rs);
-		m.n = 1 + rng_below(&rs, 60);
-		m.steps = 5000;
-		m.check_every = 1;
-		m.exact = false;
-		run_mix(&m);
-	}
+	run_mixes(0x5eed0002, 48, 0, 1, 60, 5000, 1);
 }
 
 /* more nodes than slots, check() now and then */
 SQ_TEST(tring_mix_large)
 {
-	uint64_t rs = 0x5eed0003;
-	unsigned i;
-
-	for (i = 0; i < 8; i++) {
-		struct mix m;
-
-		m.seed = rng_next(&rs);
-		m.shift = i < 3 ? 0 : shifts[i];
-		m.base = pick_base(&rs);
-		m.n = MAXN / 2 + rng_below(&rs, MAXN / 2);
-		m.steps = 40000;
-		m.check_every = 997;
-		m.exact = i < 3;
-		run_mix(&m);
-	}
+	run_mixes(0x5eed0003, 8, 3, MAXN / 2, MAXN / 2, 40000, 997);
 }
 
 /* ---- the places one by one ---------------------------------------------- */
