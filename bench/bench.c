@@ -124,9 +124,10 @@ static void bq_machine_probe(struct bq_machine *m)
 
 static volatile uint64_t bq_sink;
 
-/* One pass of one queue: @reps samples of cycles per loop into @out. */
-static void bq_measure(const struct bq_options *o, const struct bq_queue *qu,
-		       double *out)
+/* One pass of one queue: @reps samples of cycles per loop into @out.
+ * Return: the queue calls a loop made (the timer mixes count them). */
+static double bq_measure(const struct bq_options *o, const struct bq_queue *qu,
+			 double *out)
 {
 	size_t r;
 
@@ -135,6 +136,7 @@ static void bq_measure(const struct bq_options *o, const struct bq_queue *qu,
 	if (o->warmup)
 		bq_sink += qu->run(o->workload, o->warmup);
 	bq.reprograms = 0;
+	bq.ops = 0;
 	for (r = 0; r < o->reps; r++) {
 		uint64_t c0, c1, s;
 
@@ -145,6 +147,7 @@ static void bq_measure(const struct bq_options *o, const struct bq_queue *qu,
 		out[r] = (double)(c1 - c0) / (double)o->loops;
 	}
 	qu->teardown();
+	return (double)bq.ops / (double)(o->reps * o->loops);
 }
 
 /* Every queue's correctness pass at this N; false (said) if one fails. */
@@ -182,11 +185,13 @@ static bool bq_run_n(const struct bq_options *o, size_t n,
 	printf("\nTesting N=%zu\n", n);
 	if (!bq_verify_all(o, n))
 		return false;
+	for (k = 0; k < nq; k++)
+		res[k].ops = 0;
 	for (j = 0; j < 2 * nq; j++) {
 		size_t idx = j < nq ? j : 2 * nq - 1 - j;
 		double *pass = res[idx].samples + (j < nq ? 0 : o->reps);
 
-		bq_measure(o, o->queues[idx], pass);
+		res[idx].ops += bq_measure(o, o->queues[idx], pass) / 2;
 		bq_print_pass(o, o->queues[idx], pass);
 	}
 	for (k = 0; k < nq; k++) {

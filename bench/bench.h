@@ -56,6 +56,7 @@ struct bq_state {
 	size_t phase_left;	/* updown: steps left in this phase */
 	int down;		/* updown: 1 while draining */
 	uint64_t reprograms;	/* timer: deadline reprogrammed, so far */
+	uint64_t ops;		/* timer: queue calls made, so far */
 	int ref_set;		/* correctness pass: the first exact queue's */
 	uint64_t ref_sink, ref_reprograms;	/* keys popped, answers */
 };
@@ -121,6 +122,7 @@ void bq_free_tables(void);
 struct bq_result {
 	double *samples;	/* 2 * reps: both passes */
 	double min, median;
+	double ops;		/* timer: queue calls a loop (else 0) */
 };
 struct bq_machine {
 	char cpu[256];		/* model name (family, model) */

@@ -18,6 +18,9 @@
 #            2-bit counter table: a real CPU learns more patterns, so read
 #            it as "how many coin flips", not as a cycle count)
 #
+# EXTRA, if set, is passed to the harness as more options (a workload,
+# a distribution: EXTRA="-w spread -m 100").
+#
 # These counts are repeatable to the last digit on any machine with the
 # same compiler, which cycle counts on a shared VM are not.
 set -eu
@@ -25,7 +28,7 @@ set -eu
 bin=${1:?usage: sh bench/costs.sh BIN [N,...] [QUEUES]}
 sizes=${2:-16,2048,65536}
 queues=${3:-$(echo ${SQ_KINDS:?no QUEUES and no SQ_KINDS: run it by make costs} | tr ' ' ,)}
-loops=100000
+loops=${LOOPS:-100000}
 
 command -v valgrind >/dev/null 2>&1 || {
 	echo "costs: valgrind is not installed (apt-get install valgrind)" >&2
@@ -45,7 +48,7 @@ trap 'rm -rf "$tmp"' EXIT
 totals() {
 	valgrind --tool=callgrind --cache-sim=yes --LL=524288,8,64 \
 		--branch-sim=yes --callgrind-out-file="$tmp/out" \
-		"$bin" -q "$1" -n "$2" -l "$3" -r 1 --warmup 0 \
+		"$bin" -q "$1" -n "$2" -l "$3" -r 1 --warmup 0 ${EXTRA:-} \
 		>/dev/null 2>"$tmp/err" || {
 		cat "$tmp/err" >&2
 		exit 1

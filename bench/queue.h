@@ -124,6 +124,7 @@ static uint64_t BQ_FN(timer)(size_t loops)
 	SQ_NODE(BQ_K) *nodes = BQ_FN(nodes), *n;
 	const uint32_t *inc = bq.inc, *rnd = bq.rnd;
 	uint64_t t = bq.tick, now = bq.now, sink = 0, reprograms = 0;
+	uint64_t ops = loops;	/* one call a step, plus the expiries' */
 	size_t i;
 
 	for (i = 0; i < loops; i++) {
@@ -138,12 +139,15 @@ static uint64_t BQ_FN(timer)(size_t loops)
 			reprograms += SQ_QUEUED(BQ_K, n) &&
 				      SQ_DEQUEUE(BQ_K, q, n);
 		} else if ((n = SQ_FIRST(BQ_K, q)) != NULL) {
-			now = n->key;
+			/* a clock never runs back: a ring's first may lie
+			 * below a key it popped earlier (within Tg) */
+			now = n->key > now ? n->key : now;
 			/* a period of 0 (ties) would fire again at once */
 			d += d == 0;
 			while ((n = SQ_POP_DUE(BQ_K, q, now)) != NULL) {
 				sink += n->key;
 				(void)SQ_REQUEUE(BQ_K, q, n, now + d);
+				ops += 2;
 			}
 			reprograms++;
 		}
@@ -151,6 +155,7 @@ static uint64_t BQ_FN(timer)(size_t loops)
 	bq.tick = t + loops;
 	bq.now = now;
 	bq.reprograms += reprograms;
+	bq.ops += ops;
 	return sink;
 }
 

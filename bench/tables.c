@@ -137,6 +137,7 @@ void bq_reset(void)
 	bq.phase_left = bq.n;
 	bq.down = 1;
 	bq.reprograms = 0;
+	bq.ops = 0;
 }
 
 void bq_free_tables(void)

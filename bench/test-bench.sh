@@ -140,9 +140,11 @@ for w in hold sched timer updown; do
 	check_json "$tmp/$w.json" $((3 * nq)) || fail "workload $w: JSON"
 	# the timer service's count: on every pass line, and only there
 	if [ "$w" = timer ]; then
-		[ "$(grep -c 'cycles/loop .*deadline reprogrammed on [0-9.]*% of steps$' "$tmp/$w.out")" -eq $((6 * nq)) ] ||
-			fail "workload timer: not every pass line says how often the deadline moved"
-	elif grep -q 'deadline reprogrammed' "$tmp/$w.out"; then
+		[ "$(grep -c 'cycles/loop .*deadline reprogrammed on [0-9.]*% of steps, [0-9.]* queue calls a step$' "$tmp/$w.out")" -eq $((6 * nq)) ] ||
+			fail "workload timer: not every pass line says how often the deadline moved and how many calls a step made"
+		grep -q '^Summary: median ns per queue call' "$tmp/$w.out" ||
+			fail "workload timer: no summary per queue call"
+	elif grep -q 'deadline reprogrammed\|per queue call' "$tmp/$w.out"; then
 		fail "workload $w: a reprogram count outside the timer mix"
 	fi
 	ok

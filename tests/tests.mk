@@ -22,14 +22,15 @@
 #   keys            tests/keys.c, the key maps of common.h (int64_t, double)
 #
 # plus, once: diff with a 64-slot and a 4096-slot ring, wb_tring with 3-
-# and 6-bit levels (the default is 4), the C++11 unit
+# and 6-bit levels (the default is 4), wb_ladder with the default geometry
+# (its own is small; o2, and asan when it runs), the C++11 unit
 # tests/cxx.cpp, tests/headers.sh (each public header compiled alone as
 # C99/C11 with gcc and clang and as C++11, with and without SQ_DEBUG), and
 # valgrind-contract-KIND: the o2 contract suites under valgrind's memcheck
 # (tests/valgrind.sh; it skips, saying so, when valgrind is not installed
 # or SQ_VALGRIND=no).
 #
-# cmocka is used when it is found (pkg-config, else a compile-and-link probe);
+# cmocka is used when it is found ($(PKG_CONFIG), else a compile-and-link probe);
 # force it with SQ_CMOCKA=yes|no, CMOCKA_CFLAGS=..., CMOCKA_LIBS=....
 # Seeds: SQ_SEED=<n> for diff (printed on every failure), SQ_DIFF_SCALE=<n>
 # to run n times as many operations.
@@ -44,14 +45,22 @@ SQT_HDRS  := $(HEADERS) tests/sq_test.h tests/model.h tests/rng.h tests/mix.h \
 
 SQT_PROBE_SRC := int main(void) { return 0; }
 
+PKG_CONFIG ?= pkg-config
+
+# Inside $(shell ...) GNU make 4.3 keeps the backslash of \# and older
+# makes drop it; a variable set outside reads as one '#' in both.
+SQT_HASH := \#
+SQT_CMOCKA_SRC := $(foreach h,stdarg stddef stdint setjmp cmocka,\
+                  $(SQT_HASH)include <$(h).h>\n)int main(void) { return 0; }\n
+
 ifeq ($(origin SQ_CMOCKA),undefined)
-SQ_CMOCKA := $(shell if pkg-config --exists cmocka 2>/dev/null; then echo yes; \
-	else printf '\#include <stdarg.h>\n\#include <stddef.h>\n\#include <stdint.h>\n\#include <setjmp.h>\n\#include <cmocka.h>\nint main(void) { return 0; }\n' | \
+SQ_CMOCKA := $(shell if $(PKG_CONFIG) --exists cmocka 2>/dev/null; then echo yes; \
+	else printf '$(SQT_CMOCKA_SRC)' | \
 	$(CC) -x c - -lcmocka -o /dev/null >/dev/null 2>&1 && echo yes || echo no; fi)
 endif
 ifeq ($(SQ_CMOCKA),yes)
-CMOCKA_CFLAGS ?= $(shell pkg-config --cflags cmocka 2>/dev/null)
-CMOCKA_LIBS   ?= $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
+CMOCKA_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   ?= $(or $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null),-lcmocka)
 SQT_CMOCKA_C  := -DSQ_HAVE_CMOCKA $(CMOCKA_CFLAGS)
 SQT_CMOCKA_L  := $(CMOCKA_LIBS)
 endif
@@ -130,7 +139,11 @@ SQT_PROGS := $(SQT_WB) keys diff $(addprefix contract-,$(SQT_KINDS)) \
 
 SQT_BUILT := $(foreach v,$(SQT_VARIANTS),$(addprefix $(SQT_DIR)/$(v)/,$(SQT_PROGS)))
 SQT_BUILT += $(SQT_DIR)/o2/diff-slots64 $(SQT_DIR)/o2/diff-slots4096 \
-             $(SQT_DIR)/o2/wb_tring-bits3 $(SQT_DIR)/o2/wb_tring-bits6
+             $(SQT_DIR)/o2/wb_tring-bits3 $(SQT_DIR)/o2/wb_tring-bits6 \
+             $(SQT_DIR)/o2/wb_ladder-default
+ifeq ($(SQ_ASAN),yes)
+SQT_BUILT += $(SQT_DIR)/asan/wb_ladder-default
+endif
 ifeq ($(SQ_CXX),yes)
 SQT_BUILT += $(SQT_DIR)/cxx
 endif
@@ -172,6 +185,11 @@ $(SQT_DIR)/o2/diff-slots%: tests/diff.c $(SQT_HDRS)
 $(SQT_DIR)/o2/wb_tring-bits%: tests/wb_tring.c $(SQT_HDRS)
 	@mkdir -p $(@D)
 	$(call sqt_cc,o2) -DSQ_TRING_LEVEL_BITS=$* -o $@ $< $(SQT_CMOCKA_L)
+
+# the ladder's white-box suite with the default geometry, not its small one
+$(SQT_DIR)/%/wb_ladder-default: tests/wb_ladder.c $(SQT_HDRS)
+	@mkdir -p $(@D)
+	$(call sqt_cc,$*) -DWB_LADDER_DEFAULT_GEOMETRY -o $@ $< $(SQT_CMOCKA_L)
 
 # C++11: every backend through the macro API (plain runner, no cmocka).
 SQT_CXXWARN := $(filter-out -Wstrict-prototypes,$(WARN))
