@@ -30,6 +30,8 @@
  *	ok = mix_step(&q, &rng_state, RNG_KEYS_TIES, &what);
  *	ok = mix_matches(&q);		count, first, each node's queued()
  *					and key against the model
+ *	ok = mix_walk_matches(&q, sq_rb_next, sq_rb_prev);
+ *					an in-order walk both ways
  *
  * mix_step runs one operation (enqueue, pop, pop_due, dequeue, the first
  * node's dequeue, requeue of a queued or an idle node) on both and
@@ -91,6 +93,31 @@ static bool mix_matches(const SQ_QUEUE(MIX_K) *q)
 			return false;
 	}
 	return true;
+}
+
+/* mix_walk_matches - for a backend with in-order next/prev (the trees):
+ * from first by @next visits the model's order, keys included, and from
+ * the last by @prev the same backwards */
+static inline bool
+mix_walk_matches(const SQ_QUEUE(MIX_K) *q,
+		 SQ_NODE(MIX_K) *(*next)(const SQ_NODE(MIX_K) *),
+		 SQ_NODE(MIX_K) *(*prev)(const SQ_NODE(MIX_K) *))
+{
+	unsigned order[MIX_NMAX];
+	size_t n = sqm_order(&mix_model, order), i;
+	const SQ_NODE(MIX_K) *x = SQ_FIRST(MIX_K, q);
+
+	for (i = 0; i < n; i++, x = next(x))
+		if (x != &mix_node[order[i]] ||
+		    x->key != sqm_key(&mix_model, order[i]))
+			return false;
+	if (x != NULL)
+		return false;
+	x = n ? &mix_node[order[n - 1]] : NULL;
+	for (i = n; i-- > 0; x = prev(x))
+		if (x != &mix_node[order[i]])
+			return false;
+	return x == NULL;
 }
 
 /* pop, or pop_due(@now) when @due; false if the answer differs */

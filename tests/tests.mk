@@ -218,7 +218,7 @@ $(SQT_DIR)/headers: tests/headers.sh tests/tests.mk sqt-force
 # The README's first example, compiled with each backend and run.
 TEST_PROGS += tests/readme.sh
 
-# An impossible SQ_TRING_SLOTS must be a compile-time error.
+# An impossible SQ_TRING_* or SQ_LADDER_* setting is a compile-time error.
 TEST_PROGS += tests/config.sh
 
 # The suite on other targets (i386, aarch64, armhf, s390x) under qemu-user.

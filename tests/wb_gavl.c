@@ -50,27 +50,8 @@ static int spine_min_balance(const struct sq_gavl *q)
 /* The queue against the model: check() and both walks. */
 static bool queue_matches(struct sq_gavl *q)
 {
-	unsigned order[MIX_NMAX];
-	size_t n = sqm_order(&mix_model, order), i;
-	const struct sq_gavl_node *x;
-
-	if (sq_gavl_check(q) != 0)
-		return false;
-	x = sq_gavl_first(q);
-	for (i = 0; i < n; i++, x = sq_gavl_next(x))
-		if (x != &mix_node[order[i]] || x->key != sqm_key(&mix_model, order[i]))
-			return false;
-	if (x)
-		return false;
-	if (n) {
-		x = &mix_node[order[n - 1]];
-		for (i = n; i-- > 0; x = sq_gavl_prev(x))
-			if (x != &mix_node[order[i]])
-				return false;
-		if (x)
-			return false;
-	}
-	return true;
+	return sq_gavl_check(q) == 0 &&
+	       mix_walk_matches(q, sq_gavl_next, sq_gavl_prev);
 }
 
 SQ_TEST(gavl_empty)

@@ -22,27 +22,8 @@
 /* The tree against the model: check() and both walk directions. */
 static bool tree_matches(struct sq_rb *q)
 {
-	unsigned order[MIX_NMAX];
-	size_t n = sqm_order(&mix_model, order), i;
-	const struct sq_rb_node *x;
-
-	if (sq_rb_check(q) != 0)
-		return false;
-	x = sq_rb_first(q);
-	for (i = 0; i < n; i++, x = sq_rb_next(x))
-		if (x != &mix_node[order[i]] || x->key != sqm_key(&mix_model, order[i]))
-			return false;
-	if (x != NULL)
-		return false;
-	if (n) {
-		x = &mix_node[order[n - 1]];
-		for (i = n; i-- > 0; x = sq_rb_prev(x))
-			if (x != &mix_node[order[i]])
-				return false;
-		if (x != NULL)
-			return false;
-	}
-	return true;
+	return sq_rb_check(q) == 0 &&
+	       mix_walk_matches(q, sq_rb_next, sq_rb_prev);
 }
 
 SQ_TEST(rb_empty)

@@ -27,6 +27,8 @@ command -v ninja >/dev/null 2>&1 && gen="-G Ninja"
 version=$(sh mk/version.sh include/smartq.h) || exit 1
 major_minor=${version%.*}
 
+. tests/consumer/same_files.sh
+
 fail() {
 	echo "FAIL cmake: $*"
 	[ -s "$tmp/log" ] && tail -n 20 "$tmp/log"
@@ -91,19 +93,7 @@ done
 # 4. the same files as make install, for the same prefix
 DESTDIR="$tmp/by-cmake" cmake --install "$tmp/top" --prefix /opt/smartq \
 	>"$tmp/log" 2>&1 || fail "cmake --install with DESTDIR failed"
-$make -s -C "$src" install DESTDIR="$tmp/by-make" PREFIX=/opt/smartq \
-	>"$tmp/log" 2>&1 || fail "make install failed"
-(cd "$tmp/by-make" && find . -type f | sort) >"$tmp/make.files"
-(cd "$tmp/by-cmake" && find . -type f | grep -v '^\./opt/smartq/share/cmake/smartq/' | sort) \
-	>"$tmp/cmake.files"
-if ! cmp -s "$tmp/make.files" "$tmp/cmake.files"; then
-	diff -u "$tmp/make.files" "$tmp/cmake.files"
-	fail "make install and cmake --install write different files"
-fi
-while read -r f; do
-	cmp -s "$tmp/by-make/$f" "$tmp/by-cmake/$f" ||
-		fail "$f differs between make install and cmake --install"
-done <"$tmp/make.files"
+same_files_as_make "cmake --install" "$tmp/by-cmake" '^\./opt/smartq/share/cmake/smartq/'
 
 echo "cmake: add_subdirectory, FetchContent, ctest, find_package($major_minor) after" \
 	"install and a move, other minors refused, same files as make install: ok"

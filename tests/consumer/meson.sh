@@ -26,6 +26,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/smartq-meson.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 version=$(sh mk/version.sh include/smartq.h) || exit 1
 
+. tests/consumer/same_files.sh
+
 fail() {
 	echo "FAIL meson: $*"
 	[ -s "$tmp/log" ] && tail -n 20 "$tmp/log"
@@ -62,17 +64,6 @@ meson test -C "$tmp/top" consumer >"$tmp/log" 2>&1 || fail "meson test consumer 
 # 3. the same files as make install
 DESTDIR="$tmp/by-meson" meson install -C "$tmp/top" >"$tmp/log" 2>&1 ||
 	fail "meson install failed"
-$make -s -C "$src" install DESTDIR="$tmp/by-make" PREFIX=/opt/smartq \
-	>"$tmp/log" 2>&1 || fail "make install failed"
-(cd "$tmp/by-make" && find . -type f | sort) >"$tmp/make.files"
-(cd "$tmp/by-meson" && find . -type f | sort) >"$tmp/meson.files"
-if ! cmp -s "$tmp/make.files" "$tmp/meson.files"; then
-	diff -u "$tmp/make.files" "$tmp/meson.files"
-	fail "make install and meson install write different files"
-fi
-while read -r f; do
-	cmp -s "$tmp/by-make/$f" "$tmp/by-meson/$f" ||
-		fail "$f differs between make install and meson install"
-done <"$tmp/make.files"
+same_files_as_make "meson install" "$tmp/by-meson"
 
 echo "meson: wrap and subproject, meson test, same files as make install: ok"
