@@ -4477,10 +4477,10 @@ static inline int sq_tring_check(const struct sq_tring *q)
  * nodes crowd.
  *
  * Integer keys and power-of-two widths.  A bucket index is a subtraction
- * and a shift.  A spawned rung starts at the smallest key of its bucket and
- * ends where the bucket ended, so its width is at least 2^SQ_LADDER__CBITS
- * times narrower; at width 1 a bucket holds one key, already in FIFO
- * order, and goes to the bottom without sorting, however large.
+ * and a shift.  A spawned rung covers the range of its bucket, so its
+ * width is 2^SQ_LADDER__CBITS times narrower (or 1); at width 1 a bucket
+ * holds one key, already in FIFO order, and goes to the bottom without
+ * sorting, however large.
  *
  * Exact and stable without a stamp.  Equal keys always go to the same
  * place (the routing depends on the key only, and whole buckets move
@@ -4877,15 +4877,16 @@ static inline struct sq_ladder_node *sq_ladder__sort(struct sq_ladder_node *l)
 }
 
 /*
- * sq_ladder__to_bottom - make the list starting at @l (@cnt nodes, keys
- * from @min to @max, in arrival order among equal keys) the bottom, which
- * is empty.  Sorted only when it holds more than one key.
+ * sq_ladder__to_bottom - make the list starting at @l (keys from @min to
+ * @max, in arrival order among equal keys) the bottom, which is empty.
+ * Sorted only when it holds more than one key.
  */
 SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
-				   struct sq_ladder_node *l, size_t cnt,
+				   struct sq_ladder_node *l,
 				   uint64_t min, uint64_t max)
 {
 	struct sq_ladder_node *p = NULL, *n;
+	size_t cnt = 0;
 
 	if (min != max)
 		l = sq_ladder__sort(l);
@@ -4894,6 +4895,7 @@ SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
 		n->ld_prev = p;
 		n->ld_home = &q->ld_bottom;
 		p = n;
+		cnt++;
 	}
 	q->ld_bottom.ll_last = p;
 	q->ld_nbottom = cnt;
@@ -4901,17 +4903,101 @@ SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
 }
 
 /*
+ * While a list is spread from both ends, bucket @b of the new rung holds
+ * two parts: the front part, nodes from the list's head in list order, and
+ * the back part, nodes from its tail, prepended.  The bucket's head points
+ * at the back part's first node and its tail at the front part's last;
+ * each part's other end hangs off the free link of that node (the front
+ * tail's ld_next, the back head's ld_prev) until sq_ladder__join().
+ * @fm and @bm are the rung's masks of buckets with a front and a back part.
+ * sq_ladder__put_front() appends @n to the front part of bucket @b.
+ */
+SQ__INLINE void sq_ladder__put_front(struct sq_ladder__list *bk, unsigned b,
+				     uint64_t *fm, struct sq_ladder_node *n)
+{
+	struct sq_ladder__list *l = &bk[b];
+	uint64_t bit = (uint64_t)1 << (b & 63);
+
+	n->ld_home = l;
+	if (fm[b >> 6] & bit) {
+		n->ld_prev = l->ll_last;
+		n->ld_next = l->ll_last->ld_next;	/* the front's head */
+		l->ll_last->ld_next = n;
+	} else {
+		fm[b >> 6] |= bit;
+		n->ld_prev = NULL;
+		n->ld_next = n;
+	}
+	l->ll_last = n;
+}
+
+/* The back part's sq_ladder__put_front(): @n goes before the back part. */
+SQ__INLINE void sq_ladder__put_back(struct sq_ladder__list *bk, unsigned b,
+				    uint64_t *bm, struct sq_ladder_node *n)
+{
+	struct sq_ladder__list *l = &bk[b];
+	uint64_t bit = (uint64_t)1 << (b & 63);
+
+	n->ld_home = l;
+	if (bm[b >> 6] & bit) {
+		n->ld_next = l->ll_first;
+		n->ld_prev = l->ll_first->ld_prev;	/* the back's tail */
+		l->ll_first->ld_prev = n;
+	} else {
+		bm[b >> 6] |= bit;
+		n->ld_next = NULL;
+		n->ld_prev = n;
+	}
+	l->ll_first = n;
+}
+
+/* Make bucket @l, with a front part (@f) and/or a back part (@k), the
+ * list front + back. */
+SQ__INLINE void sq_ladder__join(struct sq_ladder__list *l, bool f, bool k)
+{
+	struct sq_ladder_node *fh = NULL, *ft = NULL, *bh = NULL, *bt = NULL;
+
+	if (f) {
+		ft = l->ll_last;
+		fh = ft->ld_next;
+	}
+	if (k) {
+		bh = l->ll_first;
+		bt = bh->ld_prev;
+	}
+	if (f) {
+		ft->ld_next = bh;
+		l->ll_first = fh;
+	}
+	if (k) {
+		bh->ld_prev = ft;
+		l->ll_last = bt;
+	}
+}
+
+/*
  * sq_ladder__spread - make rung @r (the new lowest rung) take the keys
- * from @start to @start + @span and append the list @l to its buckets, in
- * list order, so each bucket keeps arrival order among equal keys.
+ * from @start to @start + @span and move the list @first .. @last into its
+ * buckets, each keeping the list's order, so arrival order among equal
+ * keys.  Returns the smallest key of the list in *@min and the largest in
+ * *@max.
+ *
+ * The list is cold, and a walk of it is a chain of cache misses, each
+ * waiting for the one before: it is walked from both ends at once (two
+ * independent chains, half the wait), and only once.
  */
 SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
-				struct sq_ladder_node *l, uint64_t start,
-				uint64_t span)
+				struct sq_ladder_node *first,
+				struct sq_ladder_node *last, uint64_t start,
+				uint64_t span, uint64_t *min, uint64_t *max)
 {
 	struct sq_ladder__rung *g = &q->ld_rung[r];
-	unsigned base = sq_ladder__base(r), sh;
-	struct sq_ladder_node *n;
+	struct sq_ladder__list *bk = &q->ld_bk[sq_ladder__base(r)];
+	uint64_t fm[(SQ_LADDER_BUCKETS) / 64] = { 0 };
+	uint64_t bm[(SQ_LADDER_BUCKETS) / 64] = { 0 };
+	uint64_t lo = UINT64_MAX, hi = 0, m;
+	struct sq_ladder_node *a = first, *z = last, *na, *pz;
+	unsigned sh, w, nw, b, base = sq_ladder__base(r);
 
 	sh = sq_ladder__shift(span, sq_ladder__bits(r));
 	g->lr_start = start;
@@ -4919,13 +5005,43 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 	g->lr_cur = start;
 	g->lr_shift = sh;
 	sq_ladder__rung_reset(q, r);
-	while (l) {
-		n = l;
-		l = l->ld_next;
-		sq_ladder__bucket_add(q, base + (unsigned)((n->key - start) >> sh),
-				      n);
+	for (;;) {
+		na = a->ld_next;	/* read both links before either */
+		pz = z->ld_prev;	/* node is moved */
+		lo = a->key < lo ? a->key : lo;
+		hi = a->key > hi ? a->key : hi;
+		sq_ladder__put_front(bk, (unsigned)((a->key - start) >> sh),
+				     fm, a);
+		if (a == z)
+			break;
+		lo = z->key < lo ? z->key : lo;
+		hi = z->key > hi ? z->key : hi;
+		sq_ladder__put_back(bk, (unsigned)((z->key - start) >> sh),
+				    bm, z);
+		/* met; (NULL never: a comes before z, but it shows the
+		 * analyzers that the walk ends) */
+		if (na == z || !na || !pz)
+			break;
+		a = na;
+		z = pz;
+	}
+	/* join the parts; the rung's bits are those of its used buckets */
+	nw = (((unsigned)1 << sq_ladder__bits(r)) + 63) / 64;
+	for (w = 0; w < nw; w++) {
+		m = fm[w] | bm[w];
+		if (!m)
+			continue;
+		q->ld_map[(base >> 6) + w] |= m << (base & 63);
+		q->ld_summary |= (uint64_t)1 << ((base >> 6) + w);
+		for (; m; m &= m - 1) {
+			b = w * 64 + sq__ctz64(m);
+			sq_ladder__join(&bk[b], fm[w] >> (b & 63) & 1,
+					bm[w] >> (b & 63) & 1);
+		}
 	}
 	q->ld_nrungs = r + 1;
+	*min = lo;
+	*max = hi;
 }
 
 /*
@@ -4933,11 +5049,16 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
  * first non-empty bucket of the lowest rung into the bottom, spawning
  * rungs below while that bucket is crowded; with no rungs left, start an
  * epoch from the top.  Each node moves down at most once per rung.
+ *
+ * A bucket's nodes are cold, so it is walked once: its first THRES + 1
+ * nodes tell whether it is crowded, and a crowded one is spread over the
+ * whole of its range in the same pass that finds its smallest and largest
+ * keys (rather than counted first and spread from its smallest key).
  */
 SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 {
 	struct sq_ladder__rung *g;
-	struct sq_ladder_node *l, *n;
+	struct sq_ladder_node *l, *z, *n;
 	uint64_t hi_off, min, max;
 	size_t cnt;
 	unsigned r, i;
@@ -4947,6 +5068,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		if (!q->ld_nrungs) {
 			/* an epoch: the top becomes rung 0 or the bottom */
 			l = q->ld_top.ll_first;
+			z = q->ld_top.ll_last;
 			cnt = q->ld_ntop;
 			min = q->ld_tmin;
 			max = q->ld_tmax;
@@ -4959,10 +5081,10 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 					min = n->key < min ? n->key : min;
 					max = n->key > max ? n->key : max;
 				}
-				sq_ladder__to_bottom(q, l, cnt, min, max);
+				sq_ladder__to_bottom(q, l, min, max);
 				return;
 			}
-			sq_ladder__spread(q, 0, l, min, max - min);
+			sq_ladder__spread(q, 0, l, z, min, max - min, &min, &max);
 			continue;
 		}
 		r = q->ld_nrungs - 1;
@@ -4974,6 +5096,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		}
 		i = (unsigned)b - sq_ladder__base(r);
 		l = q->ld_bk[b].ll_first;
+		z = q->ld_bk[b].ll_last;
 		sq_ladder__bucket_clear(q, (unsigned)b);
 		/* the bucket's keys run up to lr_start + hi_off, and from
 		 * now on they go below this rung */
@@ -4988,19 +5111,37 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		cnt = 0;
 		min = UINT64_MAX;
 		max = 0;
-		for (n = l; n; n = n->ld_next) {
+		for (n = l; n && cnt <= (SQ_LADDER_THRES); n = n->ld_next) {
 			cnt++;
 			min = n->key < min ? n->key : min;
 			max = n->key > max ? n->key : max;
 		}
-		if (cnt <= (SQ_LADDER_THRES) || min == max ||
-		    q->ld_nrungs >= (SQ_LADDER_RUNGS)) {
-			sq_ladder__to_bottom(q, l, cnt, min, max);
-			return;
+		if (!g->lr_shift) {
+			max = min;	/* width 1: one key, already in order */
+			n = NULL;
+		} else if (n && q->ld_nrungs < (SQ_LADDER_RUNGS)) {
+			/* crowded: a rung below, over the bucket's range */
+			min = g->lr_start + ((uint64_t)i << g->lr_shift);
+			r = q->ld_nrungs;
+			sq_ladder__spread(q, r, l, z, min,
+					  g->lr_start + hi_off - min, &min,
+					  &max);
+			if (min != max)
+				continue;
+			/* one key: all of it went to one bucket, in list
+			 * order, and goes to the bottom unsorted */
+			b = sq_ladder__rung_first(q, r);
+			l = q->ld_bk[b].ll_first;
+			sq_ladder__bucket_clear(q, (unsigned)b);
+			q->ld_nrungs = r;
+			n = NULL;
 		}
-		/* crowded: a rung below, from its smallest key to its end */
-		sq_ladder__spread(q, q->ld_nrungs, l, min,
-				  g->lr_start + hi_off - min);
+		for (; n; n = n->ld_next) {	/* no rung free: its key range */
+			min = n->key < min ? n->key : min;
+			max = n->key > max ? n->key : max;
+		}
+		sq_ladder__to_bottom(q, l, min, max);
+		return;
 	}
 }
 
@@ -5024,7 +5165,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 {
 	unsigned r = q->ld_nrungs;
-	struct sq_ladder_node *h = q->ld_bottom.ll_first, *p = h, *run = h, *s;
+	struct sq_ladder_node *h = q->ld_bottom.ll_first, *p = h, *run = h, *s, *t;
 	size_t kept = 1, before = 0, budget = (size_t)4 * q->ld_bins + SQ_LADDER__SPILL;
 	uint64_t hi;
 
@@ -5054,11 +5195,12 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 			return;	/* one key: every insert is O(1) */
 	}
 	hi = r ? q->ld_rung[r - 1].lr_cur - 1 : q->ld_toplim;
+	t = q->ld_bottom.ll_last;
 	p->ld_next = NULL;
 	q->ld_bottom.ll_last = p;
 	q->ld_nbottom = kept;
 	q->ld_bins = 0;
-	sq_ladder__spread(q, r, s, s->key, hi - s->key);
+	sq_ladder__spread(q, r, s, t, s->key, hi - s->key, &hi, &hi);
 }
 
 /*
