@@ -78,7 +78,7 @@ static unsigned level_now(const struct sq_tring_node *n)
 {
 	uint64_t u = (n->key >> ring.tr_shift) >> SQ_TRING__H;
 
-	if (sq_tring__where(n) != SQ_TRING__LEVEL)
+	if (sq_tring__tag(n) != SQ_TRING__LEVEL)
 		return 0;
 	return sq_tring__level_of(u, anchor()) + 1;
 }
@@ -434,17 +434,17 @@ SQ_TEST(tring_levels)
 	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[4], UINT64_MAX));
 	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[5], 2 * HALF - 1));
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__LEVEL);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[1]), SQ_TRING__LEVEL);
 	SQ_ASSERT_EQ(level_now(&nodes[1]), 1);
 	SQ_ASSERT_EQ(level_now(&nodes[4]), SQ_TRING__LEVELS);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[5]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[5]), SQ_TRING__SLOT);
 
 	pop_id(0);			/* time 10: still the first half ring */
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 10);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__LEVEL);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[1]), SQ_TRING__LEVEL);
 	pop_id(5);			/* time 2H - 1: 1 and 2 cascade */
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__SLOT);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[1]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[2]), SQ_TRING__SLOT);
 	/* an equal key queued now goes after the two that cascaded */
 	SQ_ASSERT(!sq_tring_enqueue(&ring, &nodes[6], 2 * HALF));
 	pop_id(1);
@@ -458,7 +458,7 @@ SQ_TEST(tring_levels)
 	pop_id(3);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 5 * NS + 3);
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[4]);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__LEVEL);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[4]), SQ_TRING__LEVEL);
 	/* a smaller key past the ring becomes first while only the levels
 	 * hold nodes; one inside the ring then takes over */
 	SQ_ASSERT(sq_tring_enqueue(&ring, &nodes[7], UINT64_MAX - 1));
@@ -474,7 +474,7 @@ SQ_TEST(tring_levels)
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[8]);
 	pop_id(8);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), UINT64_MAX - 1);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__SLOT);	/* cascaded */
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[4]), SQ_TRING__SLOT);	/* cascaded */
 	pop_id(4);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), UINT64_MAX);
 	SQ_ASSERT(sq_tring_empty(&ring));
@@ -566,15 +566,15 @@ SQ_TEST(tring_levels_coarse)
 	sq_tring_enqueue(&ring, &nodes[2], 2 * HALF * tg - 1);	/* last tick */
 	sq_tring_enqueue(&ring, &nodes[3], 2 * HALF * tg);	/* past it */
 	sq_tring_enqueue(&ring, &nodes[4], 2 * HALF * tg + tg - 1);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__LEVEL);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[2]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[3]), SQ_TRING__LEVEL);
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	pop_id(0);			/* FIFO inside a tick, not key order */
 	pop_id(1);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 5 * tg);
 	pop_id(2);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), (2 * HALF - 1) * tg);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[3]), SQ_TRING__SLOT);
 	pop_id(3);
 	pop_id(4);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 2 * HALF * tg);
@@ -612,7 +612,7 @@ SQ_TEST(tring_late_fifo)
 	SQ_ASSERT(sq_tring_enqueue(&ring, &nodes[1], 1200));
 	/* requeue late -> window: still first, with another key */
 	SQ_ASSERT(sq_tring_requeue(&ring, &nodes[1], 1510));
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[1]), SQ_TRING__SLOT);
 	SQ_ASSERT(sq_tring_requeue(&ring, &nodes[1], 1520));
 	SQ_ASSERT(sq_tring_enqueue(&ring, &nodes[2], 1499));	/* late */
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[2]);
@@ -639,7 +639,7 @@ SQ_TEST(tring_time)
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 288);	/* 300 rounded down */
 	/* 290 has the current tick: in the ring, not late */
 	sq_tring_enqueue(&ring, &nodes[2], 290);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[2]), SQ_TRING__SLOT);
 	sq_tring_enqueue(&ring, &nodes[3], 5);	/* late */
 	pop_id(3);
 	SQ_ASSERT_EQ(sq_tring_time(&ring), 288);	/* never back */
@@ -655,7 +655,7 @@ SQ_TEST(tring_time)
 	sq_tring_enqueue(&ring, &nodes[1], 1200);
 	SQ_ASSERT_EQ(sq_tring_advance(&ring, 5000), 1200);
 	sq_tring_enqueue(&ring, &nodes[2], 1300);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[2]), SQ_TRING__SLOT);
 	sq_tring_enqueue(&ring, &nodes[3], 1100);	/* late */
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[3]);
 	/* with a late first, the limit is the smallest key after it */
@@ -676,7 +676,7 @@ SQ_TEST(tring_time)
 	SQ_ASSERT(sq_tring_dequeue(&ring, &nodes[0]));
 	SQ_ASSERT_EQ(sq_tring_advance(&ring, 100 * NS), 100 * NS);
 	sq_tring_enqueue(&ring, &nodes[1], 100 * NS + 5);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[1]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[1]), SQ_TRING__SLOT);
 	/* advance over levels: time jumps, the slots it reaches cascade */
 	sq_tring_enqueue(&ring, &nodes[2], 1000 * NS);
 	sq_tring_enqueue(&ring, &nodes[3], 1000 * NS + 1);
@@ -685,8 +685,8 @@ SQ_TEST(tring_time)
 	SQ_ASSERT_EQ(sq_tring_advance(&ring, 900 * NS), 900 * NS);
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	SQ_ASSERT_EQ(sq_tring_advance(&ring, UINT64_MAX), 1000 * NS);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[2]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[3]), SQ_TRING__SLOT);
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	SQ_ASSERT(sq_tring_pop_due(&ring, UINT64_MAX) == &nodes[2]);
 	SQ_ASSERT(sq_tring_pop_due(&ring, UINT64_MAX) == &nodes[3]);
@@ -706,9 +706,9 @@ SQ_TEST(tring_edge_keys)
 	sq_tring_enqueue(&ring, &nodes[3], 0);			/* late */
 	sq_tring_enqueue(&ring, &nodes[4], UINT64_MAX - 11);	/* late */
 	sq_tring_enqueue(&ring, &nodes[5], UINT64_MAX);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[0]), SQ_TRING__SLOT);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__LATE);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__LATE);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[0]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[3]), SQ_TRING__LATE);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[4]), SQ_TRING__LATE);
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	pop_id(3);
 	pop_id(4);
@@ -736,7 +736,7 @@ SQ_TEST(tring_edge_keys)
 	/* key 0 at time 0 is not late */
 	reset(0, 0);
 	sq_tring_enqueue(&ring, &nodes[0], 0);
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[0]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[0]), SQ_TRING__SLOT);
 	sq_tring_enqueue(&ring, &nodes[1], 0);
 	pop_id(0);
 	pop_id(1);
@@ -754,7 +754,7 @@ SQ_TEST(tring_requeue)
 	SQ_ASSERT(sq_tring_first(&ring) == &nodes[1]);
 	SQ_ASSERT(!sq_tring_requeue(&ring, &nodes[2], 12));
 	SQ_ASSERT(!sq_tring_requeue(&ring, &nodes[2], 3 * NS));	/* overflow */
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__LEVEL);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[2]), SQ_TRING__LEVEL);
 	SQ_ASSERT(sq_tring_requeue(&ring, &nodes[2], 9));	/* back, first */
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	pop_id(2);
@@ -916,17 +916,17 @@ SQ_TEST(tring_check_catches)
 	nodes[1].tr_prev = save;
 	/* tags that lie: late as slot, slot as late, listed as unqueued,
 	 * an overflow node's tree word as a list tag */
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[4]), SQ_TRING__LATE);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[4]), SQ_TRING__LATE);
 	nodes[4].tr_tag = SQ_TRING__SLOT;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
 	nodes[4].tr_tag = SQ_TRING__UNQUEUED;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
 	nodes[4].tr_tag = SQ_TRING__LATE;
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[2]), SQ_TRING__SLOT);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[2]), SQ_TRING__SLOT);
 	nodes[2].tr_tag = SQ_TRING__LATE;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);
 	nodes[2].tr_tag = SQ_TRING__SLOT;
-	SQ_ASSERT_EQ(sq_tring__where(&nodes[3]), SQ_TRING__LEVEL);
+	SQ_ASSERT_EQ(sq_tring__tag(&nodes[3]), SQ_TRING__LEVEL);
 	tag = nodes[3].tr_tag;
 	nodes[3].tr_tag = SQ_TRING__SLOT;
 	SQ_ASSERT(sq_tring_check(&ring) == -1);

@@ -207,13 +207,8 @@ struct sq_tring {
 
 /* ---- small helpers (no key compares) ------------------------------------ */
 
-SQ__INLINE uintptr_t sq_tring__tag(const struct sq_tring_node *n)
-{
-	return n->tr_tag;
-}
-
 /* Where a node is: SQ_TRING__UNQUEUED, __SLOT, __LATE or __LEVEL. */
-SQ__INLINE uintptr_t sq_tring__where(const struct sq_tring_node *n)
+SQ__INLINE uintptr_t sq_tring__tag(const struct sq_tring_node *n)
 {
 	return n->tr_tag;
 }
