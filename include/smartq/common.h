@@ -92,6 +92,16 @@
 #endif
 
 /*
+ * SQ__STEP(n) - count n steps of work inside an operation's loops.  It is
+ * nothing in a user's build; the cost suite (tests/cost.c) defines it, before
+ * the include, to add to a counter, and proves each operation's bound by
+ * counting at N and 8N rather than timing.
+ */
+#ifndef SQ__STEP
+#define SQ__STEP(n) ((void)0)
+#endif
+
+/*
  * SQ__CHILD(type, x, left, right, s) - the child pointer of @x on side @s
  * (0: member @left, 1: member @right), picked by its offset.  The trees'
  * rebalancing exists once for both sides this way, and a side that is a
