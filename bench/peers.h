@@ -5,7 +5,7 @@
  * Each peer wears the smartq contract's names, sq_peer_NAME_init(),
  * _enqueue(), _pop() and so on, so that the harness drives it through the
  * very same macro API (SQ_POP(peer_heap, q) pastes to sq_peer_heap_pop(q))
- * and the same timing loop as the four backends.  They live here, in the
+ * and the same timing loop as every backend.  They live here, in the
  * benchmark, and never in include/: some of them allocate.
  *
  *   peer_tsearch  glibc/POSIX tsearch(3)/tdelete(3): a red-black tree that
@@ -32,13 +32,16 @@
  *                 rbtree.h this includes and whose tools/lib/rbtree.c is
  *                 compiled and linked in.  None of that code is in this
  *                 repository.
- *   peer_tr_seed  the time ring as the 2007 LKML mail describes it: Ns = 1024
- *                 FIFO slots, granularity Tg = 2048, a key T goes to slot
+ *   peer_tr_seed  the time ring as the 2007 LKML mail describes it: FIFO
+ *                 slots, a key T goes to slot
  *                 S = Ib + min((T - Tb) / Tg, Ns - 1), and the first slot is
  *                 found by scanning the occupancy bitmap from Ib.  Exact only
  *                 to Tg; keys past the horizon pile into the last slot and
  *                 keys below Tb wrap (the seed's flaws, kept on purpose: the
- *                 workloads never produce such keys).
+ *                 workloads never produce such keys).  The mail gives the
+ *                 formula, not the numbers: Ns = 1024 and Tg = 2048 are
+ *                 ours, so that Ns * Tg = 2^21 spans twice the hold loop's
+ *                 largest increment (2^20) and no key passes the horizon.
  *   peer_heap     a plain array binary heap with index back-pointers (for
  *                 arbitrary delete), ordered by (key, sequence number); its
  *                 array grows by realloc, so allocation is amortised away.

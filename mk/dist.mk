@@ -26,3 +26,9 @@ TEST_PROGS += tests/version.sh
 # wrap); each checks its install writes what make install writes.  They
 # skip, saying so, when cmake or meson is missing.
 TEST_PROGS += tests/consumer/cmake.sh tests/consumer/meson.sh
+
+# The docs' tables of results, made from the data files they name.
+RESULTS_DOCS := README.md bench/README.md
+.PHONY: results
+results: ## rewrite the generated tables of README.md and bench/README.md from their data
+	@sh mk/results.sh $(RESULTS_DOCS)

@@ -11,7 +11,7 @@
 /*
  * smartq.h - intrusive priority queues for time-keyed work
  *
- * Four backends behind one API.  The backend is one token K, so a user
+ * Five backends behind one API.  The backend is one token K, so a user
  * swaps the data structure by changing it (or a macro that names it):
  *
  *	#define RUNQ rb
@@ -24,10 +24,13 @@
  *   gavl   AVL tree, first cached,         O(log n)  O(1)   O(log n)  O(log n)
  *          pop cuts the first node
  *   binom  binomial heap, minimum cached   O(1) am.  O(1)   O(log n)  O(log n)
- *   tring  time ring: slots + bitmap       O(1)*     O(1)   O(1)*     O(1)*
+ *   ladder ladder queue: top, rungs of     O(1) am.  O(1)   O(1) am.  O(1)
+ *          buckets, sorted bottom
+ *   tring  time ring: slots + bitmap +     O(1)      O(1)   O(1) am.  O(1)
+ *          levels that cascade
  *
- *   * tring: O(log m) once for a key past the ring's horizon (m = keys
- *     waiting past it); exact to its granularity, see smartq/tring.h.
+ *   (am. = amortised.)  tring is exact to its granularity Tg: first and
+ *   pop return a node within Tg of the minimum (see smartq/tring.h).
  *
  * Every backend: keys are uint64_t compared unsigned, all values valid;
  * equal keys come out in the order they were enqueued (or requeued);

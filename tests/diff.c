@@ -131,7 +131,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* ---- one adapter per backend, so one driver serves all four ------------ */
+/* ---- one adapter per backend, so one driver serves them all --------*/
 
 struct sqd_ops {
 	const char *name;

@@ -5,6 +5,7 @@
 #
 #   o2      $(CC) $(CFLAGS) -std=c11                  the default build
 #   o0dbg   $(CC) -O0 -g -std=c99 -DSQ_DEBUG          unoptimised, misuse checks on
+#   portable $(CC) -O2 -g -std=c99 -DSQ_PORTABLE      the ISO C paths, no GNU builtins
 #   clang   clang -O2 -g -std=c11                     when clang is installed
 #   asan    $(CC) -O1 -fsanitize=address,undefined    when it links and runs;
 #           -std=c11 -DSQ_DEBUG                       (diff.c runs a quarter of its ops)
@@ -229,3 +230,9 @@ TEST_PROGS += tests/copied.sh
 
 # The ring's node in a caller's union: clean under gcc -Warray-bounds=2.
 TEST_PROGS += tests/tring_warn.sh
+
+# Every token of SQ_KINDS has its row in smartq.h's and README's tables.
+TEST_PROGS += tests/kinds.sh
+
+# Every generated results table is what its data file gives.
+TEST_PROGS += tests/results.sh
