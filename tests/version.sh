@@ -43,7 +43,7 @@ else
 	bad "cannot compile a program printing SQ_VERSION_STRING"
 fi
 
-cl=$(sed -n 's/^## \[\([^]]*\)\].*/\1/p' CHANGELOG.md | sed -n 1p)
+cl=$(sed -n 's/^## \[\([^]]*\)\].*/\1/p' CHANGELOG.md | grep -v '^Unreleased$' | sed -n 1p)
 [ "$cl" = "$v" ] || bad "CHANGELOG.md's newest release is '$cl', smartq.h says $v"
 
 grep -q '^Version: @version@$' smartq.pc.in ||
