@@ -22,6 +22,8 @@
  *
  *   (am. = amortised.)  tring is exact to its granularity Tg: first and
  *   pop return a node within Tg of the minimum (see smartq/tring.h).
+ *   Inputs known to exceed these bounds are listed in README.md and
+ *   counted by tests/cost.c.
  *
  * Every backend: keys are uint64_t compared unsigned, all values valid;
  * equal keys come out in the order they were enqueued (or requeued);

@@ -31,6 +31,8 @@
  *
  *   (am. = amortised.)  tring is exact to its granularity Tg: first and
  *   pop return a node within Tg of the minimum (see smartq/tring.h).
+ *   Inputs known to exceed these bounds are listed in README.md and
+ *   counted by tests/cost.c.
  *
  * Every backend: keys are uint64_t compared unsigned, all values valid;
  * equal keys come out in the order they were enqueued (or requeued);
@@ -641,6 +643,7 @@ SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
 	unsigned s;
 
 	for (;;) {
+		SQ__STEP(1);
 		if (SQ__UNLIKELY(!p)) {
 			/* n is the root: (2) says black. */
 			sq_rb__set_parent_color(n, NULL, SQ_RB__BLACK);
@@ -744,6 +747,7 @@ SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb__link *p,
 	struct sq_rb__link *x, *s, *near, *far;
 
 	for (;;) {
+		SQ__STEP(1);
 		s = SQ_RB__CHILD(p, !side);
 		if (!sq_rb__is_black(s)) {
 			/* Case 1 */
@@ -850,6 +854,7 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n)
 		c = y->rb_right;
 	} else {
 		do {
+			SQ__STEP(1);
 			short_parent = y;
 			y = y->rb_left;
 		} while (y->rb_left);
@@ -904,12 +909,16 @@ SQ__INLINE struct sq_rb__link *sq_rb__next(const struct sq_rb__link *n)
 	struct sq_rb__link *p, *c = n->rb_right;
 
 	if (c) {
-		while (c->rb_left)
+		while (c->rb_left) {
+			SQ__STEP(1);
 			c = c->rb_left;
+		}
 		return c;
 	}
-	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_right)
+	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_right) {
+		SQ__STEP(1);
 		n = p;
+	}
 	return p;
 }
 
@@ -919,12 +928,16 @@ SQ__INLINE struct sq_rb__link *sq_rb__prev(const struct sq_rb__link *n)
 	struct sq_rb__link *p, *c = n->rb_left;
 
 	if (c) {
-		while (c->rb_right)
+		while (c->rb_right) {
+			SQ__STEP(1);
 			c = c->rb_right;
+		}
 		return c;
 	}
-	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_left)
+	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_left) {
+		SQ__STEP(1);
 		n = p;
+	}
 	return p;
 }
 
@@ -945,6 +958,7 @@ SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n, uint64_t k
 	 * descent has no data-dependent branch to mispredict (which way a
 	 * new key turns is a coin flip to a predictor). */
 	while (cur) {
+		SQ__STEP(1);
 		struct sq_rb__link *l = cur->rb_left, *r = cur->rb_right;
 
 		SQ__LOAD_BOTH(l, r);
@@ -1234,6 +1248,7 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 
 	(void)count;	/* read only under SQ_DEBUG */
 	while (l) {
+		SQ__STEP(1);
 		const struct sq_rb__link *next = sq_rb__next(l);
 
 		fn(sq_rb__node(l), arg);
@@ -1316,6 +1331,7 @@ static inline int sq_rb_check(const struct sq_rb *q)
 	 * a broken tree cannot send the walk around in a cycle.
 	 */
 	while (cur) {
+		SQ__STEP(1);
 		const struct sq_rb__link *l = cur->rb_left, *r = cur->rb_right;
 
 		if (from == sq_rb__parent(cur)) {
@@ -1732,6 +1748,7 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
 	if (b)
 		return;
 	for (;;) {
+		SQ__STEP(1);
 		dy = d;
 		n = p;
 		p = g;
@@ -1761,6 +1778,7 @@ static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
 					struct sq_gavl_node *p, bool left)
 {
 	while (p) {
+		SQ__STEP(1);
 		struct sq_gavl_node *up;
 		int b;
 
@@ -1797,8 +1815,10 @@ static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
 /* Leftmost node of the non-empty subtree @n. */
 SQ__INLINE struct sq_gavl_node *sq_gavl__leftmost(struct sq_gavl_node *n)
 {
-	while (n->gv_left)
+	while (n->gv_left) {
+		SQ__STEP(1);
 		n = n->gv_left;
+	}
 	return n;
 }
 
@@ -1842,12 +1862,15 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
 	first = c ? c : first;
 	w = c ? c : w;
 #endif
-	for (c = w->gv_left; c; c = c->gv_left)
+	for (c = w->gv_left; c; c = c->gv_left) {
+		SQ__STEP(1);
 		first = c;
+	}
 	q->gv_first = first;
 	if (p) {
 		p->gv_left = r;
 		while (p->gv_balance-- == 1) {
+			SQ__STEP(1);
 			p = p->gv_parent;
 			if (!p)
 				break;
@@ -2026,8 +2049,10 @@ static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
 
 	if (n->gv_right)
 		return sq_gavl__leftmost(n->gv_right);
-	while ((p = n->gv_parent) && p->gv_right == n)
+	while ((p = n->gv_parent) && p->gv_right == n) {
+		SQ__STEP(1);
 		n = p;
+	}
 	return p;
 }
 
@@ -2044,12 +2069,16 @@ static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 
 	if (n->gv_left) {
 		p = n->gv_left;
-		while (p->gv_right)
+		while (p->gv_right) {
+			SQ__STEP(1);
 			p = p->gv_right;
+		}
 		return p;
 	}
-	while ((p = n->gv_parent) && p->gv_left == n)
+	while ((p = n->gv_parent) && p->gv_left == n) {
+		SQ__STEP(1);
 		n = p;
+	}
 	return p;
 }
 
@@ -2074,6 +2103,7 @@ SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 	/* both children loaded, one selected: a conditional move, so the
 	 * descent has no data-dependent branch to mispredict */
 	while (cur) {
+		SQ__STEP(1);
 		struct sq_gavl_node *l = cur->gv_left, *r = cur->gv_right;
 
 		SQ__LOAD_BOTH(l, r);
@@ -2211,6 +2241,7 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 
 	(void)count;	/* read only under SQ_DEBUG */
 	while (n) {
+		SQ__STEP(1);
 		struct sq_gavl_node *next = sq_gavl_next(n);
 
 		fn(n, arg);
@@ -2264,6 +2295,7 @@ static inline unsigned sq_gavl__avl_max_height(size_t n)
 	unsigned h = 0;
 
 	while (hi <= n) {
+		SQ__STEP(1);
 		size_t nx;
 
 		h++;
@@ -2310,6 +2342,7 @@ static inline int sq_gavl_check(const struct sq_gavl *q)
 	SQ_GAVL__CHECK(n->gv_parent == NULL, n, "root has no parent");
 
 	for (;;) {
+		SQ__STEP(1);
 		/* first visit of n: go down as far as possible */
 		SQ_GAVL__CHECK(++seen <= q->gv_count, n,
 			       "no more nodes in the tree than count");
@@ -2332,6 +2365,7 @@ static inline int sq_gavl_check(const struct sq_gavl *q)
 		}
 		/* n is a leaf: finish it, then each ancestor it completes */
 		for (;;) {
+			SQ__STEP(1);
 			const struct sq_gavl_node *p;
 			unsigned hl = n->gv_left ? lh[depth] : 0;
 			unsigned hr = n->gv_right ? rh[depth] : 0;
@@ -2374,8 +2408,10 @@ walked:
 		       "height <= largest AVL height for count, + 1");
 
 	n = q->gv_root;
-	while (n->gv_left)
+	while (n->gv_left) {
+		SQ__STEP(1);
 		n = n->gv_left;
+	}
 	SQ_GAVL__CHECK(n == q->gv_first, q->gv_first,
 		       "(5) first is the leftmost node");
 	for (prev = n, n = sq_gavl_next(n); n; prev = n, n = sq_gavl_next(n))
@@ -2666,6 +2702,7 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 	uint64_t tk = t->key, ts = t->bh_seqdeg;
 
 	while ((o = q->bh_roots[d]) != NULL) {
+		SQ__STEP(1);
 		/* a = the smaller root, b = the other; both have degree d,
 		 * so ts is a's word, and ts + 1 gives a degree d + 1 */
 		a = t;
@@ -2702,6 +2739,7 @@ SQ__INLINE void sq_binom__release(struct sq_binom *q, struct sq_binom_node *c,
 	struct sq_binom_node *next;
 
 	while (hi > lo) {
+		SQ__STEP(1);
 		hi--;
 		next = c->bh_next;
 		c->bh_parent = NULL;
@@ -2724,6 +2762,7 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
 	ms = m->bh_seqdeg;
 	occ &= occ - 1;
 	while (occ) {
+		SQ__STEP(1);
 		t = q->bh_roots[sq__ctz64(occ)];
 		sq_binom__challenge(&m, &mk, &ms, &l, t, t->key, t->bh_seqdeg);
 		occ &= occ - 1;
@@ -2763,8 +2802,10 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 	struct sq_binom_node *root = x, *below_next, *p, *up, *p_next;
 	unsigned below_deg, p_deg;
 
-	while (root->bh_parent)
+	while (root->bh_parent) {
+		SQ__STEP(1);
 		root = root->bh_parent;
+	}
 	q->bh_roots[sq_binom__degree(root)] = NULL;
 
 	below_deg = sq_binom__degree(x);
@@ -2772,6 +2813,7 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 	below_next = x->bh_next;
 	p = x->bh_parent;
 	while (p) {
+		SQ__STEP(1);
 		up = p->bh_parent;
 		p_next = p->bh_next;
 		p_deg = sq_binom__degree(p);
@@ -2829,8 +2871,10 @@ static inline void sq_binom_init(struct sq_binom *q)
 {
 	unsigned d;
 
-	for (d = 0; d < 64; d++)
+	for (d = 0; d < 64; d++) {
+		SQ__STEP(1);
 		q->bh_roots[d] = NULL;
+	}
 	q->bh_min = NULL;
 	q->bh_count = 0;
 	q->bh_seq = 0;
@@ -2931,8 +2975,10 @@ SQ__INLINE void sq_binom__stamp_room(struct sq_binom *q)
 static inline bool sq_binom__on(const struct sq_binom *q,
 				const struct sq_binom_node *n)
 {
-	while (n->bh_parent)
+	while (n->bh_parent) {
+		SQ__STEP(1);
 		n = n->bh_parent;
+	}
 	return q->bh_roots[sq_binom__degree(n)] == n;
 }
 #endif
@@ -3001,6 +3047,7 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 	q->bh_roots[d] = NULL;
 	occ = (uint64_t)q->bh_count & ~((uint64_t)1 << d);
 	while (occ) {
+		SQ__STEP(1);
 		c = q->bh_roots[sq__ctz64(occ)];
 		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key,
 				    c->bh_seqdeg);
@@ -3008,6 +3055,7 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 	}
 	c = m->bh_child;
 	while (d) {
+		SQ__STEP(1);
 		d--;
 		next = c->bh_next;
 		c->bh_parent = NULL;
@@ -3051,6 +3099,7 @@ SQ__SLOW void sq_binom__renumber(struct sq_binom *q)
 	struct sq_binom_node *head = NULL, *tail = NULL, *n;
 
 	while ((n = sq_binom_pop(q)) != NULL) {
+		SQ__STEP(1);
 		n->bh_next = NULL;
 		if (tail)
 			tail->bh_next = n;
@@ -3060,6 +3109,7 @@ SQ__SLOW void sq_binom__renumber(struct sq_binom *q)
 	}
 	q->bh_seq = 0;
 	for (; head; head = n) {
+		SQ__STEP(1);
 		n = head->bh_next;
 		head->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS;
 		sq_binom__insert(q, head);
@@ -3088,10 +3138,12 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 
 	(void)count;	/* read only under SQ_DEBUG */
 	for (; occ; occ &= occ - 1) {
+		SQ__STEP(1);
 		struct sq_binom_node *root = q->bh_roots[sq__ctz64(occ)];
 		struct sq_binom_node *n = root;
 
 		for (;;) {
+			SQ__STEP(1);
 			struct sq_binom_node *child = n->bh_child;
 			unsigned d = sq_binom__degree(n);
 
@@ -3105,8 +3157,10 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 				continue;
 			}
 			/* n's subtree is done: climb past the last children */
-			while (n != root && sq_binom__degree(n) == 0)
+			while (n != root && sq_binom__degree(n) == 0) {
+				SQ__STEP(1);
 				n = n->bh_parent;
+			}
 			if (n == root)
 				break;
 			n = n->bh_next;
@@ -3146,8 +3200,10 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 	 * strictly smaller than the child's.
 	 */
 	in_place = !n->bh_parent || n->bh_parent->key <= key;
-	for (c = n->bh_child; in_place && c; c = c->bh_next)
+	for (c = n->bh_child; in_place && c; c = c->bh_next) {
+		SQ__STEP(1);
 		in_place = key < c->key;
+	}
 	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS |
 		       (n->bh_seqdeg & SQ_BINOM__DEG_MASK);
 	if (in_place) {
@@ -3184,6 +3240,7 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 	const struct sq_binom_node *v = r, *c;
 
 	for (;;) {
+		SQ__STEP(1);
 		c = v->bh_child;
 		if (c) {
 			SQ_BINOM__CHECK(sq_binom__degree(v) > 0, v,
@@ -3198,6 +3255,7 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 					"degree > 0 without children");
 			/* A last child has degree 0, so its parent has not. */
 			while (v != r && !v->bh_next) {
+				SQ__STEP(1);
 				SQ_BINOM__CHECK(sq_binom__degree(v) == 0, v,
 						"last child degree > 0");
 				v = v->bh_parent;
@@ -3240,6 +3298,7 @@ static inline int sq_binom_check(const struct sq_binom *q)
 	SQ_BINOM__CHECK(q->bh_seq <= SQ_BINOM__SEQ_END,
 			q->bh_min, "stamp counter past its 58 bits");
 	for (d = 0; d < 64; d++) {
+		SQ__STEP(1);
 		r = q->bh_roots[d];
 		if (!(count & ((uint64_t)1 << d))) {
 			SQ_BINOM__CHECK(!r, r, "root in a degree not in count");
@@ -3352,8 +3411,11 @@ static inline int sq_binom_check(const struct sq_binom *q)
  * ring bitmap words; when the ring and the late list are empty it reads
  * two level words and the slot's cached minimum.  That cache is exact
  * after a cascade and after enqueues; it is lost only when its node is
- * dequeued or requeued without time reaching its slot, and then the slot
- * is scanned once, when its minimum is next needed (O(its nodes)).
+ * dequeued or requeued without time reaching its slot.  Then a slot whose
+ * list is in tick order (lv_mixed clear: every append had a tick no
+ * smaller than the tail's, as timers armed by an advancing clock do)
+ * gives its head at once; a mixed one is scanned, O(its nodes), when its
+ * minimum is next needed.  tests/cost.c counts both.
  *
  * Configuration: SQ_TRING_SLOTS, the ring's slot count Ns, a power of two
  * from 64 to 4096, default 1024; SQ_TRING_LEVEL_BITS, B, 3 to 6, default
@@ -3435,10 +3497,14 @@ struct sq_tring_node {
  * @lv_slot: list heads, NULL when empty
  * @lv_min:  each slot's first node (smallest tick, earliest of those), or
  *           NULL when it is not known (or the slot is empty)
+ * @lv_mixed: bit d set when slot d's list may be out of tick order; clear,
+ *           its head is its first node, so a lost minimum costs nothing
+ *           (timers armed as a clock advances arrive in order)
  */
 struct sq_tring__level {
 	struct sq_tring_node *lv_slot[SQ_TRING__LSLOTS];
 	struct sq_tring_node *lv_min[SQ_TRING__LSLOTS];
+	uint64_t lv_mixed;
 };
 
 /**
@@ -3629,9 +3695,14 @@ SQ__INLINE struct sq_tring_node **sq_tring__lv_put(struct sq_tring *q,
 	if (sq_tring__list_add(&lv->lv_slot[d], n)) {
 		q->tr_lmap[l] |= (uint64_t)1 << d;
 		q->tr_levels |= (uint64_t)1 << l;
+		lv->lv_mixed &= ~((uint64_t)1 << d);
 		lv->lv_min[d] = n;
-	} else if (m && t < m->key >> q->tr_shift) {
-		lv->lv_min[d] = n;	/* equal ticks: the earlier stays first */
+	} else {
+		if (t < n->tr_prev->key >> q->tr_shift)
+			lv->lv_mixed |= (uint64_t)1 << d;
+		if (m && t < m->key >> q->tr_shift)
+			lv->lv_min[d] = n;	/* equal ticks: the earlier
+						 * stays first */
 	}
 	return &lv->lv_min[d];
 }
@@ -3655,8 +3726,11 @@ SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
 	if (lv->lv_min[d])
 		return lv->lv_min[d];
 	h = best = lv->lv_slot[d];
+	if (!((lv->lv_mixed >> d) & 1))
+		return lv->lv_min[d] = h;	/* in tick order: the head */
 	bt = h->key >> q->tr_shift;
 	for (n = h->tr_next; n != h; n = n->tr_next) {
+		SQ__STEP(1);
 		if ((n->key >> q->tr_shift) < bt) {
 			best = n;
 			bt = n->key >> q->tr_shift;
@@ -3722,6 +3796,7 @@ SQ__SLOW void sq_tring__cascade_slot(struct sq_tring *q, uint64_t w,
 		q->tr_levels &= ~((uint64_t)1 << l);
 	last = h->tr_prev;
 	for (n = h;; n = next) {
+		SQ__STEP(1);
 		uint64_t t = n->key >> q->tr_shift;
 
 		next = n->tr_next;	/* before the append rewrites it */
@@ -3913,13 +3988,20 @@ static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 	q->tr_late = NULL;
 	q->tr_summary = 0;
 	q->tr_levels = 0;
-	for (i = 0; i < SQ_TRING__WORDS; i++)
+	for (i = 0; i < SQ_TRING__WORDS; i++) {
+		SQ__STEP(1);
 		q->tr_map[i] = 0;
-	for (i = 0; i < SQ_TRING_SLOTS; i++)
+	}
+	for (i = 0; i < SQ_TRING_SLOTS; i++) {
+		SQ__STEP(1);
 		q->tr_slot[i] = NULL;
+	}
 	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		SQ__STEP(1);
 		q->tr_lmap[l] = 0;
+		q->tr_lv[l].lv_mixed = 0;
 		for (i = 0; i < SQ_TRING__LSLOTS; i++) {
+			SQ__STEP(1);
 			q->tr_lv[l].lv_slot[i] = NULL;
 			q->tr_lv[l].lv_min[i] = NULL;
 		}
@@ -4213,6 +4295,7 @@ static inline size_t sq_tring__visit_list(const struct sq_tring *q,
 	if (!n)
 		return 0;
 	do {
+		SQ__STEP(1);
 		struct sq_tring_node *next = n->tr_next;
 
 		fn(n, arg);
@@ -4318,6 +4401,7 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 
 	*best = h;
 	do {
+		SQ__STEP(1);
 		const struct sq_tring_node *nx = n->tr_next;
 
 		SQ__CHECK(++*seen <= q->tr_count, SQ_TRING__CHK, n,
@@ -4365,7 +4449,7 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 static inline int sq_tring_check(const struct sq_tring *q)
 {
 	const uint64_t cur = q->tr_cur;
-	const struct sq_tring_node *h, *best, *expect, *lvfirst = NULL;
+	const struct sq_tring_node *h, *n, *best, *expect, *lvfirst = NULL;
 	size_t seen = 0;
 	unsigned s, w, i, l;
 
@@ -4382,6 +4466,7 @@ static inline int sq_tring_check(const struct sq_tring *q)
 						SQ_TRING__SLOT, 0, s, &seen, &best))
 			return -1;
 	for (w = 0; w < SQ_TRING__WORDS; w++) {
+		SQ__STEP(1);
 		uint64_t bits = 0;
 
 		for (i = 0; i < 64; i++)
@@ -4399,9 +4484,11 @@ static inline int sq_tring_check(const struct sq_tring *q)
 	/* each level: bitmap against slots, every node in its place, the
 	 * cached minima; the lowest level's first slot's first node */
 	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		SQ__STEP(1);
 		const struct sq_tring__level *lv = &q->tr_lv[l];
 
 		for (s = 0; s < SQ_TRING__LSLOTS; s++) {
+			SQ__STEP(1);
 			h = lv->lv_slot[s];
 			SQ__CHECK(((q->tr_lmap[l] >> s) & 1) == (h != NULL),
 				  SQ_TRING__CHK, h ? (const void *)h : (const void *)q,
@@ -4417,6 +4504,18 @@ static inline int sq_tring_check(const struct sq_tring *q)
 			SQ__CHECK(!lv->lv_min[s] || lv->lv_min[s] == best,
 				  SQ_TRING__CHK, lv->lv_min[s],
 				  "level slot's cached minimum is not its first node");
+			if (!((lv->lv_mixed >> s) & 1)) {
+				n = h;
+				do {
+					SQ__STEP(1);
+					SQ__CHECK(n->tr_next == h ||
+						  (n->key >> q->tr_shift) <=
+						  (n->tr_next->key >> q->tr_shift),
+						  SQ_TRING__CHK, n,
+						  "level slot not marked mixed is out of tick order");
+					n = n->tr_next;
+				} while (n != h);
+			}
 			if (!lvfirst)
 				lvfirst = best;
 		}
@@ -4434,6 +4533,7 @@ static inline int sq_tring_check(const struct sq_tring *q)
 	/* the cached first, found the slow way */
 	expect = q->tr_late;
 	for (i = 0; !expect && i < SQ_TRING_SLOTS; i++) {
+		SQ__STEP(1);
 		s = (sq_tring__slot_of(cur) + i) & (unsigned)SQ_TRING__MASK;
 		expect = q->tr_slot[s];
 	}
@@ -4806,8 +4906,10 @@ SQ__INLINE void sq_ladder__rung_reset(struct sq_ladder *q, unsigned r)
 	unsigned w, base = sq_ladder__base(r);
 
 	if (!r) {
-		for (w = 0; w < (SQ_LADDER_BUCKETS) / 64; w++)
+		for (w = 0; w < (SQ_LADDER_BUCKETS) / 64; w++) {
+			SQ__STEP(1);
 			q->ld_map[w] = 0;
+		}
 		if ((SQ_LADDER_BUCKETS) / 64 < 64)
 			q->ld_summary &= ~(((uint64_t)1 <<
 					    ((SQ_LADDER_BUCKETS) / 64)) - 1);
@@ -4841,6 +4943,7 @@ static inline struct sq_ladder_node *sq_ladder__merge(struct sq_ladder_node *a,
 	struct sq_ladder_node head, *t = &head;
 
 	while (a && b) {
+		SQ__STEP(1);
 		if (a->key <= b->key) {
 			t->ld_next = a;
 			a = a->ld_next;
@@ -4866,10 +4969,12 @@ static inline struct sq_ladder_node *sq_ladder__sort(struct sq_ladder_node *l)
 	unsigned i, top = 0;
 
 	while (l) {
+		SQ__STEP(1);
 		n = l;
 		l = l->ld_next;
 		n->ld_next = NULL;
 		for (i = 0; i < top && bin[i]; i++) {
+			SQ__STEP(1);
 			n = sq_ladder__merge(bin[i], n);
 			bin[i] = NULL;
 		}
@@ -4900,6 +5005,7 @@ SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
 		l = sq_ladder__sort(l);
 	q->ld_bottom.ll_first = l;
 	for (n = l; n; n = n->ld_next) {
+		SQ__STEP(1);
 		n->ld_prev = p;
 		n->ld_home = &q->ld_bottom;
 		p = n;
@@ -5014,6 +5120,7 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 	g->lr_shift = sh;
 	sq_ladder__rung_reset(q, r);
 	for (;;) {
+		SQ__STEP(1);
 		na = a->ld_next;	/* read both links before either */
 		pz = z->ld_prev;	/* node is moved */
 		lo = a->key < lo ? a->key : lo;
@@ -5036,12 +5143,14 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 	/* join the parts; the rung's bits are those of its used buckets */
 	nw = (((unsigned)1 << sq_ladder__bits(r)) + 63) / 64;
 	for (w = 0; w < nw; w++) {
+		SQ__STEP(1);
 		m = fm[w] | bm[w];
 		if (!m)
 			continue;
 		q->ld_map[(base >> 6) + w] |= m << (base & 63);
 		q->ld_summary |= (uint64_t)1 << ((base >> 6) + w);
 		for (; m; m &= m - 1) {
+			SQ__STEP(1);
 			b = w * 64 + sq__ctz64(m);
 			sq_ladder__join(&bk[b], fm[w] >> (b & 63) & 1,
 					bm[w] >> (b & 63) & 1);
@@ -5073,6 +5182,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 	long b;
 
 	for (;;) {
+		SQ__STEP(1);
 		if (!q->ld_nrungs) {
 			/* an epoch: the top becomes rung 0 or the bottom */
 			l = q->ld_top.ll_first;
@@ -5086,6 +5196,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			if (cnt <= (SQ_LADDER_THRES) || min == max) {
 				for (n = l, min = UINT64_MAX, max = 0; n;
 				     n = n->ld_next) {
+					SQ__STEP(1);
 					min = n->key < min ? n->key : min;
 					max = n->key > max ? n->key : max;
 				}
@@ -5120,6 +5231,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		min = UINT64_MAX;
 		max = 0;
 		for (n = l; n && cnt <= (SQ_LADDER_THRES); n = n->ld_next) {
+			SQ__STEP(1);
 			cnt++;
 			min = n->key < min ? n->key : min;
 			max = n->key > max ? n->key : max;
@@ -5145,6 +5257,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			n = NULL;
 		}
 		for (; n; n = n->ld_next) {	/* no rung free: its key range */
+			SQ__STEP(1);
 			min = n->key < min ? n->key : min;
 			max = n->key > max ? n->key : max;
 		}
@@ -5180,6 +5293,7 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 	if (r >= (SQ_LADDER_RUNGS))
 		return;		/* no rung free: it stays a long list */
 	for (; kept < (SQ_LADDER_THRES) && p->ld_next; kept++) {
+		SQ__STEP(1);
 		p = p->ld_next;
 		if (p->key != run->key) {
 			run = p;
@@ -5196,9 +5310,11 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 		/* after the head's run, found from the tail */
 		kept = q->ld_nbottom;
 		for (s = NULL, p = q->ld_bottom.ll_last; p->key != h->key;
-		     s = p, p = p->ld_prev)
+		     s = p, p = p->ld_prev) {
+			SQ__STEP(1);
 			if (q->ld_nbottom - --kept > budget)
 				return;
+		}
 		if (!s)
 			return;	/* one key: every insert is O(1) */
 	}
@@ -5238,6 +5354,7 @@ SQ__INLINE void sq_ladder__bottom_insert(struct sq_ladder *q,
 		} else {
 			/* a->key <= key < b->key: the place is between them */
 			for (;;) {
+				SQ__STEP(1);
 				p = a->ld_next;
 				if (p->key > key) {
 					p = a;
@@ -5298,6 +5415,7 @@ SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
 		return false;
 	}
 	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
+		SQ__STEP(1);
 		if (key >= g->lr_cur) {
 			sq_ladder__bucket_add(q, sq_ladder__base(r) +
 					      (unsigned)((key - g->lr_start) >>
@@ -5361,8 +5479,10 @@ static inline void sq_ladder_init(struct sq_ladder *q)
 	q->ld_ntop = 0;
 	q->ld_tmin = q->ld_tmax = 0;
 	q->ld_summary = 0;
-	for (w = 0; w < SQ_LADDER__WORDS; w++)
+	for (w = 0; w < SQ_LADDER__WORDS; w++) {
+		SQ__STEP(1);
 		q->ld_map[w] = 0;
+	}
 }
 
 /**
@@ -5572,6 +5692,7 @@ static inline size_t sq_ladder__visit_list(const struct sq_ladder *q,
 
 	(void)count;	/* read only under SQ_DEBUG */
 	for (n = l->ll_first; n; n = next) {
+		SQ__STEP(1);
 		next = n->ld_next;
 		fn(n, arg);
 		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
@@ -5625,6 +5746,7 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 	long seen = 0;
 
 	for (n = l->ll_first; n; p = n, n = n->ld_next) {
+		SQ__STEP(1);
 		SQ_LADDER__CHECK((size_t)seen < room, n,
 				 "more nodes than count");
 		SQ_LADDER__CHECK(n->ld_home == l, n, "node's home is wrong");
@@ -5672,6 +5794,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 			 "summary bit past the bitmap");
 	occ = 0;
 	for (r = q->ld_nrungs; r < (SQ_LADDER_RUNGS); r++) {
+		SQ__STEP(1);
 		base = sq_ladder__base(r);
 		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
 		for (i = 0; i < nb; i++)
@@ -5703,6 +5826,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 	/* the rungs: invariants 4 and 5 */
 	hi = q->ld_toplim;
 	for (r = 0; r < q->ld_nrungs; r++) {
+		SQ__STEP(1);
 		g = &q->ld_rung[r];
 		base = sq_ladder__base(r);
 		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
@@ -5719,6 +5843,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 				 "rung does not end where the one above "
 				 "starts");
 		for (i = 0; i < nb; i++) {
+			SQ__STEP(1);
 			const struct sq_ladder__list *l = &q->ld_bk[base + i];
 			const struct sq_ladder_node *n;
 

@@ -236,3 +236,8 @@ TEST_PROGS += tests/kinds.sh
 
 # Every generated results table is what its data file gives.
 TEST_PROGS += tests/results.sh
+
+# The bounded worst case: each backend's cost per operation, counted at N
+# and 8N over adversarial patterns (tests/cost.c); o2 only, it counts.
+TEST_PROGS += $(SQT_DIR)/o2/cost
+TEST_DEPS  += $(SQT_DIR)/o2/cost

@@ -1024,9 +1024,9 @@ SQ_TEST(tring_sizes)
 	/* the key, the tag and two links: 32 bytes on LP64 */
 	if (sizeof(void *) == 8)
 		SQ_ASSERT_EQ(sizeof(struct sq_tring_node), 32);
-	/* a level is 2^B heads and 2^B cached minima, plus its bitmap word */
+	/* a level is 2^B heads, 2^B cached minima and the mixed-order word */
 	SQ_ASSERT_EQ(sizeof(struct sq_tring__level),
-		     2 * SQ_TRING__LSLOTS * sizeof(void *));
+		     2 * SQ_TRING__LSLOTS * sizeof(void *) + sizeof(uint64_t));
 }
 
 static const sq_test_entry tests[] = {

@@ -277,6 +277,7 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 	uint64_t tk = t->key, ts = t->bh_seqdeg;
 
 	while ((o = q->bh_roots[d]) != NULL) {
+		SQ__STEP(1);
 		/* a = the smaller root, b = the other; both have degree d,
 		 * so ts is a's word, and ts + 1 gives a degree d + 1 */
 		a = t;
@@ -313,6 +314,7 @@ SQ__INLINE void sq_binom__release(struct sq_binom *q, struct sq_binom_node *c,
 	struct sq_binom_node *next;
 
 	while (hi > lo) {
+		SQ__STEP(1);
 		hi--;
 		next = c->bh_next;
 		c->bh_parent = NULL;
@@ -335,6 +337,7 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
 	ms = m->bh_seqdeg;
 	occ &= occ - 1;
 	while (occ) {
+		SQ__STEP(1);
 		t = q->bh_roots[sq__ctz64(occ)];
 		sq_binom__challenge(&m, &mk, &ms, &l, t, t->key, t->bh_seqdeg);
 		occ &= occ - 1;
@@ -374,8 +377,10 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 	struct sq_binom_node *root = x, *below_next, *p, *up, *p_next;
 	unsigned below_deg, p_deg;
 
-	while (root->bh_parent)
+	while (root->bh_parent) {
+		SQ__STEP(1);
 		root = root->bh_parent;
+	}
 	q->bh_roots[sq_binom__degree(root)] = NULL;
 
 	below_deg = sq_binom__degree(x);
@@ -383,6 +388,7 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 	below_next = x->bh_next;
 	p = x->bh_parent;
 	while (p) {
+		SQ__STEP(1);
 		up = p->bh_parent;
 		p_next = p->bh_next;
 		p_deg = sq_binom__degree(p);
@@ -440,8 +446,10 @@ static inline void sq_binom_init(struct sq_binom *q)
 {
 	unsigned d;
 
-	for (d = 0; d < 64; d++)
+	for (d = 0; d < 64; d++) {
+		SQ__STEP(1);
 		q->bh_roots[d] = NULL;
+	}
 	q->bh_min = NULL;
 	q->bh_count = 0;
 	q->bh_seq = 0;
@@ -542,8 +550,10 @@ SQ__INLINE void sq_binom__stamp_room(struct sq_binom *q)
 static inline bool sq_binom__on(const struct sq_binom *q,
 				const struct sq_binom_node *n)
 {
-	while (n->bh_parent)
+	while (n->bh_parent) {
+		SQ__STEP(1);
 		n = n->bh_parent;
+	}
 	return q->bh_roots[sq_binom__degree(n)] == n;
 }
 #endif
@@ -612,6 +622,7 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 	q->bh_roots[d] = NULL;
 	occ = (uint64_t)q->bh_count & ~((uint64_t)1 << d);
 	while (occ) {
+		SQ__STEP(1);
 		c = q->bh_roots[sq__ctz64(occ)];
 		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key,
 				    c->bh_seqdeg);
@@ -619,6 +630,7 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 	}
 	c = m->bh_child;
 	while (d) {
+		SQ__STEP(1);
 		d--;
 		next = c->bh_next;
 		c->bh_parent = NULL;
@@ -662,6 +674,7 @@ SQ__SLOW void sq_binom__renumber(struct sq_binom *q)
 	struct sq_binom_node *head = NULL, *tail = NULL, *n;
 
 	while ((n = sq_binom_pop(q)) != NULL) {
+		SQ__STEP(1);
 		n->bh_next = NULL;
 		if (tail)
 			tail->bh_next = n;
@@ -671,6 +684,7 @@ SQ__SLOW void sq_binom__renumber(struct sq_binom *q)
 	}
 	q->bh_seq = 0;
 	for (; head; head = n) {
+		SQ__STEP(1);
 		n = head->bh_next;
 		head->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS;
 		sq_binom__insert(q, head);
@@ -699,10 +713,12 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 
 	(void)count;	/* read only under SQ_DEBUG */
 	for (; occ; occ &= occ - 1) {
+		SQ__STEP(1);
 		struct sq_binom_node *root = q->bh_roots[sq__ctz64(occ)];
 		struct sq_binom_node *n = root;
 
 		for (;;) {
+			SQ__STEP(1);
 			struct sq_binom_node *child = n->bh_child;
 			unsigned d = sq_binom__degree(n);
 
@@ -716,8 +732,10 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 				continue;
 			}
 			/* n's subtree is done: climb past the last children */
-			while (n != root && sq_binom__degree(n) == 0)
+			while (n != root && sq_binom__degree(n) == 0) {
+				SQ__STEP(1);
 				n = n->bh_parent;
+			}
 			if (n == root)
 				break;
 			n = n->bh_next;
@@ -757,8 +775,10 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 	 * strictly smaller than the child's.
 	 */
 	in_place = !n->bh_parent || n->bh_parent->key <= key;
-	for (c = n->bh_child; in_place && c; c = c->bh_next)
+	for (c = n->bh_child; in_place && c; c = c->bh_next) {
+		SQ__STEP(1);
 		in_place = key < c->key;
+	}
 	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS |
 		       (n->bh_seqdeg & SQ_BINOM__DEG_MASK);
 	if (in_place) {
@@ -795,6 +815,7 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 	const struct sq_binom_node *v = r, *c;
 
 	for (;;) {
+		SQ__STEP(1);
 		c = v->bh_child;
 		if (c) {
 			SQ_BINOM__CHECK(sq_binom__degree(v) > 0, v,
@@ -809,6 +830,7 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 					"degree > 0 without children");
 			/* A last child has degree 0, so its parent has not. */
 			while (v != r && !v->bh_next) {
+				SQ__STEP(1);
 				SQ_BINOM__CHECK(sq_binom__degree(v) == 0, v,
 						"last child degree > 0");
 				v = v->bh_parent;
@@ -851,6 +873,7 @@ static inline int sq_binom_check(const struct sq_binom *q)
 	SQ_BINOM__CHECK(q->bh_seq <= SQ_BINOM__SEQ_END,
 			q->bh_min, "stamp counter past its 58 bits");
 	for (d = 0; d < 64; d++) {
+		SQ__STEP(1);
 		r = q->bh_roots[d];
 		if (!(count & ((uint64_t)1 << d))) {
 			SQ_BINOM__CHECK(!r, r, "root in a degree not in count");

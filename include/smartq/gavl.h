@@ -351,6 +351,7 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
 	if (b)
 		return;
 	for (;;) {
+		SQ__STEP(1);
 		dy = d;
 		n = p;
 		p = g;
@@ -380,6 +381,7 @@ static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
 					struct sq_gavl_node *p, bool left)
 {
 	while (p) {
+		SQ__STEP(1);
 		struct sq_gavl_node *up;
 		int b;
 
@@ -416,8 +418,10 @@ static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
 /* Leftmost node of the non-empty subtree @n. */
 SQ__INLINE struct sq_gavl_node *sq_gavl__leftmost(struct sq_gavl_node *n)
 {
-	while (n->gv_left)
+	while (n->gv_left) {
+		SQ__STEP(1);
 		n = n->gv_left;
+	}
 	return n;
 }
 
@@ -461,12 +465,15 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
 	first = c ? c : first;
 	w = c ? c : w;
 #endif
-	for (c = w->gv_left; c; c = c->gv_left)
+	for (c = w->gv_left; c; c = c->gv_left) {
+		SQ__STEP(1);
 		first = c;
+	}
 	q->gv_first = first;
 	if (p) {
 		p->gv_left = r;
 		while (p->gv_balance-- == 1) {
+			SQ__STEP(1);
 			p = p->gv_parent;
 			if (!p)
 				break;
@@ -645,8 +652,10 @@ static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
 
 	if (n->gv_right)
 		return sq_gavl__leftmost(n->gv_right);
-	while ((p = n->gv_parent) && p->gv_right == n)
+	while ((p = n->gv_parent) && p->gv_right == n) {
+		SQ__STEP(1);
 		n = p;
+	}
 	return p;
 }
 
@@ -663,12 +672,16 @@ static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 
 	if (n->gv_left) {
 		p = n->gv_left;
-		while (p->gv_right)
+		while (p->gv_right) {
+			SQ__STEP(1);
 			p = p->gv_right;
+		}
 		return p;
 	}
-	while ((p = n->gv_parent) && p->gv_left == n)
+	while ((p = n->gv_parent) && p->gv_left == n) {
+		SQ__STEP(1);
 		n = p;
+	}
 	return p;
 }
 
@@ -693,6 +706,7 @@ SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 	/* both children loaded, one selected: a conditional move, so the
 	 * descent has no data-dependent branch to mispredict */
 	while (cur) {
+		SQ__STEP(1);
 		struct sq_gavl_node *l = cur->gv_left, *r = cur->gv_right;
 
 		SQ__LOAD_BOTH(l, r);
@@ -830,6 +844,7 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 
 	(void)count;	/* read only under SQ_DEBUG */
 	while (n) {
+		SQ__STEP(1);
 		struct sq_gavl_node *next = sq_gavl_next(n);
 
 		fn(n, arg);
@@ -883,6 +898,7 @@ static inline unsigned sq_gavl__avl_max_height(size_t n)
 	unsigned h = 0;
 
 	while (hi <= n) {
+		SQ__STEP(1);
 		size_t nx;
 
 		h++;
@@ -929,6 +945,7 @@ static inline int sq_gavl_check(const struct sq_gavl *q)
 	SQ_GAVL__CHECK(n->gv_parent == NULL, n, "root has no parent");
 
 	for (;;) {
+		SQ__STEP(1);
 		/* first visit of n: go down as far as possible */
 		SQ_GAVL__CHECK(++seen <= q->gv_count, n,
 			       "no more nodes in the tree than count");
@@ -951,6 +968,7 @@ static inline int sq_gavl_check(const struct sq_gavl *q)
 		}
 		/* n is a leaf: finish it, then each ancestor it completes */
 		for (;;) {
+			SQ__STEP(1);
 			const struct sq_gavl_node *p;
 			unsigned hl = n->gv_left ? lh[depth] : 0;
 			unsigned hr = n->gv_right ? rh[depth] : 0;
@@ -993,8 +1011,10 @@ walked:
 		       "height <= largest AVL height for count, + 1");
 
 	n = q->gv_root;
-	while (n->gv_left)
+	while (n->gv_left) {
+		SQ__STEP(1);
 		n = n->gv_left;
+	}
 	SQ_GAVL__CHECK(n == q->gv_first, q->gv_first,
 		       "(5) first is the leftmost node");
 	for (prev = n, n = sq_gavl_next(n); n; prev = n, n = sq_gavl_next(n))

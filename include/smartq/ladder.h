@@ -354,8 +354,10 @@ SQ__INLINE void sq_ladder__rung_reset(struct sq_ladder *q, unsigned r)
 	unsigned w, base = sq_ladder__base(r);
 
 	if (!r) {
-		for (w = 0; w < (SQ_LADDER_BUCKETS) / 64; w++)
+		for (w = 0; w < (SQ_LADDER_BUCKETS) / 64; w++) {
+			SQ__STEP(1);
 			q->ld_map[w] = 0;
+		}
 		if ((SQ_LADDER_BUCKETS) / 64 < 64)
 			q->ld_summary &= ~(((uint64_t)1 <<
 					    ((SQ_LADDER_BUCKETS) / 64)) - 1);
@@ -389,6 +391,7 @@ static inline struct sq_ladder_node *sq_ladder__merge(struct sq_ladder_node *a,
 	struct sq_ladder_node head, *t = &head;
 
 	while (a && b) {
+		SQ__STEP(1);
 		if (a->key <= b->key) {
 			t->ld_next = a;
 			a = a->ld_next;
@@ -414,10 +417,12 @@ static inline struct sq_ladder_node *sq_ladder__sort(struct sq_ladder_node *l)
 	unsigned i, top = 0;
 
 	while (l) {
+		SQ__STEP(1);
 		n = l;
 		l = l->ld_next;
 		n->ld_next = NULL;
 		for (i = 0; i < top && bin[i]; i++) {
+			SQ__STEP(1);
 			n = sq_ladder__merge(bin[i], n);
 			bin[i] = NULL;
 		}
@@ -448,6 +453,7 @@ SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
 		l = sq_ladder__sort(l);
 	q->ld_bottom.ll_first = l;
 	for (n = l; n; n = n->ld_next) {
+		SQ__STEP(1);
 		n->ld_prev = p;
 		n->ld_home = &q->ld_bottom;
 		p = n;
@@ -562,6 +568,7 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 	g->lr_shift = sh;
 	sq_ladder__rung_reset(q, r);
 	for (;;) {
+		SQ__STEP(1);
 		na = a->ld_next;	/* read both links before either */
 		pz = z->ld_prev;	/* node is moved */
 		lo = a->key < lo ? a->key : lo;
@@ -584,12 +591,14 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 	/* join the parts; the rung's bits are those of its used buckets */
 	nw = (((unsigned)1 << sq_ladder__bits(r)) + 63) / 64;
 	for (w = 0; w < nw; w++) {
+		SQ__STEP(1);
 		m = fm[w] | bm[w];
 		if (!m)
 			continue;
 		q->ld_map[(base >> 6) + w] |= m << (base & 63);
 		q->ld_summary |= (uint64_t)1 << ((base >> 6) + w);
 		for (; m; m &= m - 1) {
+			SQ__STEP(1);
 			b = w * 64 + sq__ctz64(m);
 			sq_ladder__join(&bk[b], fm[w] >> (b & 63) & 1,
 					bm[w] >> (b & 63) & 1);
@@ -621,6 +630,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 	long b;
 
 	for (;;) {
+		SQ__STEP(1);
 		if (!q->ld_nrungs) {
 			/* an epoch: the top becomes rung 0 or the bottom */
 			l = q->ld_top.ll_first;
@@ -634,6 +644,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			if (cnt <= (SQ_LADDER_THRES) || min == max) {
 				for (n = l, min = UINT64_MAX, max = 0; n;
 				     n = n->ld_next) {
+					SQ__STEP(1);
 					min = n->key < min ? n->key : min;
 					max = n->key > max ? n->key : max;
 				}
@@ -668,6 +679,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		min = UINT64_MAX;
 		max = 0;
 		for (n = l; n && cnt <= (SQ_LADDER_THRES); n = n->ld_next) {
+			SQ__STEP(1);
 			cnt++;
 			min = n->key < min ? n->key : min;
 			max = n->key > max ? n->key : max;
@@ -693,6 +705,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			n = NULL;
 		}
 		for (; n; n = n->ld_next) {	/* no rung free: its key range */
+			SQ__STEP(1);
 			min = n->key < min ? n->key : min;
 			max = n->key > max ? n->key : max;
 		}
@@ -728,6 +741,7 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 	if (r >= (SQ_LADDER_RUNGS))
 		return;		/* no rung free: it stays a long list */
 	for (; kept < (SQ_LADDER_THRES) && p->ld_next; kept++) {
+		SQ__STEP(1);
 		p = p->ld_next;
 		if (p->key != run->key) {
 			run = p;
@@ -744,9 +758,11 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 		/* after the head's run, found from the tail */
 		kept = q->ld_nbottom;
 		for (s = NULL, p = q->ld_bottom.ll_last; p->key != h->key;
-		     s = p, p = p->ld_prev)
+		     s = p, p = p->ld_prev) {
+			SQ__STEP(1);
 			if (q->ld_nbottom - --kept > budget)
 				return;
+		}
 		if (!s)
 			return;	/* one key: every insert is O(1) */
 	}
@@ -786,6 +802,7 @@ SQ__INLINE void sq_ladder__bottom_insert(struct sq_ladder *q,
 		} else {
 			/* a->key <= key < b->key: the place is between them */
 			for (;;) {
+				SQ__STEP(1);
 				p = a->ld_next;
 				if (p->key > key) {
 					p = a;
@@ -846,6 +863,7 @@ SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
 		return false;
 	}
 	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
+		SQ__STEP(1);
 		if (key >= g->lr_cur) {
 			sq_ladder__bucket_add(q, sq_ladder__base(r) +
 					      (unsigned)((key - g->lr_start) >>
@@ -909,8 +927,10 @@ static inline void sq_ladder_init(struct sq_ladder *q)
 	q->ld_ntop = 0;
 	q->ld_tmin = q->ld_tmax = 0;
 	q->ld_summary = 0;
-	for (w = 0; w < SQ_LADDER__WORDS; w++)
+	for (w = 0; w < SQ_LADDER__WORDS; w++) {
+		SQ__STEP(1);
 		q->ld_map[w] = 0;
+	}
 }
 
 /**
@@ -1120,6 +1140,7 @@ static inline size_t sq_ladder__visit_list(const struct sq_ladder *q,
 
 	(void)count;	/* read only under SQ_DEBUG */
 	for (n = l->ll_first; n; n = next) {
+		SQ__STEP(1);
 		next = n->ld_next;
 		fn(n, arg);
 		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
@@ -1173,6 +1194,7 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 	long seen = 0;
 
 	for (n = l->ll_first; n; p = n, n = n->ld_next) {
+		SQ__STEP(1);
 		SQ_LADDER__CHECK((size_t)seen < room, n,
 				 "more nodes than count");
 		SQ_LADDER__CHECK(n->ld_home == l, n, "node's home is wrong");
@@ -1220,6 +1242,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 			 "summary bit past the bitmap");
 	occ = 0;
 	for (r = q->ld_nrungs; r < (SQ_LADDER_RUNGS); r++) {
+		SQ__STEP(1);
 		base = sq_ladder__base(r);
 		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
 		for (i = 0; i < nb; i++)
@@ -1251,6 +1274,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 	/* the rungs: invariants 4 and 5 */
 	hi = q->ld_toplim;
 	for (r = 0; r < q->ld_nrungs; r++) {
+		SQ__STEP(1);
 		g = &q->ld_rung[r];
 		base = sq_ladder__base(r);
 		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
@@ -1267,6 +1291,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 				 "rung does not end where the one above "
 				 "starts");
 		for (i = 0; i < nb; i++) {
+			SQ__STEP(1);
 			const struct sq_ladder__list *l = &q->ld_bk[base + i];
 			const struct sq_ladder_node *n;
 

@@ -274,6 +274,7 @@ SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
 	unsigned s;
 
 	for (;;) {
+		SQ__STEP(1);
 		if (SQ__UNLIKELY(!p)) {
 			/* n is the root: (2) says black. */
 			sq_rb__set_parent_color(n, NULL, SQ_RB__BLACK);
@@ -377,6 +378,7 @@ SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb__link *p,
 	struct sq_rb__link *x, *s, *near, *far;
 
 	for (;;) {
+		SQ__STEP(1);
 		s = SQ_RB__CHILD(p, !side);
 		if (!sq_rb__is_black(s)) {
 			/* Case 1 */
@@ -483,6 +485,7 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n)
 		c = y->rb_right;
 	} else {
 		do {
+			SQ__STEP(1);
 			short_parent = y;
 			y = y->rb_left;
 		} while (y->rb_left);
@@ -537,12 +540,16 @@ SQ__INLINE struct sq_rb__link *sq_rb__next(const struct sq_rb__link *n)
 	struct sq_rb__link *p, *c = n->rb_right;
 
 	if (c) {
-		while (c->rb_left)
+		while (c->rb_left) {
+			SQ__STEP(1);
 			c = c->rb_left;
+		}
 		return c;
 	}
-	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_right)
+	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_right) {
+		SQ__STEP(1);
 		n = p;
+	}
 	return p;
 }
 
@@ -552,12 +559,16 @@ SQ__INLINE struct sq_rb__link *sq_rb__prev(const struct sq_rb__link *n)
 	struct sq_rb__link *p, *c = n->rb_left;
 
 	if (c) {
-		while (c->rb_right)
+		while (c->rb_right) {
+			SQ__STEP(1);
 			c = c->rb_right;
+		}
 		return c;
 	}
-	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_left)
+	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_left) {
+		SQ__STEP(1);
 		n = p;
+	}
 	return p;
 }
 
@@ -578,6 +589,7 @@ SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n, uint64_t k
 	 * descent has no data-dependent branch to mispredict (which way a
 	 * new key turns is a coin flip to a predictor). */
 	while (cur) {
+		SQ__STEP(1);
 		struct sq_rb__link *l = cur->rb_left, *r = cur->rb_right;
 
 		SQ__LOAD_BOTH(l, r);
@@ -867,6 +879,7 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 
 	(void)count;	/* read only under SQ_DEBUG */
 	while (l) {
+		SQ__STEP(1);
 		const struct sq_rb__link *next = sq_rb__next(l);
 
 		fn(sq_rb__node(l), arg);
@@ -949,6 +962,7 @@ static inline int sq_rb_check(const struct sq_rb *q)
 	 * a broken tree cannot send the walk around in a cycle.
 	 */
 	while (cur) {
+		SQ__STEP(1);
 		const struct sq_rb__link *l = cur->rb_left, *r = cur->rb_right;
 
 		if (from == sq_rb__parent(cur)) {

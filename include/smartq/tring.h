@@ -85,8 +85,11 @@
  * ring bitmap words; when the ring and the late list are empty it reads
  * two level words and the slot's cached minimum.  That cache is exact
  * after a cascade and after enqueues; it is lost only when its node is
- * dequeued or requeued without time reaching its slot, and then the slot
- * is scanned once, when its minimum is next needed (O(its nodes)).
+ * dequeued or requeued without time reaching its slot.  Then a slot whose
+ * list is in tick order (lv_mixed clear: every append had a tick no
+ * smaller than the tail's, as timers armed by an advancing clock do)
+ * gives its head at once; a mixed one is scanned, O(its nodes), when its
+ * minimum is next needed.  tests/cost.c counts both.
  *
  * Configuration: SQ_TRING_SLOTS, the ring's slot count Ns, a power of two
  * from 64 to 4096, default 1024; SQ_TRING_LEVEL_BITS, B, 3 to 6, default
@@ -169,10 +172,14 @@ struct sq_tring_node {
  * @lv_slot: list heads, NULL when empty
  * @lv_min:  each slot's first node (smallest tick, earliest of those), or
  *           NULL when it is not known (or the slot is empty)
+ * @lv_mixed: bit d set when slot d's list may be out of tick order; clear,
+ *           its head is its first node, so a lost minimum costs nothing
+ *           (timers armed as a clock advances arrive in order)
  */
 struct sq_tring__level {
 	struct sq_tring_node *lv_slot[SQ_TRING__LSLOTS];
 	struct sq_tring_node *lv_min[SQ_TRING__LSLOTS];
+	uint64_t lv_mixed;
 };
 
 /**
@@ -363,9 +370,14 @@ SQ__INLINE struct sq_tring_node **sq_tring__lv_put(struct sq_tring *q,
 	if (sq_tring__list_add(&lv->lv_slot[d], n)) {
 		q->tr_lmap[l] |= (uint64_t)1 << d;
 		q->tr_levels |= (uint64_t)1 << l;
+		lv->lv_mixed &= ~((uint64_t)1 << d);
 		lv->lv_min[d] = n;
-	} else if (m && t < m->key >> q->tr_shift) {
-		lv->lv_min[d] = n;	/* equal ticks: the earlier stays first */
+	} else {
+		if (t < n->tr_prev->key >> q->tr_shift)
+			lv->lv_mixed |= (uint64_t)1 << d;
+		if (m && t < m->key >> q->tr_shift)
+			lv->lv_min[d] = n;	/* equal ticks: the earlier
+						 * stays first */
 	}
 	return &lv->lv_min[d];
 }
@@ -389,8 +401,11 @@ SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
 	if (lv->lv_min[d])
 		return lv->lv_min[d];
 	h = best = lv->lv_slot[d];
+	if (!((lv->lv_mixed >> d) & 1))
+		return lv->lv_min[d] = h;	/* in tick order: the head */
 	bt = h->key >> q->tr_shift;
 	for (n = h->tr_next; n != h; n = n->tr_next) {
+		SQ__STEP(1);
 		if ((n->key >> q->tr_shift) < bt) {
 			best = n;
 			bt = n->key >> q->tr_shift;
@@ -456,6 +471,7 @@ SQ__SLOW void sq_tring__cascade_slot(struct sq_tring *q, uint64_t w,
 		q->tr_levels &= ~((uint64_t)1 << l);
 	last = h->tr_prev;
 	for (n = h;; n = next) {
+		SQ__STEP(1);
 		uint64_t t = n->key >> q->tr_shift;
 
 		next = n->tr_next;	/* before the append rewrites it */
@@ -647,13 +663,20 @@ static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 	q->tr_late = NULL;
 	q->tr_summary = 0;
 	q->tr_levels = 0;
-	for (i = 0; i < SQ_TRING__WORDS; i++)
+	for (i = 0; i < SQ_TRING__WORDS; i++) {
+		SQ__STEP(1);
 		q->tr_map[i] = 0;
-	for (i = 0; i < SQ_TRING_SLOTS; i++)
+	}
+	for (i = 0; i < SQ_TRING_SLOTS; i++) {
+		SQ__STEP(1);
 		q->tr_slot[i] = NULL;
+	}
 	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		SQ__STEP(1);
 		q->tr_lmap[l] = 0;
+		q->tr_lv[l].lv_mixed = 0;
 		for (i = 0; i < SQ_TRING__LSLOTS; i++) {
+			SQ__STEP(1);
 			q->tr_lv[l].lv_slot[i] = NULL;
 			q->tr_lv[l].lv_min[i] = NULL;
 		}
@@ -947,6 +970,7 @@ static inline size_t sq_tring__visit_list(const struct sq_tring *q,
 	if (!n)
 		return 0;
 	do {
+		SQ__STEP(1);
 		struct sq_tring_node *next = n->tr_next;
 
 		fn(n, arg);
@@ -1052,6 +1076,7 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 
 	*best = h;
 	do {
+		SQ__STEP(1);
 		const struct sq_tring_node *nx = n->tr_next;
 
 		SQ__CHECK(++*seen <= q->tr_count, SQ_TRING__CHK, n,
@@ -1099,7 +1124,7 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 static inline int sq_tring_check(const struct sq_tring *q)
 {
 	const uint64_t cur = q->tr_cur;
-	const struct sq_tring_node *h, *best, *expect, *lvfirst = NULL;
+	const struct sq_tring_node *h, *n, *best, *expect, *lvfirst = NULL;
 	size_t seen = 0;
 	unsigned s, w, i, l;
 
@@ -1116,6 +1141,7 @@ static inline int sq_tring_check(const struct sq_tring *q)
 						SQ_TRING__SLOT, 0, s, &seen, &best))
 			return -1;
 	for (w = 0; w < SQ_TRING__WORDS; w++) {
+		SQ__STEP(1);
 		uint64_t bits = 0;
 
 		for (i = 0; i < 64; i++)
@@ -1133,9 +1159,11 @@ static inline int sq_tring_check(const struct sq_tring *q)
 	/* each level: bitmap against slots, every node in its place, the
 	 * cached minima; the lowest level's first slot's first node */
 	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		SQ__STEP(1);
 		const struct sq_tring__level *lv = &q->tr_lv[l];
 
 		for (s = 0; s < SQ_TRING__LSLOTS; s++) {
+			SQ__STEP(1);
 			h = lv->lv_slot[s];
 			SQ__CHECK(((q->tr_lmap[l] >> s) & 1) == (h != NULL),
 				  SQ_TRING__CHK, h ? (const void *)h : (const void *)q,
@@ -1151,6 +1179,18 @@ static inline int sq_tring_check(const struct sq_tring *q)
 			SQ__CHECK(!lv->lv_min[s] || lv->lv_min[s] == best,
 				  SQ_TRING__CHK, lv->lv_min[s],
 				  "level slot's cached minimum is not its first node");
+			if (!((lv->lv_mixed >> s) & 1)) {
+				n = h;
+				do {
+					SQ__STEP(1);
+					SQ__CHECK(n->tr_next == h ||
+						  (n->key >> q->tr_shift) <=
+						  (n->tr_next->key >> q->tr_shift),
+						  SQ_TRING__CHK, n,
+						  "level slot not marked mixed is out of tick order");
+					n = n->tr_next;
+				} while (n != h);
+			}
 			if (!lvfirst)
 				lvfirst = best;
 		}
@@ -1168,6 +1208,7 @@ static inline int sq_tring_check(const struct sq_tring *q)
 	/* the cached first, found the slow way */
 	expect = q->tr_late;
 	for (i = 0; !expect && i < SQ_TRING_SLOTS; i++) {
+		SQ__STEP(1);
 		s = (sq_tring__slot_of(cur) + i) & (unsigned)SQ_TRING__MASK;
 		expect = q->tr_slot[s];
 	}
