@@ -30,6 +30,7 @@ include mk/kinds.mk
 -include bench/bench.mk
 -include replay/replay.mk
 -include examples/examples.mk
+-include integrations/ns3/ns3.mk
 -include tests/fuzz/fuzz.mk
 -include mk/install.mk
 -include mk/lint.mk
