@@ -11,7 +11,7 @@ CXX      ?= c++
 CFLAGS   ?= -O2 -g
 CPPFLAGS += -Iinclude
 WARN     := -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion \
-            -Wcast-align -Wstrict-prototypes -Werror
+            -Wcast-align -Wcast-qual -Wstrict-prototypes -Werror
 BUILD    := build
 export BUILD   # the test scripts find the programs under $BUILD
 HEADERS  := $(wildcard include/*.h include/smartq/*.h)

@@ -11,7 +11,7 @@
 
 CC=${CC:-cc}
 CXX=${CXX-c++}		# set but empty: no C++ compiler, skip C++
-WARN=${WARN:--Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Wcast-align -Wstrict-prototypes -Werror}
+WARN=${WARN:--Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Wcast-align -Wcast-qual -Wstrict-prototypes -Werror}
 # -Wstrict-prototypes is C only
 CXXWARN=$(printf '%s\n' $WARN | grep -v '^-Wstrict-prototypes$' | tr '\n' ' ')
 

@@ -143,8 +143,10 @@ SQ__INLINE void sq_rb__set_key(struct sq_rb__link *l, uint64_t key)
 }
 
 /* The sq_rb_node that holds link @l, NULL for NULL.  Only for links that
- * really are in an sq_rb_node.  Non-const, like strchr. */
-SQ__INLINE struct sq_rb_node *sq_rb__node(const struct sq_rb__link *l)
+ * really are in an sq_rb_node.  @l is not const: a const link would need a
+ * cast that drops the qualifier (-Wcast-qual); the tree's own link pointers
+ * are never const, so callers pass those. */
+SQ__INLINE struct sq_rb_node *sq_rb__node(struct sq_rb__link *l)
 {
 	return l ? sq_entry(l, struct sq_rb_node, rb_link) : NULL;
 }
@@ -874,13 +876,13 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 				 void (*fn)(struct sq_rb_node *, void *),
 				 void *arg)
 {
-	const struct sq_rb__link *l = q->rb_leftmost;
+	struct sq_rb__link *l = q->rb_leftmost;
 	size_t seen = 0, count = q->rb_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
 	while (l) {
 		SQ__STEP(1);
-		const struct sq_rb__link *next = sq_rb__next(l);
+		struct sq_rb__link *next = sq_rb__next(l);
 
 		fn(sq_rb__node(l), arg);
 		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
