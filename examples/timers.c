@@ -77,6 +77,8 @@ static const struct action {
 	{ 1310, ARM,    RETRANSMIT,  100, "duplicate ACKs: retransmit sooner" },
 	{ 2000, CANCEL, POLL,          0, "device closed" },
 	{ 2100, CANCEL, STATS,         0, "not armed: nothing to do" },
+	{ 2900, CANCEL, KEEPALIVE,     0, "connection closed" },
+	{ 2950, CANCEL, WATCHDOG,      0, "shutdown: the last timer" },
 };
 #define NACTIONS (sizeof(script) / sizeof(script[0]))
 
