@@ -22,6 +22,10 @@
  *                         lead the leftmost by more than wakeup_granularity
  *   put_prev / set_next   curr is not kept in the tree
  *
+ * The policy "eevdf" is 6.6's EEVDF instead (lag, eligibility against
+ * the mean vruntime, deadlines, placement with lag; see rp_pick_eevdf and
+ * replay/elig.h); the run queue is then keyed by the deadline.
+ *
  * The run queue is any kind of replay/queues.h.  Nothing else differs
  * between kinds: the same workload, costs and policy; the decisions differ
  * only where a kind's order does (the ring, the priority arrays).
@@ -51,6 +55,7 @@ struct rp_policy {
 	uint64_t wakeup_gran;	/* sysctl_sched_wakeup_granularity */
 	unsigned nr_latency;	/* sched_nr_latency */
 	uint64_t dyn_floor;	/* dynamic: the granularity's floor, else 0 */
+	uint64_t base_slice;	/* EEVDF's sysctl_sched_base_slice; 0: CFS */
 };
 
 /*
@@ -62,15 +67,24 @@ struct rp_policy {
  */
 static const struct rp_policy rp_policies[] = {
 	{ "mainline", "Mainline 2.6.35.2 kernel",
-	  6000000, 2000000, 1000000, 3, 0 },
+	  6000000, 2000000, 1000000, 3, 0, 0 },
 	{ "dynamic", "With dynamic granularity",
-	  6000000, 2000000, 1000000, 3, 750000 },
+	  6000000, 2000000, 1000000, 3, 750000, 0 },
 	{ "smaller", "With smaller granularity",
-	  6000000, 750000, 1000000, 8, 0 },
+	  6000000, 750000, 1000000, 8, 0, 0 },
+	/* 6.6: base slice 0.75 ms times (1 + ilog2(ncpus)), 1 on one CPU;
+	 * the CFS fields are unused but for latency / 2 nowhere. */
+	{ "eevdf", "EEVDF of Linux 6.6",
+	  6000000, 750000, 1000000, 8, 0, 750000 },
 };
 #define RP_NPOLICIES (sizeof(rp_policies) / sizeof(rp_policies[0]))
 
 #define RP_TICK_NS	4000000u	/* HZ = 250, the Kconfig default */
+/* sched_features.h of 6.6: RUN_TO_PARITY, on: curr keeps the CPU until
+ * its deadline is renewed, wakeups or not. */
+#ifndef RP_RUN_TO_PARITY
+#define RP_RUN_TO_PARITY 1
+#endif
 /* sched_features.h's LAST_BUDDY, on in 2.6.35; -DRP_LAST_BUDDY=0 shows
  * what the buddy does to tbench's latency (doc/replay.md). */
 #ifndef RP_LAST_BUDDY
@@ -128,6 +142,11 @@ enum rp_role { RP_SENDER, RP_RECEIVER, RP_CLIENT, RP_SERVER, RP_DAEMON,
 
 struct rp_task {
 	uint64_t vruntime;
+	uint64_t key;		/* its key in the run queue: vruntime (CFS)
+				 * or deadline (EEVDF) */
+	uint64_t deadline;	/* EEVDF: vruntime + slice at the request */
+	int64_t vlag;		/* EEVDF: V - vruntime when it last slept */
+	bool parity;		/* EEVDF: picked, deadline not yet renewed */
 	uint64_t sum_exec, prev_sum_exec, exec_start;
 	uint64_t remaining;	/* ns of CPU left in the current step */
 	uint64_t enq_seq;	/* when it entered the run queue (checks) */
@@ -169,6 +188,15 @@ struct rp_sim {
 	uint32_t curr, last;	/* RP_NONE: idle / no buddy */
 	bool need_resched;
 
+	/* EEVDF: the runnable tasks' vruntimes (curr's too) summed as
+	 * offsets from RP_VBASE, so V = RP_VBASE + vsum / nr_running; and
+	 * the eligible pick's own tree (replay/elig.h) */
+	int64_t vsum;
+	struct rp_elig *el;
+	uint32_t eroot;
+	uint64_t detours;	/* picks where the queue's first was not
+				 * eligible and the tree was searched */
+
 	/* results */
 	uint64_t switches, picks, hash, enq_seq;
 	uint64_t runnable_sum;	/* nr_running at each pick, summed */
@@ -185,8 +213,12 @@ struct rp_sim {
 	int check;
 	uint64_t ring_time;	/* the largest key popped: the ring's time */
 	uint64_t late_picks, strict_picks, other_picks;
+	uint64_t elig_checked;	/* EEVDF picks compared with an O(n) scan */
 	const char *check_err;
 };
+
+#include "elig.h"
+
 
 static uint64_t rp_cpu_ns(void)
 {
@@ -242,8 +274,11 @@ static void rq_enqueue(struct rp_sim *s, uint32_t i)
 
 	t->in_tree = true;
 	t->enq_seq = ++s->enq_seq;
-	s->q->enqueue(i, t->vruntime);
-	rp_log(s, RP_OP_ENQ, i, t->vruntime);
+	t->key = s->pol->base_slice ? t->deadline : t->vruntime;
+	s->q->enqueue(i, t->key);
+	rp_log(s, RP_OP_ENQ, i, t->key);
+	if (s->pol->base_slice)
+		rp_el_insert(s, i);
 }
 
 /* The truth the checks compare a queue's first with: the smallest key,
@@ -259,11 +294,11 @@ static void rp_truth(const struct rp_sim *s, uint32_t *min, uint32_t *late)
 
 		if (!t->in_tree)
 			continue;
-		if (*min == RP_NONE || t->vruntime < s->t[*min].vruntime ||
-		    (t->vruntime == s->t[*min].vruntime &&
+		if (*min == RP_NONE || t->key < s->t[*min].key ||
+		    (t->key == s->t[*min].key &&
 		     t->enq_seq < s->t[*min].enq_seq))
 			*min = i;
-		if (t->vruntime < s->ring_time &&
+		if (t->key < s->ring_time &&
 		    (*late == RP_NONE || t->enq_seq < s->t[*late].enq_seq))
 			*late = i;
 	}
@@ -300,14 +335,16 @@ static void rq_remove(struct rp_sim *s, uint32_t i, bool is_first)
 	struct rp_task *t = &s->t[i];
 
 	t->in_tree = false;
+	if (s->pol->base_slice)
+		rp_el_remove(s, i);
 	if (is_first) {
 		uint32_t got = s->q->pop();
 
 		rp_log(s, RP_OP_POP, got, 0);
 		if (got != i && !s->check_err)
 			s->check_err = "pop() did not return first()";
-		if (t->vruntime > s->ring_time)
-			s->ring_time = t->vruntime;
+		if (t->key > s->ring_time)
+			s->ring_time = t->key;
 	} else {
 		s->q->dequeue(i);
 		rp_log(s, RP_OP_DEQ, i, 0);
@@ -351,7 +388,55 @@ static void rp_update_curr(struct rp_sim *s)
 	c->sum_exec += delta;
 	c->vruntime += delta;	/* nice 0: NICE_0_LOAD / weight == 1 */
 	c->exec_start = s->now;
-	rp_update_min_vruntime(s);
+	if (!s->pol->base_slice) {
+		rp_update_min_vruntime(s);
+		return;
+	}
+	s->vsum += (int64_t)delta;
+	/* update_deadline: the request is served, make the next one */
+	if ((int64_t)(c->vruntime - c->deadline) >= 0) {
+		c->deadline = c->vruntime + s->pol->base_slice;
+		c->parity = false;
+		if (s->nr_running > 1)
+			s->need_resched = true;
+	}
+}
+
+/* pick_eevdf with curr in the running (check_preempt_wakeup's view) */
+static uint32_t rp_pick_eevdf_curr(const struct rp_sim *s)
+{
+	uint32_t c = s->curr, best;
+
+	if (c != RP_NONE && (!s->t[c].on_rq || !rp_eligible(s, c)))
+		c = RP_NONE;
+	if (RP_RUN_TO_PARITY && c != RP_NONE && s->t[c].parity)
+		return c;
+	best = rp_el_pick(s);
+	if (best == RP_NONE || (c != RP_NONE &&
+	    (int64_t)(s->t[best].deadline - s->t[c].deadline) > 0))
+		best = c;
+	return best;
+}
+
+/* place_entity of 6.6 (PLACE_LAG, PLACE_DEADLINE_INITIAL): at V less
+ * the lag it slept with, inflated by (n + 1) / n so that adding it moves
+ * V by no more than its lag; a new task asks for half a slice first. */
+static void rp_place_eevdf(struct rp_sim *s, uint32_t i, bool initial)
+{
+	struct rp_task *t = &s->t[i];
+	uint64_t vslice = s->pol->base_slice;
+	int64_t lag = 0;
+
+	if (s->nr_running && !initial) {
+		int64_t load = (int64_t)s->nr_running;
+
+		lag = t->vlag * (load + 1) / load;
+	}
+	t->vruntime = rp_avg_vruntime(s) - (uint64_t)lag;
+	if (initial)
+		vslice /= 2;
+	t->deadline = t->vruntime + vslice;
+	s->vsum += (int64_t)(t->vruntime - RP_VBASE);
 }
 
 /* wakeup_preempt_entity: 1 if @se should preempt @cur, 0 within the
@@ -365,8 +450,9 @@ static int rp_wakeup_preempt(const struct rp_sim *s, uint32_t cur, uint32_t se)
 	return vdiff > (int64_t)s->pol->wakeup_gran ? 1 : 0;
 }
 
-/* try_to_wake_up: enqueue_entity(ENQUEUE_WAKEUP), check_preempt_wakeup */
-static void rp_wake(struct rp_sim *s, uint32_t i)
+/* try_to_wake_up (or wake_up_new_task if @initial): enqueue_entity,
+ * check_preempt_wakeup */
+static void rp_enqueue_task(struct rp_sim *s, uint32_t i, bool initial)
 {
 	struct rp_task *t = &s->t[i];
 	uint64_t thresh = s->pol->latency / 2;	/* GENTLE_FAIR_SLEEPERS */
@@ -374,7 +460,11 @@ static void rp_wake(struct rp_sim *s, uint32_t i)
 	if (t->on_rq || t->exited)
 		return;
 	rp_update_curr(s);
-	t->vruntime = rp_max_vr(t->vruntime, s->min_vruntime - thresh);
+	if (s->pol->base_slice)
+		rp_place_eevdf(s, i, initial);
+	else
+		t->vruntime = rp_max_vr(t->vruntime,
+					s->min_vruntime - thresh);
 	t->on_rq = true;
 	s->nr_running++;
 	rq_enqueue(s, i);
@@ -385,11 +475,27 @@ static void rp_wake(struct rp_sim *s, uint32_t i)
 	if (s->need_resched)
 		return;
 	rp_update_curr(s);
+	if (s->pol->base_slice) {
+		if (rp_pick_eevdf_curr(s) == i)
+			s->need_resched = true;
+		return;
+	}
 	if (rp_wakeup_preempt(s, s->curr, i) == 1) {
 		s->need_resched = true;
 		if (RP_LAST_BUDDY && s->nr_running >= s->pol->nr_latency)
 			s->last = s->curr;
 	}
+}
+
+static void rp_wake(struct rp_sim *s, uint32_t i)
+{
+	rp_enqueue_task(s, i, false);
+}
+
+/* a task at its start, which the workloads fork */
+static void rp_fork(struct rp_sim *s, uint32_t i)
+{
+	rp_enqueue_task(s, i, true);
 }
 
 /* dequeue_entity(DEQUEUE_SLEEP) of curr: it blocks or exits */
@@ -400,10 +506,23 @@ static void rp_block(struct rp_sim *s, bool exiting)
 	rp_update_curr(s);
 	if (s->last == s->curr)
 		s->last = RP_NONE;
+	if (s->pol->base_slice) {
+		/* update_entity_lag: V - v, within max(2 slices, a tick) */
+		int64_t lim = (int64_t)(2 * s->pol->base_slice);
+		int64_t lag = (int64_t)(rp_avg_vruntime(s) - c->vruntime);
+
+		if (lim < (int64_t)RP_TICK_NS)
+			lim = (int64_t)RP_TICK_NS;
+		c->vlag = lag > lim ? lim : lag < -lim ? -lim : lag;
+		s->vsum -= (int64_t)(c->vruntime - RP_VBASE);
+	}
 	c->on_rq = false;
 	c->busy = false;
 	s->nr_running--;
-	rp_update_min_vruntime(s);
+	if (!s->pol->base_slice)
+		rp_update_min_vruntime(s);
+	else if (!s->nr_running)
+		s->min_vruntime = rp_max_vr(s->min_vruntime, c->vruntime);
 	if (exiting) {
 		c->exited = true;
 		s->live--;
@@ -436,6 +555,37 @@ static void rp_exit(struct rp_sim *s)
 	rp_block(s, true);
 }
 
+/*
+ * pick_eevdf at schedule(), curr put back: the queue's first (the
+ * earliest deadline) if eligible, as 6.8's fast path; else the tree's
+ * descent.  With --check, held to an O(n) scan.
+ */
+static uint32_t rp_pick_eevdf(struct rp_sim *s, uint32_t left)
+{
+	uint32_t se = left;
+	bool any;
+
+	if (!rp_eligible(s, left)) {
+		s->detours++;
+		se = rp_el_pick(s);
+		if (se == RP_NONE)	/* cannot be: the lowest v is */
+			se = left;
+	}
+	if (s->check && !s->check_err) {
+		uint32_t truth = rp_el_scan(s, &any);
+
+		s->elig_checked++;
+		if (any && !rp_eligible(s, se))
+			s->check_err = "EEVDF picked an ineligible task";
+		else if (!any)
+			s->check_err = "no runnable task is eligible";
+		else if ((s->q->exact || se != left) && se != truth)
+			s->check_err = "EEVDF's pick is not the earliest "
+				       "eligible deadline";
+	}
+	return se;
+}
+
 /* schedule(): put_prev_entity, pick_next_entity, set_next_entity */
 static void rp_schedule(struct rp_sim *s)
 {
@@ -450,6 +600,7 @@ static void rp_schedule(struct rp_sim *s)
 		}
 		s->curr = RP_NONE;
 	}
+	s->need_resched = false;	/* put_prev's update_deadline too */
 	if (!s->nr_running)
 		return;
 	left = se = rq_first(s);
@@ -458,7 +609,9 @@ static void rp_schedule(struct rp_sim *s)
 			s->check_err = "tasks are runnable but the queue is empty";
 		return;
 	}
-	if (s->last != RP_NONE && s->t[s->last].in_tree &&
+	if (s->pol->base_slice)
+		se = rp_pick_eevdf(s, left);
+	else if (s->last != RP_NONE && s->t[s->last].in_tree &&
 	    rp_wakeup_preempt(s, s->last, left) < 1)
 		se = s->last;
 	if (s->last == se)
@@ -468,6 +621,7 @@ static void rp_schedule(struct rp_sim *s)
 	s->curr = se;
 	n->exec_start = s->now;
 	n->prev_sum_exec = n->sum_exec;
+	n->parity = true;	/* set_next_entity's vlag = deadline */
 	s->picks++;
 	s->runnable_sum += s->nr_running;
 	s->hash = rp_mix(s->hash, se);
@@ -486,8 +640,8 @@ static void rp_tick(struct rp_sim *s)
 
 	if (s->curr == RP_NONE)
 		return;
-	rp_update_curr(s);
-	if (s->nr_running <= 1)
+	rp_update_curr(s);	/* EEVDF: update_deadline is the check */
+	if (s->nr_running <= 1 || s->pol->base_slice)
 		return;
 	c = &s->t[s->curr];
 	ideal = rp_period(s->pol, s->nr_running) / s->nr_running;
@@ -532,9 +686,12 @@ static void rp_sim_init(struct rp_sim *s, const struct rp_kind *q,
 	if (timed)
 		s->log = (struct rp_op *)rp_xcalloc(RP_LOG_CHUNK,
 						    sizeof(*s->log));
+	s->el = (struct rp_elig *)rp_xcalloc(nt, sizeof(*s->el));
+	s->eroot = RP_NONE;
 	for (i = 0; i < nt; i++) {
 		s->t[i].vruntime = RP_VBASE;
 		s->t[i].wait_next = RP_NONE;
+		s->el[i].prio = (uint32_t)rp_fmix(i + 1u);
 	}
 	q->init(nt);
 }
@@ -546,6 +703,7 @@ static void rp_sim_fini(struct rp_sim *s)
 		s->check_err = "check() failed at the end";
 	s->q->fini();
 	free(s->t);
+	free(s->el);
 	free(s->log);
 	s->t = NULL;
 	s->log = NULL;
@@ -742,6 +900,7 @@ struct rp_result {
 	uint64_t ops;
 	/* checks */
 	uint64_t strict_picks, late_picks, other_picks;
+	uint64_t detours, elig_checked;	/* EEVDF */
 	const char *err;
 };
 
@@ -763,6 +922,8 @@ static void rp_run_to_result(struct rp_result *r, struct rp_sim *s,
 	r->strict_picks = s->strict_picks;
 	r->late_picks = s->late_picks;
 	r->other_picks = s->other_picks;
+	r->detours = s->detours;
+	r->elig_checked = s->elig_checked;
 	r->err = s->check_err;
 	if (!r->err && s->shadow_bad)
 		r->err = "the timed shadow queue disagreed with the model";
@@ -791,7 +952,7 @@ static void rp_hackbench(struct rp_result *r, const struct rp_kind *q,
 		s.t[i].role = i % (2 * RP_HB_FDS) < RP_HB_FDS ? RP_RECEIVER
 							       : RP_SENDER;
 	for (i = 0; i < nt; i++)
-		rp_wake(&s, i);
+		rp_fork(&s, i);
 	rp_run_to_result(r, &s, "hackbench deadlocked");
 	r->jain = s.jain_first_exit;
 	rp_sim_fini(&s);
@@ -971,10 +1132,10 @@ static void rp_tbench(struct rp_result *r, const struct rp_kind *q,
 	}
 	for (i = nd; i < nt; i++)
 		s.t[i].role = RP_HOG;
-	rp_wake(&s, RP_TB_CLIENT);
-	rp_wake(&s, RP_TB_SERVER);
+	rp_fork(&s, RP_TB_CLIENT);
+	rp_fork(&s, RP_TB_SERVER);
 	for (i = nd; i < nt; i++)
-		rp_wake(&s, i);
+		rp_fork(&s, i);
 	rp_run_to_result(r, &s, "tbench stalled");
 	r->ops = tb.ops;
 	r->mbps = s.now ? (double)tb.bytes / 1e6 / ((double)s.now / 1e9) : 0;

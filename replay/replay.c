@@ -29,7 +29,8 @@ struct rp_options {
 	size_t nq;
 	const struct rp_policy *policies[RP_NPOLICIES];
 	size_t np;
-	const struct rp_policy *hb_policy;
+	const struct rp_policy *hb_policies[RP_NPOLICIES];
+	size_t nhp;
 	double duration;
 	uint32_t hogs;
 	uint64_t seed;
@@ -52,9 +53,9 @@ static void rp_usage(void)
 	printf(
 "usage: sq-replay [options]\n"
 "\n"
-"The seeds' scheduler benchmarks in a model of 2.6.35's CFS on one CPU, in\n"
-"simulated time, once per run queue: hackbench (2003) and tbench with one\n"
-"client (2010), printed in the mails' layouts.\n"
+"The seeds' scheduler benchmarks in a model of 2.6.35's CFS and of 6.6's\n"
+"EEVDF on one CPU, in simulated time, once per run queue: hackbench (2003)\n"
+"and tbench with one client (2010), printed in the mails' layouts.\n"
 "\n"
 "  -w, --workload W      hackbench, tbench or all (default all)\n"
 "  -g, --groups LIST     hackbench groups, comma-separated (default\n"
@@ -65,11 +66,11 @@ static void rp_usage(void)
 	for (k = 0; k < RP_NKINDS; k++)
 		printf(" %s", rp_kind_label(&rp_kinds[k]));
 	printf("\n"
-"  -p, --policies LIST   tbench granularity policies (default all):");
+"  -p, --policies LIST   tbench's policies (default all):");
 	for (k = 0; k < RP_NPOLICIES; k++)
 		printf(" %s", rp_policies[k].name);
 	printf("\n"
-"      --hb-policy P     hackbench's policy (default mainline)\n"
+"      --hb-policy LIST  hackbench's policies (default mainline,eevdf)\n"
 "  -d, --duration S      tbench's simulated seconds (default 60)\n"
 "  -s, --seed N          tbench daemons' phases and jitter (default 1)\n"
 "      --hogs N          tbench beside N CPU-bound tasks (default 0: the\n"
@@ -116,6 +117,17 @@ static const struct rp_policy *rp_policy_find(const char *name)
 		if (!strcmp(rp_policies[k].name, name))
 			return &rp_policies[k];
 	return NULL;
+}
+
+static void rp_add_hb_policy(struct rp_options *o, const char *name)
+{
+	const struct rp_policy *p = rp_policy_find(name);
+
+	if (!p)
+		rp_die("--hb-policy: no policy \"%s\"", name);
+	if (o->nhp == RP_NPOLICIES)
+		rp_die("--hb-policy: \"%s\": too many policies", name);
+	o->hb_policies[o->nhp++] = p;
 }
 
 static void rp_add_policy(struct rp_options *o, const char *name)
@@ -177,7 +189,6 @@ static void rp_parse(struct rp_options *o, int argc, char **argv)
 	o->loops = 100;
 	o->duration = 60;
 	o->seed = 1;
-	o->hb_policy = &rp_policies[0];
 	while ((c = getopt_long(argc, argv, "w:g:l:q:p:d:s:h", longs,
 				NULL)) != -1) {
 		switch (c) {
@@ -199,9 +210,7 @@ static void rp_parse(struct rp_options *o, int argc, char **argv)
 			rp_each(optarg, rp_add_policy, o);
 			break;
 		case 'P':
-			o->hb_policy = rp_policy_find(optarg);
-			if (!o->hb_policy)
-				rp_die("--hb-policy: no policy \"%s\"", optarg);
+			rp_each(optarg, rp_add_hb_policy, o);
 			break;
 		case 'd':
 			o->duration = strtod(optarg, &end);
@@ -262,6 +271,10 @@ static void rp_parse(struct rp_options *o, int argc, char **argv)
 	if (!o->np)
 		for (k = 0; k < RP_NPOLICIES; k++)
 			o->policies[o->np++] = &rp_policies[k];
+	if (!o->nhp) {
+		o->hb_policies[o->nhp++] = rp_policy_find("mainline");
+		o->hb_policies[o->nhp++] = rp_policy_find("eevdf");
+	}
 }
 
 /* ---- output ---------------------------------------------------------- */
@@ -284,18 +297,27 @@ static void rp_fail(const struct rp_row *w)
 	exit(1);
 }
 
+static void rp_rule(size_t ng)
+{
+	size_t i;
+
+	for (i = 0; i < 22 + 10 * ng; i++)
+		putchar('-');
+	printf("\n");
+}
+
+/* @rows: per policy, per queue, per group count */
 static void rp_hackbench_table(const struct rp_options *o,
 			       const struct rp_row *rows)
 {
-	size_t i, k;
+	size_t i, k, p;
 	const size_t ng = o->ngroups;
 
 	printf("hackbench: groups of 20 senders and 20 receivers, %u "
 	       "messages of %u bytes from each sender to each receiver, "
-	       "pipes of %u bytes\nmodel: 1 CPU, CFS of 2.6.35, policy %s "
-	       "(HZ 250); sim = simulated seconds, the same work and costs "
-	       "for every queue\n\n", (unsigned)o->loops, (unsigned)RP_HB_MSG,
-	       (unsigned)RP_HB_PIPE, o->hb_policy->name);
+	       "pipes of %u bytes\nmodel: 1 CPU, HZ 250; sim = simulated "
+	       "seconds, the same work and costs for every queue\n\n",
+	       (unsigned)o->loops, (unsigned)RP_HB_MSG, (unsigned)RP_HB_PIPE);
 	printf("Test set 1: Performance of hackbench (sim: simulated "
 	       "seconds; rq: ms of this machine's CPU\nin run-queue "
 	       "operations; lower number is better)\n\n");
@@ -303,42 +325,45 @@ static void rp_hackbench_table(const struct rp_options *o,
 	for (i = 0; i < ng; i++)
 		printf(" %9u", (unsigned)o->groups[i]);
 	printf("\n");
-	for (i = 0; i < 22 + 10 * ng; i++)
-		putchar('-');
-	printf("\n1 CPU\n");
-	for (k = 0; k < o->nq; k++) {
-		const struct rp_row *w = &rows[k * ng];
+	for (p = 0; p < o->nhp; p++) {
+		const struct rp_policy *pol = o->hb_policies[p];
 
-		printf("%-10s  sim s     ", rp_kind_label(o->queues[k]));
-		for (i = 0; i < ng; i++)
-			printf(" %9.2f", (double)w[i].r.sim_ns / 1e9);
-		printf("\n            rq ms     ");
-		for (i = 0; i < ng; i++)
-			printf(" %9.1f", (double)w[i].r.rq_ns / 1e6);
-		printf("\n            switches k");
-		for (i = 0; i < ng; i++)
-			printf(" %9.0f", (double)w[i].r.switches / 1e3);
-		printf("\n            runnable  ");
-		for (i = 0; i < ng; i++)
-			printf(" %9.0f", w[i].r.runnable);
-		printf("\n            Jain      ");
-		for (i = 0; i < ng; i++)
-			printf(" %9.3f", w[i].r.jain);
-		printf("\n");
-	}
-	for (i = 0; i < 22 + 10 * ng; i++)
-		putchar('-');
-	printf("\nrq growth from %u to %u groups (x%.1f the groups):",
-	       (unsigned)o->groups[0], (unsigned)o->groups[ng - 1],
-	       (double)o->groups[ng - 1] / o->groups[0]);
-	for (k = 0; k < o->nq; k++) {
-		const struct rp_row *w = &rows[k * ng];
+		rp_rule(ng);
+		printf("1 CPU, %s (policy %s)\n", pol->title, pol->name);
+		for (k = 0; k < o->nq; k++) {
+			const struct rp_row *w = &rows[(p * o->nq + k) * ng];
 
-		printf(" %s x%.1f", rp_kind_label(o->queues[k]),
-		       w[0].r.rq_ns ? (double)w[ng - 1].r.rq_ns /
-				      (double)w[0].r.rq_ns : 0.0);
+			printf("%-10s  sim s     ", rp_kind_label(o->queues[k]));
+			for (i = 0; i < ng; i++)
+				printf(" %9.2f", (double)w[i].r.sim_ns / 1e9);
+			printf("\n            rq ms     ");
+			for (i = 0; i < ng; i++)
+				printf(" %9.1f", (double)w[i].r.rq_ns / 1e6);
+			printf("\n            switches k");
+			for (i = 0; i < ng; i++)
+				printf(" %9.0f", (double)w[i].r.switches / 1e3);
+			printf("\n            runnable  ");
+			for (i = 0; i < ng; i++)
+				printf(" %9.0f", w[i].r.runnable);
+			printf("\n            Jain      ");
+			for (i = 0; i < ng; i++)
+				printf(" %9.3f", w[i].r.jain);
+			printf("\n");
+		}
+		rp_rule(ng);
+		printf("rq growth from %u to %u groups (x%.1f the groups):",
+		       (unsigned)o->groups[0], (unsigned)o->groups[ng - 1],
+		       (double)o->groups[ng - 1] / o->groups[0]);
+		for (k = 0; k < o->nq; k++) {
+			const struct rp_row *w = &rows[(p * o->nq + k) * ng];
+
+			printf(" %s x%.1f", rp_kind_label(o->queues[k]),
+			       w[0].r.rq_ns ? (double)w[ng - 1].r.rq_ns /
+					      (double)w[0].r.rq_ns : 0.0);
+		}
+		printf("\n\n");
 	}
-	printf("\nrunnable = mean runnable tasks at a pick; Jain = Jain's "
+	printf("runnable = mean runnable tasks at a pick; Jain = Jain's "
 	       "fairness index over the\ntasks' CPU time when the first "
 	       "task finished\n\n");
 }
@@ -406,11 +431,12 @@ static void rp_write_json(const char *path, const struct rp_row *rows,
 
 	if (!f)
 		rp_die("--json: cannot write \"%s\"", path);
-	fprintf(f, "{\n  \"version\": \"%s\",\n  \"model\": \"CFS 2.6.35, "
-		"1 CPU, HZ 250\",\n  \"hackbench_policy\": \"%s\",\n"
-		"  \"loops\": %u,\n  \"duration_s\": %.3f,\n  \"hogs\": %u,\n"
+	fprintf(f, "{\n  \"version\": \"%s\",\n  \"model\": \"CFS 2.6.35 "
+		"and EEVDF 6.6, 1 CPU, HZ 250\",\n  \"hackbench_policies\": "
+		"\"%s%s%s\",\n  \"loops\": %u,\n  \"duration_s\": %.3f,\n  \"hogs\": %u,\n"
 		"  \"seed\": %" PRIu64 ",\n  \"results\": [", SQ_VERSION_STRING,
-		o->hb_policy->name, (unsigned)o->loops, o->duration,
+		o->hb_policies[0]->name, o->nhp > 1 ? "," : "",
+		o->nhp > 1 ? o->hb_policies[1]->name : "", (unsigned)o->loops, o->duration,
 		(unsigned)o->hogs, o->seed);
 	for (i = 0; i < n; i++) {
 		const struct rp_row *w = &rows[i];
@@ -444,17 +470,18 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rp_parse(&o, argc, argv);
-	nhb = o.hackbench ? o.nq * o.ngroups : 0;
+	nhb = o.hackbench ? o.nhp * o.nq * o.ngroups : 0;
 	ntb = o.tbench ? o.nq * o.np : 0;
 	rows = (struct rp_row *)rp_xcalloc(nhb + ntb, sizeof(*rows));
 
-	for (k = 0; k < o.nq && o.hackbench; k++)
+	for (p = 0; p < o.nhp && o.hackbench; p++)
+	for (k = 0; k < o.nq; k++)
 		for (i = 0; i < o.ngroups; i++) {
 			struct rp_row *w = &rows[n++];
 
 			w->workload = "hackbench";
 			w->q = o.queues[k];
-			w->pol = o.hb_policy;
+			w->pol = o.hb_policies[p];
 			w->groups = o.groups[i];
 			rp_hackbench(&w->r, w->q, w->pol, w->groups, o.loops,
 				     1, o.check);

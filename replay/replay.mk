@@ -13,7 +13,7 @@ REPLAY_TEST := $(BUILD)/replay/test-replay
 REPLAY_CSV  ?= $(BUILD)/replay/results.csv
 REPLAY_JSON ?= $(BUILD)/replay/results.json
 REPLAY_ARGS ?=
-REPLAY_SRCS := replay/model.h replay/queues.h replay/oldq.h
+REPLAY_SRCS := replay/model.h replay/elig.h replay/queues.h replay/oldq.h
 
 TEST_PROGS += $(REPLAY_TEST)
 TEST_DEPS  += $(REPLAY_TEST)

@@ -14,7 +14,10 @@
  *   - the timed shadow queue agrees with the model at every pop;
  *   - a queue that breaks stability is caught (so the check can fail),
  *     and the truth it is held to is right on a hand-made queue;
- *   - the policies' period and granularity are the kernel's and the mails'.
+ *   - the policies' period and granularity are the kernel's and the mails';
+ *   - EEVDF: runs are deterministic, every pick is the earliest eligible
+ *     deadline (held to an O(n) scan), and the eligible tree agrees with
+ *     the scan on random queues.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "model.h"
@@ -166,7 +169,7 @@ SQ_TEST(truth_of_smallest_and_late)
 	s.t = t;
 	s.nt = 6;
 	for (i = 0; i < 6; i++) {
-		t[i].vruntime = key[i];
+		t[i].key = key[i];
 		t[i].enq_seq = seq[i];
 		t[i].in_tree = i != 4;	/* 20 is running, not queued */
 	}
@@ -207,6 +210,95 @@ SQ_TEST(policies_are_the_kernels)
 	SQ_ASSERT_EQ(rp_period(d, 10), 7500000);
 }
 
+static const struct rp_policy *eevdf(void)
+{
+	const struct rp_policy *p = &rp_policies[RP_NPOLICIES - 1];
+
+	SQ_ASSERT(p->base_slice == 750000 && !strcmp(p->name, "eevdf"));
+	return p;
+}
+
+/* Twice the same run, checked: the same trace; no pick is ineligible. */
+SQ_TEST(eevdf_deterministic_and_eligible)
+{
+	const struct rp_kind *q = rp_kind_find("rb");
+	struct rp_result a, b;
+	uint64_t detours = 0;
+	int w;
+
+	for (w = 0; w < 3; w++) {
+		if (w == 0) {
+			rp_hackbench(&a, q, eevdf(), HB_GROUPS, HB_LOOPS, 0, 1);
+			rp_hackbench(&b, q, eevdf(), HB_GROUPS, HB_LOOPS, 1, 2);
+		} else {	/* tbench alone, then beside 3 hogs */
+			uint32_t hogs = w == 1 ? 0 : 3;
+
+			rp_tbench(&a, q, eevdf(), TB_NS, hogs, 7, 0, 1);
+			rp_tbench(&b, q, eevdf(), TB_NS, hogs, 7, 1, 2);
+		}
+		SQ_ASSERTF(!a.err && !b.err, "run %d: %s\n", w,
+			   a.err ? a.err : b.err);
+		SQ_ASSERT_EQ(a.hash, b.hash);
+		SQ_ASSERT_EQ(a.sim_ns, b.sim_ns);
+		SQ_ASSERT_EQ(a.switches, b.switches);
+		/* every pick was held to the scan */
+		SQ_ASSERT_EQ(a.elig_checked, a.picks);
+		printf("    run %d: %" PRIu64 " picks, %" PRIu64 " past an "
+		       "ineligible first\n", w, a.picks, a.detours);
+		detours += a.detours;
+	}
+	/* the tree's descent was taken, and held to the scan */
+	SQ_ASSERT(detours > 0);
+}
+
+/* The tree's descent against the scan, on random vruntimes and deadlines */
+SQ_TEST(eevdf_tree_pick_is_the_scans)
+{
+	enum { NT = 64 };
+	struct rp_task t[NT];
+	struct rp_elig el[NT];
+	struct rp_sim s;
+	uint64_t rng = 42;
+	uint32_t round, i, in = 0, found = 0;
+
+	memset(&s, 0, sizeof(s));
+	memset(t, 0, sizeof(t));
+	s.t = t;
+	s.el = el;
+	s.nt = NT;
+	s.eroot = RP_NONE;
+	s.pol = eevdf();
+	for (i = 0; i < NT; i++)
+		el[i].prio = (uint32_t)rp_fmix(i + 1u);
+	for (round = 0; round < 20000; round++) {
+		uint32_t k = (uint32_t)(rp_rand(&rng) % NT), got, want;
+		bool any;
+
+		if (t[k].in_tree) {	/* leave the run queue */
+			rp_el_remove(&s, k);
+			t[k].in_tree = false;
+			s.vsum -= (int64_t)(t[k].vruntime - RP_VBASE);
+			s.nr_running--;
+			in--;
+		} else {		/* join with a narrow spread */
+			t[k].vruntime = RP_VBASE + rp_rand(&rng) % 1000;
+			t[k].deadline = t[k].vruntime + rp_rand(&rng) % 700;
+			t[k].enq_seq = ++s.enq_seq;
+			t[k].in_tree = true;
+			rp_el_insert(&s, k);
+			s.vsum += (int64_t)(t[k].vruntime - RP_VBASE);
+			s.nr_running++;
+			in++;
+		}
+		got = rp_el_pick(&s);
+		want = rp_el_scan(&s, &any);
+		SQ_ASSERT_EQ(got, want);
+		SQ_ASSERT(any == (in > 0));
+		found += got != RP_NONE && got != s.eroot;
+	}
+	SQ_ASSERT(found > 0);
+}
+
 static const sq_test_entry tests[] = {
 	SQ_T(hackbench_exact_kinds_agree),
 	SQ_T(tbench_exact_kinds_agree),
@@ -215,6 +307,8 @@ static const sq_test_entry tests[] = {
 	SQ_T(check_catches_an_unstable_queue),
 	SQ_T(truth_of_smallest_and_late),
 	SQ_T(policies_are_the_kernels),
+	SQ_T(eevdf_deterministic_and_eligible),
+	SQ_T(eevdf_tree_pick_is_the_scans),
 };
 
 SQ_TEST_MAIN("replay", tests)
