@@ -14,14 +14,23 @@
  * past a queued key that is not late).  check() runs after every step at
  * small N.  Then the places one by one: the levels and their cascades (a
  * node's level never rises), late keys, time, edge keys, requeue in place,
- * and check() catching a ring broken on purpose, level by level.
+ * and check() catching a ring broken on purpose, level by level.  Then
+ * the cost, counted with SQ__STEP (no timing): issue 22's inputs that
+ * reach the ring at n and 8n nodes, at most 1.5x per operation; and under
+ * SQ_DEBUG a dequeue or requeue through the wrong queue.
  * A failure prints the seed and the step.
  */
+#define _POSIX_C_SOURCE 200809L	/* child.h: fork, pipes */
 #ifndef SQ_TRING_SLOTS
 #define SQ_TRING_SLOTS 64
 #endif
+/* the step counter: each loop of tring.h whose trip count depends on the
+ * contents adds one (nothing in a user's build) */
+static unsigned long long wb_steps;
+#define SQ__STEP(n) ((void)(wb_steps += (unsigned long long)(n)))
 #include "smartq/tring.h"
 #include "sq_test.h"
+#include "child.h"
 #include "model.h"
 #include "rng.h"
 
@@ -1029,6 +1038,351 @@ SQ_TEST(tring_sizes)
 		     2 * SQ_TRING__LSLOTS * sizeof(void *) + sizeof(uint64_t));
 }
 
+/*
+ * Cost, counted: steps (SQ__STEP) plus one a call, per operation, for an
+ * input at n and 8n nodes; the bound is O(1) (amortised over the
+ * cascades), so the 8n cost may be at most 1.5 times the n cost.  The
+ * inputs of issue 22 that reach the ring, and the shapes around them.
+ * check() runs after each input, outside the count.
+ */
+#define COST_N (MAXN / 8u)
+
+static unsigned long long cost_calls;
+static uint64_t cost_rs;
+
+static void c_enq(unsigned i, uint64_t key)
+{
+	cost_calls++;
+	(void)sq_tring_enqueue(&ring, &nodes[i], key);
+}
+
+static void c_deq(unsigned i)
+{
+	cost_calls++;
+	(void)sq_tring_dequeue(&ring, &nodes[i]);
+}
+
+static void c_req(unsigned i, uint64_t key)
+{
+	cost_calls++;
+	(void)sq_tring_requeue(&ring, &nodes[i], key);
+}
+
+static unsigned c_pop(void)
+{
+	struct sq_tring_node *x;
+
+	cost_calls++;
+	x = sq_tring_pop(&ring);
+	SQ_ASSERT(x != NULL);
+	return id_of(x);
+}
+
+static void c_adv(uint64_t now)
+{
+	cost_calls++;
+	(void)sq_tring_advance(&ring, now);
+}
+
+/* start counting (what came before was setup) */
+static void cost_start(void)
+{
+	wb_steps = 0;
+	cost_calls = 0;
+}
+
+/* the count per call; check() afterwards, not counted */
+static double cost_end(void)
+{
+	double c = (double)(wb_steps + cost_calls) / (double)cost_calls;
+
+	SQ_ASSERT_EQ(sq_tring_check(&ring), 0);
+	return c;
+}
+
+/* the largest distance (in keys, Tg = 1) the inputs step by: far into the
+ * levels, but never near an overflow of 64 bits in 8 * 8n steps */
+#define COST_FAR ((uint64_t)1 << 40)
+
+/* (a) keepalives: n connections with one idle timeout, far out (one level
+ * slot), re-armed round-robin as traffic arrives and the clock advances:
+ * each re-arm moves the earliest timer */
+static double cost_keepalive(unsigned n)
+{
+	uint64_t now = 0;
+	unsigned i, r;
+
+	reset(0, 0);
+	for (i = 0; i < n; i++)
+		(void)sq_tring_enqueue(&ring, &nodes[i], ++now + COST_FAR);
+	cost_start();
+	for (r = 0; r < 4 * n; r++) {
+		c_adv(++now);
+		c_req(r % n, now + COST_FAR);
+	}
+	return cost_end();
+}
+
+/* (b) an event loop's shutdown: n timers of one timeout armed as the
+ * clock advanced, cancelled in the order they were armed */
+static double cost_cancel_in_order(unsigned n)
+{
+	uint64_t now = 0;
+	unsigned i;
+
+	reset(0, 0);
+	for (i = 0; i < n; i++) {
+		now += 7;
+		(void)sq_tring_enqueue(&ring, &nodes[i], now + COST_FAR);
+	}
+	cost_start();
+	for (i = 0; i < n; i++)
+		c_deq(i);
+	return cost_end();
+}
+
+/* keys just below the ring's time (late), popped and re-armed late */
+static double cost_just_late(unsigned n)
+{
+	unsigned i, r;
+	uint64_t tm;
+
+	reset(0, (uint64_t)1 << 30);
+	tm = sq_tring_time(&ring);
+	for (i = 0; i < n; i++)
+		(void)sq_tring_enqueue(&ring, &nodes[i], tm - 1 - (i & 7));
+	cost_start();
+	for (r = 0; r < 4 * n; r++) {
+		i = c_pop();
+		c_enq(i, sq_tring_time(&ring) - 1 - (r & 7));
+	}
+	return cost_end();
+}
+
+/* the level whose slots are 2^l half rings, capped below COST_FAR */
+static uint64_t cost_span(unsigned l)
+{
+	unsigned top = (40u - SQ_TRING__H) / SQ_TRING__B;
+
+	return HALF << (SQ_TRING__B * (l % (top + 1)));
+}
+
+/* keys exactly on slot and level boundaries: a hold loop whose next key
+ * is the first multiple of a level's slot span after the time, plus 0..2
+ * spans: the ring's own slots and every level's */
+static double cost_boundaries(unsigned n)
+{
+	unsigned i, r;
+
+	reset(0, 0);
+	for (i = 0; i < n; i++)
+		(void)sq_tring_enqueue(&ring, &nodes[i],
+				       cost_span(i) * (1 + i % 3));
+	cost_start();
+	for (r = 0; r < 4 * n; r++) {
+		uint64_t d = cost_span(r * 7 + 1);
+
+		i = c_pop();
+		c_enq(i, (sq_tring_time(&ring) / d + 1 + r % 3) * d);
+	}
+	return cost_end();
+}
+
+/* a crowd of one key in the ring and at every level, enqueued then popped
+ * (each crowd cascades down the levels as the time reaches it) */
+static double cost_crowds(unsigned n)
+{
+	unsigned i, c = (40u - SQ_TRING__H) / SQ_TRING__B + 2;
+
+	reset(0, 0);
+	cost_start();
+	for (i = 0; i < n; i++)
+		c_enq(i, (i % c) ? cost_span(i % c - 1) * 3 : 5);
+	for (i = 0; i < n; i++)
+		(void)c_pop();
+	return cost_end();
+}
+
+/* the first node of each tier dequeued again and again: late, ring, and
+ * a level slot armed in order, each re-armed in its tier */
+static double cost_first_of_tier(unsigned n)
+{
+	uint64_t tm, key;
+	unsigned i, r, tier;
+
+	reset(0, (uint64_t)1 << 30);
+	tm = sq_tring_time(&ring);
+	for (i = 0; i < n; i++) {
+		tier = i % 3;
+		key = tier == 0 ? tm - 1 - i : tier == 1 ? tm + i % NS
+			: tm + COST_FAR + i;
+		(void)sq_tring_enqueue(&ring, &nodes[i], key);
+	}
+	cost_start();
+	for (r = 0; r < 4 * n; r++) {
+		struct sq_tring_node *f = sq_tring_first(&ring);
+		uintptr_t w = sq_tring__tag(f);
+
+		i = id_of(f);
+		key = f->key;
+		c_deq(i);
+		if (w == SQ_TRING__LATE)	/* late again, at the back */
+			c_enq(i, tm - 1);
+		else if (w == SQ_TRING__SLOT)	/* the ring's last tick */
+			c_enq(i, tm + HALF + (r & (HALF - 1)));
+		else				/* the level's last key */
+			c_enq(i, key + 4 * n);
+	}
+	return cost_end();
+}
+
+/* requeue to the same key, nodes at every distance */
+static double cost_requeue_same(unsigned n)
+{
+	unsigned i, r;
+
+	reset(0, 0);
+	cost_rs = 42;
+	for (i = 0; i < n; i++)
+		(void)sq_tring_enqueue(&ring, &nodes[i],
+				       rng_next(&cost_rs) >> (24 + i % 40));
+	cost_start();
+	for (r = 0; r < 4 * n; r++) {
+		i = (unsigned)(rng_next(&cost_rs) % n);
+		c_req(i, nodes[i].key);
+	}
+	return cost_end();
+}
+
+/* monotone: keys in increasing order, a stride that crosses slots and
+ * half rings, then popped */
+static double cost_monotone(unsigned n)
+{
+	unsigned i;
+
+	reset(0, 0);
+	cost_start();
+	for (i = 0; i < n; i++)
+		c_enq(i, (uint64_t)i * (3 * HALF / 2 + 1));
+	for (i = 0; i < n; i++)
+		(void)c_pop();
+	return cost_end();
+}
+
+/* sawtooth: a hold loop whose distance climbs through the levels and
+ * drops back to the ring, over and over */
+static double cost_sawtooth(unsigned n)
+{
+	unsigned i, r;
+
+	reset(0, 0);
+	for (i = 0; i < n; i++)
+		(void)sq_tring_enqueue(&ring, &nodes[i], (uint64_t)i << (i % 24));
+	cost_start();
+	for (r = 0; r < 4 * n; r++) {
+		i = c_pop();
+		c_enq(i, sq_tring_time(&ring) + ((uint64_t)1 << (r % 32)));
+	}
+	return cost_end();
+}
+
+static const struct {
+	const char *name;
+	double (*run)(unsigned n);
+} cost_inputs[] = {
+	{ "keepalive re-arm", cost_keepalive },
+	{ "cancel in arm order", cost_cancel_in_order },
+	{ "keys just below the time", cost_just_late },
+	{ "slot and level boundaries", cost_boundaries },
+	{ "a crowd at every level", cost_crowds },
+	{ "first of each tier dequeued", cost_first_of_tier },
+	{ "requeue to the same key", cost_requeue_same },
+	{ "monotone", cost_monotone },
+	{ "sawtooth", cost_sawtooth },
+};
+
+SQ_TEST(tring_cost_flat)
+{
+	unsigned k, bad = 0;
+
+	for (k = 0; k < sizeof(cost_inputs) / sizeof(cost_inputs[0]); k++) {
+		double c1 = cost_inputs[k].run(COST_N);
+		double c8 = cost_inputs[k].run(8 * COST_N);
+
+		printf("  cost %-28s %7.2f -> %7.2f per op (n %u -> %u)%s\n",
+		       cost_inputs[k].name, c1, c8, COST_N, 8 * COST_N,
+		       c8 <= 1.5 * c1 ? "" : "  > 1.5x");
+		bad += !(c8 <= 1.5 * c1);
+	}
+	SQ_ASSERTF(bad == 0, "%u inputs grow more than 1.5x\n", bad);
+}
+
+#ifdef SQ_DEBUG
+/*
+ * SQ_DEBUG: a dequeue or requeue through a queue the node is not on is
+ * caught where O(1) sees it: the place its tag and key name on that queue
+ * is empty, or could not hold it, or does not have it as its lone node.
+ * Each case runs in a forked child whose stderr is captured.
+ */
+static struct sq_tring oq1, oq2;
+static struct sq_tring_node on[4];
+
+static void other_setup(void)
+{
+	unsigned i;
+
+	sq_tring_init(&oq1);
+	sq_tring_init(&oq2);
+	for (i = 0; i < 4; i++)
+		sq_tring_node_init(&on[i]);
+	sq_tring_enqueue(&oq1, &on[0], 3);		/* ring */
+	sq_tring_enqueue(&oq1, &on[1], COST_FAR);	/* a level */
+	sq_tring_enqueue(&oq2, &on[2], 5);
+	sq_tring_enqueue(&oq2, &on[3], 3);	/* oq1's slot's tick too */
+}
+
+static void dequeue_ring_other(void)
+{
+	other_setup();
+	sq_tring_dequeue(&oq2, &on[0]);	/* oq2's slot 3 has on[3] */
+}
+
+static void dequeue_level_other(void)
+{
+	other_setup();
+	sq_tring_dequeue(&oq2, &on[1]);	/* oq2 has no level node */
+}
+
+static void requeue_other(void)
+{
+	other_setup();
+	sq_tring_requeue(&oq1, &on[2], 1);	/* oq1's slot 5 is empty */
+}
+
+static void dequeue_empty_other(void)
+{
+	other_setup();
+	sq_tring_init(&oq2);
+	sq_tring_dequeue(&oq2, &on[0]);
+}
+
+SQ_TEST(tring_other_queue_caught)
+{
+	child_expect_abort(dequeue_ring_other,
+			   "sq_tring_dequeue: node is on another queue\n",
+			   "dequeue of a ring node whose slot is not its own");
+	child_expect_abort(dequeue_level_other,
+			   "sq_tring_dequeue: node is on another queue\n",
+			   "dequeue of the other queue's level node");
+	child_expect_abort(requeue_other,
+			   "sq_tring_requeue: node is on another queue\n",
+			   "requeue of the other queue's node");
+	child_expect_abort(dequeue_empty_other,
+			   "sq_tring_dequeue: node is on another queue\n",
+			   "dequeue through an empty queue");
+}
+#endif
+
 static const sq_test_entry tests[] = {
 	SQ_T(tring_init_geom),
 	SQ_T(tring_levels),
@@ -1046,6 +1400,10 @@ static const sq_test_entry tests[] = {
 	SQ_T(tring_mix_small),
 	SQ_T(tring_mix_large),
 	SQ_T(tring_sizes),
+	SQ_T(tring_cost_flat),
+#ifdef SQ_DEBUG
+	SQ_T(tring_other_queue_caught),
+#endif
 };
 
 SQ_TEST_MAIN("wb_tring", tests)
