@@ -3962,6 +3962,41 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 	sq_tring__unlink(n);
 }
 
+#ifdef SQ_DEBUG
+/* SQ_DEBUG: does what O(1) can see say that queued @n is not on @q?  Its
+ * tag and key name one list of @q (late, a ring slot, a level slot): that
+ * place must be one @n can be in, and not empty, and a node alone in its
+ * list must be the list's head.  A node of another queue whose list has a
+ * twin on @q passes; every other one is caught before a link is touched. */
+static inline bool sq_tring__elsewhere(const struct sq_tring *q,
+				       const struct sq_tring_node *n)
+{
+	uint64_t t = n->key >> q->tr_shift, u = t >> SQ_TRING__H;
+	const struct sq_tring_node *h;
+	uintptr_t w = sq_tring__tag(n);
+
+	if (!q->tr_count)
+		return true;
+	if (w == SQ_TRING__SLOT) {
+		if (!sq_tring__in_ring(t, q->tr_cur))
+			return true;
+		h = q->tr_slot[sq_tring__slot_of(t)];
+	} else if (w == SQ_TRING__LATE) {
+		if (t >= q->tr_cur)
+			return true;
+		h = q->tr_late;
+	} else {
+		unsigned l;
+
+		if (u <= sq_tring__anchor(q))
+			return true;
+		l = sq_tring__level_of(u, sq_tring__anchor(q));
+		h = q->tr_lv[l].lv_slot[sq_tring__digit(u, l)];
+	}
+	return !h || (n->tr_next == n && h != n);
+}
+#endif
+
 /* ---- public API --------------------------------------------------------- */
 
 /**
@@ -4164,6 +4199,8 @@ static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 	bool was_first = n == q->tr_first;
 
 	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_dequeue", "node is not queued");
+	SQ__MISUSE(sq_tring__elsewhere(q, n), "sq_tring_dequeue",
+		   "node is on another queue");
 	sq_tring__remove(q, n);
 	return was_first;
 }
@@ -4363,6 +4400,8 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 
 	if (!sq_tring_queued(n))
 		return sq_tring__insert(q, n, key);
+	SQ__MISUSE(sq_tring__elsewhere(q, n), "sq_tring_requeue",
+		   "node is on another queue");
 	fkey = f->key;
 	w = sq_tring__tag(n);
 	if (w == SQ_TRING__SLOT || w == SQ_TRING__LATE) {
