@@ -1071,10 +1071,10 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 	uintptr_t w;
 	uint64_t fkey;
 
+	SQ__MISUSE(sq_tring_queued(n) && sq_tring__elsewhere(q, n),
+		   "sq_tring_requeue", "node is on another queue");
 	if (!sq_tring_queued(n))
 		return sq_tring__insert(q, n, key);
-	SQ__MISUSE(sq_tring__elsewhere(q, n), "sq_tring_requeue",
-		   "node is on another queue");
 	fkey = f->key;
 	w = sq_tring__tag(n);
 	if (w == SQ_TRING__SLOT || w == SQ_TRING__LATE) {
@@ -1096,6 +1096,7 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 	}
 	sq_tring__remove(q, n);
 	sq_tring__insert(q, n, key);
+	/* cppcheck-suppress knownConditionTrueFalse ; f may be n: insert set its key */
 	return q->tr_first != f || f->key != fkey;
 }
 
