@@ -41,3 +41,12 @@ $(NS3_DIR)/test-ns3.run: integrations/ns3/test-ns3.sh FORCE-ns3
 .PHONY: FORCE-ns3
 FORCE-ns3:
 endif
+
+# The benchmark (doc/ns3.md): ns-3's five schedulers and smartq's four.
+.PHONY: bench-ns3
+bench-ns3: $(NS3_DIR)/bench-ns3 ## ns-3 schedulers vs smartq: events/s, ns/hold
+	$(NS3_DIR)/bench-ns3 $(NS3_POPS)
+
+$(NS3_DIR)/bench-ns3: integrations/ns3/bench-ns3.cc $(NS3_HDRS)
+	@mkdir -p $(@D)
+	$(CXX) $(NS3_CXXFLAGS) $(CPPFLAGS) $(NS3_CPPFLAGS) $< -o $@ -lns3-core
