@@ -20,7 +20,14 @@
  * the epoch and a spilled bottom; rung exhaustion (the fallback sort, and
  * a bottom that cannot spill); dequeue from each tier; and check()
  * catching queues broken on purpose.  A failure prints the seed.
+ * With the default geometry, the cost of adversarial patterns (every key
+ * equal, sawtooth, monotone, crowds of one key in every tier, requeue to
+ * the same key, the first of each tier dequeued) in loop steps per
+ * operation, which must not grow from N to 8N (SQ__STEP counts them).
+ * Under SQ_DEBUG, dequeue and requeue through the wrong queue abort.
  */
+#define _POSIX_C_SOURCE 200809L	/* tests/child.h forks */
+
 #ifndef WB_LADDER_DEFAULT_GEOMETRY
 #define WB_SMALL 1
 #define SQ_LADDER_BUCKETS 64
@@ -30,8 +37,12 @@
 #else
 #define WB_SMALL 0
 #endif
+/* the step counter of smartq/common.h: counts loop iterations */
+static unsigned long wb_steps;
+#define SQ__STEP(n) ((void)(wb_steps += (unsigned long)(n)))
 #include "smartq.h"
 #include "sq_test.h"
+#include "child.h"
 #include "model.h"
 #include "rng.h"
 
@@ -597,6 +608,274 @@ SQ_TEST(ladder_check_catches)
 }
 #endif
 
+
+#if !WB_SMALL
+/* ---- bounded cost: steps per operation at N and 8N ---------------------- */
+
+/*
+ * Each pattern runs on n nodes and returns its operations; wb_steps counts
+ * the loop iterations they took (SQ__STEP).  O(1) amortised means the
+ * steps per operation do not grow with n: at 8N at most 1.5 times those at
+ * N (a floor of one step per operation, so a near-free pattern passes).
+ */
+#define COST_N 2000u
+static struct sq_ladder_node cost_nd[8 * COST_N];
+
+typedef unsigned long (*cost_pattern)(struct sq_ladder *q, unsigned n);
+
+/* pop everything, checking the order; the pops it made */
+static unsigned long cost_drain(struct sq_ladder *q)
+{
+	struct sq_ladder_node *x;
+	unsigned long ops = 0;
+	uint64_t last = 0;
+
+	while ((x = sq_ladder_pop(q)) != NULL) {
+		SQ_ASSERT(x->key >= last);
+		last = x->key;
+		ops++;
+	}
+	return ops;
+}
+
+static void cost_init(struct sq_ladder *q, unsigned n)
+{
+	unsigned i;
+
+	sq_ladder_init(q);
+	for (i = 0; i < n; i++)
+		sq_ladder_node_init(&cost_nd[i]);
+}
+
+/* every key equal: fill, a hold loop, drain */
+static unsigned long cost_all_equal(struct sq_ladder *q, unsigned n)
+{
+	unsigned i;
+	struct sq_ladder_node *x;
+
+	for (i = 0; i < n; i++)
+		sq_ladder_enqueue(q, &cost_nd[i], 42);
+	for (i = 0; i < n; i++) {
+		x = sq_ladder_pop(q);
+		sq_ladder_enqueue(q, x, 42);
+	}
+	return 3ul * n + cost_drain(q);
+}
+
+/* a sawtooth: runs of rising keys that fall back, with pops between */
+static unsigned long cost_sawtooth(struct sq_ladder *q, unsigned n)
+{
+	unsigned i;
+	struct sq_ladder_node *x;
+
+	for (i = 0; i < n; i++)
+		sq_ladder_enqueue(q, &cost_nd[i], 1000 + (i % 97) * 10);
+	for (i = 0; i < n; i++) {
+		x = sq_ladder_pop(q);
+		sq_ladder_enqueue(q, x, x->key + (i % 97) * 10);
+	}
+	return 3ul * n + cost_drain(q);
+}
+
+/* monotone: rising keys, then falling keys, each a new extreme */
+static unsigned long cost_monotone(struct sq_ladder *q, unsigned n)
+{
+	unsigned i;
+	unsigned long ops;
+
+	for (i = 0; i < n / 2; i++)
+		sq_ladder_enqueue(q, &cost_nd[i], 1000000 + (uint64_t)i * 3);
+	ops = n / 2 + cost_drain(q);
+	for (i = n / 2; i < n; i++)
+		sq_ladder_enqueue(q, &cost_nd[i], 1000000 - (uint64_t)i * 3);
+	return ops + (n - n / 2) + cost_drain(q);
+}
+
+/* crowds of one key in every tier (top, rungs, bottom), each passed by
+ * enqueues of other keys and a hold loop.  The other keys are a fixed 512
+ * (buckets of up to THRES nodes are sorted, at a cost that grows with
+ * their size up to THRES: bounded, but not flat while it grows) */
+static unsigned long cost_crowds(struct sq_ladder *q, unsigned n)
+{
+	unsigned i;
+	uint64_t s = 0xc40d5u;
+	struct sq_ladder_node *x;
+
+	sq_ladder_enqueue(q, &cost_nd[0], 0);
+	for (i = 1; i < n; i++)		/* four crowds, the rest spread */
+		sq_ladder_enqueue(q, &cost_nd[i],
+				  i % 8 || i >= 8 * 512 ?
+					  ((uint64_t)(i % 4) + 1) << 30 :
+					  rng_below(&s, 1u << 30) * 4u);
+	sq_ladder_pop(q);		/* the epoch */
+	for (i = 0; i < n; i++) {	/* a hold loop through the crowds */
+		x = sq_ladder_pop(q);
+		sq_ladder_enqueue(q, x, x->key + (i % 3 ? 0 : rng_below(&s,
+							1u << 20)));
+	}
+	return 2ul * n + cost_drain(q);
+}
+
+/* requeue to the same key: each node in turn, bottom, rung and top */
+static unsigned long cost_requeue_same(struct sq_ladder *q, unsigned n)
+{
+	unsigned i;
+	uint64_t s = 0x5a3eu;
+	struct sq_ladder_node *x;
+
+	for (i = 0; i < n; i++)
+		sq_ladder_enqueue(q, &cost_nd[i], rng_below(&s, 1u << 24));
+	x = sq_ladder_pop(q);		/* the epoch; x back to the bottom */
+	sq_ladder_enqueue(q, x, x->key);
+	for (i = 0; i < 4 * n; i++)
+		if (sq_ladder_queued(&cost_nd[i % n]))
+			sq_ladder_requeue(q, &cost_nd[i % n],
+					  cost_nd[i % n].key);
+	return 4ul * n + n + cost_drain(q);
+}
+
+/* the first node of each tier dequeued and enqueued again, over and over */
+static unsigned long cost_first_of_tiers(struct sq_ladder *q, unsigned n)
+{
+	unsigned i, b;
+	uint64_t s = 0xf1e5u, k;
+	struct sq_ladder_node *x;
+	unsigned long ops = 0;
+	long w;
+
+	for (i = 0; i < n; i++)
+		sq_ladder_enqueue(q, &cost_nd[i], rng_below(&s, 1u << 24));
+	x = sq_ladder_pop(q);		/* the epoch; x to the top */
+	sq_ladder_enqueue(q, x, (uint64_t)1 << 30);
+	for (i = 0; i < n; i++) {
+		x = NULL;
+		if (i % 3 == 0) {
+			x = q->ld_top.ll_first;
+		} else if (i % 3 == 1 && q->ld_nrungs) {
+			b = q->ld_nrungs - 1;
+			w = sq_ladder__rung_first(q, b);
+			x = w < 0 ? NULL : q->ld_bk[w].ll_first;
+		}
+		if (!x)
+			x = sq_ladder_first(q);
+		if (!x)
+			break;
+		k = x->key;
+		sq_ladder_dequeue(q, x);
+		sq_ladder_enqueue(q, x, k);
+		ops += 2;
+	}
+	return ops + cost_drain(q);
+}
+
+/* steps per operation of @pat on @n nodes */
+static double cost_per_op(cost_pattern pat, unsigned n)
+{
+	struct sq_ladder q;
+	unsigned long ops;
+
+	cost_init(&q, n);
+	wb_steps = 0;
+	ops = pat(&q, n);
+	SQ_ASSERT(sq_ladder_empty(&q));
+	return (double)wb_steps / (double)(ops ? ops : 1);
+}
+
+static bool cost_flat(const char *name, cost_pattern pat)
+{
+	double a = cost_per_op(pat, COST_N), b = cost_per_op(pat, 8 * COST_N);
+
+	printf("  %-26s %6.2f steps/op at %u, %6.2f at %u\n", name, a,
+	       COST_N, b, 8 * COST_N);
+	return b <= 1.5 * (a > 1.0 ? a : 1.0);
+}
+
+SQ_TEST(ladder_cost_flat)
+{
+	unsigned bad = 0;
+
+	/* every pattern runs and prints; then those that grew fail */
+	bad += !cost_flat("every key equal", cost_all_equal);
+	bad += !cost_flat("sawtooth", cost_sawtooth);
+	bad += !cost_flat("monotone", cost_monotone);
+	bad += !cost_flat("crowds in every tier", cost_crowds);
+	bad += !cost_flat("requeue to the same key", cost_requeue_same);
+	bad += !cost_flat("first of each tier", cost_first_of_tiers);
+	SQ_ASSERTF(bad == 0, "%u patterns cost more per operation at 8N "
+		   "than 1.5 times their cost at N\n", bad);
+}
+#endif
+
+
+#ifdef SQ_DEBUG
+/* ---- a node of another queue, caught in O(1) from its home list --------- */
+
+static struct sq_ladder oq1, oq2;
+static struct sq_ladder_node on[120];
+
+/* oq1: bottom, rungs and top; oq2 the same shape */
+static void other_setup(void)
+{
+	unsigned i;
+
+	sq_ladder_init(&oq1);
+	sq_ladder_init(&oq2);
+	for (i = 0; i < 120; i++) {
+		sq_ladder_node_init(&on[i]);
+		sq_ladder_enqueue(i < 60 ? &oq1 : &oq2, &on[i],
+				  (uint64_t)(i % 60) * 100);
+	}
+	sq_ladder_pop(&oq1);			/* the epochs */
+	sq_ladder_pop(&oq2);
+	sq_ladder_enqueue(&oq1, &on[0], 1000000);	/* the top */
+}
+
+static void dequeue_bottom_other(void)
+{
+	other_setup();
+	sq_ladder_dequeue(&oq2, &on[1]);	/* oq1's first */
+}
+
+static void dequeue_bucket_other(void)
+{
+	other_setup();
+	sq_ladder_dequeue(&oq2, &on[59]);	/* in one of oq1's rungs */
+}
+
+static void dequeue_top_other(void)
+{
+	other_setup();
+	sq_ladder_dequeue(&oq2, &on[0]);	/* oq1's top */
+}
+
+static void requeue_other(void)
+{
+	other_setup();
+	sq_ladder_requeue(&oq1, &on[61], 5);	/* oq2's */
+}
+
+SQ_TEST(ladder_other_queue_caught)
+{
+	other_setup();
+	SQ_ASSERT(on[1].ld_home == &oq1.ld_bottom);
+	SQ_ASSERT(on[0].ld_home == &oq1.ld_top);
+	SQ_ASSERT(on[59].ld_home != &oq1.ld_bottom &&
+		  on[59].ld_home != &oq1.ld_top);
+	child_expect_abort(dequeue_bottom_other,
+			   "sq_ladder_dequeue: node is on another queue\n",
+			   "dequeue of the other queue's first node");
+	child_expect_abort(dequeue_bucket_other,
+			   "sq_ladder_dequeue: node is on another queue\n",
+			   "dequeue of a node in the other queue's rungs");
+	child_expect_abort(dequeue_top_other,
+			   "sq_ladder_dequeue: node is on another queue\n",
+			   "dequeue of a node in the other queue's top");
+	child_expect_abort(requeue_other,
+			   "sq_ladder_requeue: node is on another queue\n",
+			   "requeue of the other queue's node");
+}
+#endif
+
 static const sq_test_entry tests[] = {
 	SQ_T(ladder_empty),
 	SQ_T(ladder_random_small),
@@ -605,6 +884,12 @@ static const sq_test_entry tests[] = {
 	SQ_T(ladder_edge_keys),
 	SQ_T(ladder_epoch_crossing),
 	SQ_T(ladder_dequeue_each_tier),
+#if !WB_SMALL
+	SQ_T(ladder_cost_flat),
+#endif
+#ifdef SQ_DEBUG
+	SQ_T(ladder_other_queue_caught),
+#endif
 #if WB_SMALL	/* shapes built by hand for the small ladder */
 	SQ_T(ladder_rungs_run_out),
 	SQ_T(ladder_check_catches),
