@@ -4975,6 +4975,18 @@ SQ__INLINE void sq_ladder__unlink(struct sq_ladder_node *n)
 #endif
 }
 
+/* Is @n's home one of @q's lists?  SQ_DEBUG asks it of a node passed to
+ * dequeue or requeue, to catch a node of another queue in O(1). */
+SQ__INLINE bool sq_ladder__on(const struct sq_ladder *q,
+			      const struct sq_ladder_node *n)
+{
+	uintptr_t h = (uintptr_t)n->ld_home;
+
+	return n->ld_home == &q->ld_bottom || n->ld_home == &q->ld_top ||
+	       (h >= (uintptr_t)q->ld_bk &&
+		h < (uintptr_t)(q->ld_bk + SQ_LADDER__NBK));
+}
+
 /* ---- moving lists down (the slow paths) ---------------------------------- */
 
 /* Merge two key-sorted NULL-terminated lists (by ld_next only); on equal
@@ -5025,9 +5037,11 @@ static inline struct sq_ladder_node *sq_ladder__sort(struct sq_ladder_node *l)
 		bin[i] = n;
 	}
 	n = NULL;
-	for (i = 0; i < top; i++)
+	for (i = 0; i < top; i++) {
+		SQ__STEP(1);
 		if (bin[i])
 			n = n ? sq_ladder__merge(bin[i], n) : bin[i];
+	}
 	return n;
 }
 
@@ -5628,7 +5642,8 @@ static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 /**
  * sq_ladder_dequeue - remove any queued node
  * @q: the queue
- * @n: a node queued on @q
+ * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
+ *     on another queue: its home list is not one of @q's)
  * Return: true if @n was the first node (the first node changed: a timer
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(1): @n knows its list; O(1) amortised when it empties
@@ -5642,6 +5657,8 @@ static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 
 	SQ__MISUSE(n->ld_home == NULL, "sq_ladder_dequeue",
 		   "node is not queued");
+	SQ__MISUSE(!sq_ladder__on(q, n), "sq_ladder_dequeue",
+		   "node is on another queue");
 	was_first = sq_ladder__remove(q, n);
 	sq_ladder__unlink(n);
 	return was_first;
@@ -5714,6 +5731,8 @@ static inline bool sq_ladder_requeue(struct sq_ladder *q,
 
 	if (!n->ld_home)
 		return sq_ladder_enqueue(q, n, key);
+	SQ__MISUSE(!sq_ladder__on(q, n), "sq_ladder_requeue",
+		   "node is on another queue");
 	old_key = old->key;
 	sq_ladder__remove(q, n);
 	n->key = key;
@@ -5766,9 +5785,11 @@ static inline size_t sq_ladder_visit(const struct sq_ladder *q,
 	uint64_t m;
 
 	for (w = 0; w < SQ_LADDER__WORDS; w++)
-		for (m = q->ld_map[w]; m; m &= m - 1)
+		for (m = q->ld_map[w]; m; m &= m - 1) {
+			SQ__STEP(1);
 			seen += sq_ladder__visit_list(
 				q, &q->ld_bk[w * 64 + sq__ctz64(m)], fn, arg);
+		}
 	return seen + sq_ladder__visit_list(q, &q->ld_top, fn, arg);
 }
 
@@ -5901,10 +5922,12 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 						    false);
 			if (got < 0)
 				return -1;
-			for (n = l->ll_first; n; n = n->ld_next)
+			for (n = l->ll_first; n; n = n->ld_next) {
+				SQ__STEP(1);
 				SQ_LADDER__CHECK((n->key - g->lr_start) >>
 						 g->lr_shift == i, n,
 						 "node in the wrong bucket");
+			}
 			room -= (size_t)got;
 		}
 		below = g->lr_cur > 0;
