@@ -135,6 +135,57 @@ static const struct rp_costs rp_costs = {
 	2000, 2000, 2000, 5000, 1, 5000,
 };
 
+/*
+ * The run queue's own cost in simulated time: ns of the modelled CPU per
+ * operation (enqueue, dequeue, pop, first: RP_OP_*) at N runnable tasks,
+ * given at N = 4^b and interpolated linearly in N between.  A table comes
+ * from rp_calibrate (this machine's CPU time per operation of that kind,
+ * scaled by its clock to the modelled 2 GHz) or is fixed (the tests').
+ */
+#define RP_NB 9			/* N = 1, 4, ..., 65536 */
+#define RP_MODEL_MHZ 2000.0	/* the modelled CPU's clock */
+
+struct rp_cost_table {
+	double ns[4][RP_NB];
+};
+
+/* simulated ns of one operation @op at @n runnable tasks */
+static double rp_op_ns(const struct rp_cost_table *c, unsigned op, double n)
+{
+	double lo = 1, hi = 4;
+	unsigned b = 0;
+
+	if (n <= 1)
+		return c->ns[op][0];
+	while (b + 2 < RP_NB && n > hi) {
+		lo = hi;
+		hi *= 4;
+		b++;
+	}
+	return c->ns[op][b] + (c->ns[op][b + 1] - c->ns[op][b]) *
+	       (n - lo) / (hi - lo);
+}
+
+/*
+ * The tests' table, invented and fixed so that runs stay deterministic:
+ * 100 ns an enqueue, dequeue or pop and 20 ns a first for every kind,
+ * plus 1 ns a queued task for the O(n) list's first and pop.
+ */
+static void rp_cost_fixed(struct rp_cost_table *c, int scans)
+{
+	unsigned op, b;
+	double n = 1;
+
+	for (b = 0; b < RP_NB; b++, n *= 4)
+		for (op = 0; op < 4; op++)
+			c->ns[op][b] = (op == RP_OP_FIRST ? 20 : 100) +
+				       (scans && (op == RP_OP_FIRST ||
+						  op == RP_OP_POP) ? n : 0);
+}
+
+/* The table the next rp_hackbench / rp_tbench charge; NULL: none. */
+static const struct rp_cost_table *rp_cost_next;
+
 /* ---- tasks and the simulation ----------------------------------------- */
 
 enum rp_role { RP_SENDER, RP_RECEIVER, RP_CLIENT, RP_SERVER, RP_DAEMON,
@@ -197,6 +248,11 @@ struct rp_sim {
 	uint64_t detours;	/* picks where the queue's first was not
 				 * eligible and the tree was searched */
 
+	/* the run queue's cost, charged into simulated time; NULL: none */
+	const struct rp_cost_table *cost;
+	double debt;		/* ns charged, not yet run */
+	uint64_t rq_sim_ns;	/* all of it, run */
+
 	/* results */
 	uint64_t switches, picks, hash, enq_seq;
 	uint64_t runnable_sum;	/* nr_running at each pick, summed */
@@ -244,6 +300,8 @@ static void rp_flush(struct rp_sim *s)
 
 static void rp_log(struct rp_sim *s, unsigned op, uint32_t idx, uint64_t key)
 {
+	if (s->cost)
+		s->debt += rp_op_ns(s->cost, op, (double)s->nr_running);
 	if (!s->timed)
 		return;
 	s->log[s->nlog].key = key;
@@ -681,6 +739,7 @@ static void rp_sim_init(struct rp_sim *s, const struct rp_kind *q,
 	s->next_tick = RP_TICK_NS;
 	s->end = UINT64_MAX;
 	s->live = nt;
+	s->cost = rp_cost_next;
 	s->timed = timed;
 	s->check = check;
 	if (timed)
@@ -731,6 +790,13 @@ static int rp_run(struct rp_sim *s)
 		if (!c->remaining && !c->busy) {
 			s->wl->act(s, s->curr);	/* starts a step or blocks */
 			continue;
+		}
+		if (s->debt >= 1) {	/* the run queue's work, on curr */
+			uint64_t d = (uint64_t)s->debt;
+
+			c->remaining += d;
+			s->rq_sim_ns += d;
+			s->debt -= (double)d;
 		}
 		stop = s->now + c->remaining;
 		if (s->next_tick < stop)
@@ -901,6 +967,7 @@ struct rp_result {
 	/* checks */
 	uint64_t strict_picks, late_picks, other_picks;
 	uint64_t detours, elig_checked;	/* EEVDF */
+	uint64_t rq_sim_ns;	/* simulated ns charged for the run queue */
 	const char *err;
 };
 
@@ -923,6 +990,7 @@ static void rp_run_to_result(struct rp_result *r, struct rp_sim *s,
 	r->late_picks = s->late_picks;
 	r->other_picks = s->other_picks;
 	r->detours = s->detours;
+	r->rq_sim_ns = s->rq_sim_ns;
 	r->elig_checked = s->elig_checked;
 	r->err = s->check_err;
 	if (!r->err && s->shadow_bad)

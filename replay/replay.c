@@ -35,6 +35,7 @@ struct rp_options {
 	uint32_t hogs;
 	uint64_t seed;
 	int check;
+	int rq_cost;		/* 0 none, 1 fixed, 2 live calibration */
 	const char *csv, *json;
 };
 
@@ -77,6 +78,10 @@ static void rp_usage(void)
 "                        seed's idle system; more shows where the\n"
 "                        policies part)\n"
 "      --check           compare every first() with the truth (slow)\n"
+"      --rq-cost C       charge each run-queue operation into simulated\n"
+"                        time: live (default: calibrated on this machine,\n"
+"                        scaled by its clock to the modelled 2 GHz), fixed\n"
+"                        (the tests' invented table) or none\n"
 "      --csv FILE        also write the results as CSV\n"
 "      --json FILE       also write the results as JSON\n"
 "  -h, --help            this text\n"
@@ -174,6 +179,7 @@ static void rp_parse(struct rp_options *o, int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "hogs", required_argument, NULL, 'H' },
 		{ "check", no_argument, NULL, 'c' },
+		{ "rq-cost", required_argument, NULL, 'R' },
 		{ "csv", required_argument, NULL, 'C' },
 		{ "json", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
@@ -189,6 +195,7 @@ static void rp_parse(struct rp_options *o, int argc, char **argv)
 	o->loops = 100;
 	o->duration = 60;
 	o->seed = 1;
+	o->rq_cost = 2;
 	while ((c = getopt_long(argc, argv, "w:g:l:q:p:d:s:h", longs,
 				NULL)) != -1) {
 		switch (c) {
@@ -235,6 +242,17 @@ static void rp_parse(struct rp_options *o, int argc, char **argv)
 		case 'c':
 			o->check = 1;
 			break;
+		case 'R':
+			if (!strcmp(optarg, "none"))
+				o->rq_cost = 0;
+			else if (!strcmp(optarg, "fixed"))
+				o->rq_cost = 1;
+			else if (!strcmp(optarg, "live"))
+				o->rq_cost = 2;
+			else
+				rp_die("--rq-cost: \"%s\" is not live, fixed or "
+				       "none", optarg);
+			break;
 		case 'C':
 			o->csv = optarg;
 			break;
@@ -277,6 +295,84 @@ static void rp_parse(struct rp_options *o, int argc, char **argv)
 	}
 }
 
+/* ---- the run queue's cost --------------------------------------------- */
+
+/* This machine's clock in MHz (/proc/cpuinfo), 0 if unknown. */
+static double rp_host_mhz(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	double mhz = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "cpu MHz", 7)) {
+			const char *c = strchr(line, ':');
+
+			if (c)
+				mhz = strtod(c + 1, NULL);
+			break;
+		}
+	fclose(f);
+	return mhz;
+}
+
+/*
+ * CPU time per operation of kind @k at N = 4^b queued tasks, keys spread
+ * over 6 ms of vruntime and moving forward as CFS's do: a loop of first(),
+ * one of pop and enqueue again later, one of dequeue at random and enqueue
+ * again.  The pairs are split as enqueue = dequeue = half a dequeue pair,
+ * pop = the rest of a pop pair.  @scale: this machine's ns to simulated ns.
+ */
+static void rp_calibrate(const struct rp_kind *k, struct rp_cost_table *c,
+			 double scale)
+{
+	const uint32_t nmax = 1u << (2 * (RP_NB - 1));
+	uint64_t rng = 12345, base = RP_VBASE, sink = 0;
+	uint32_t n = 0, want = 1, b;
+
+	k->init(nmax);
+	for (b = 0; b < RP_NB; b++, want *= 4) {
+		uint32_t reps = (1u << 20) / want, r;
+		uint64_t t0, t1, t2, t3;
+		double first, popp, deqp;
+
+		if (reps < 32)
+			reps = 32;
+		while (n < want)
+			k->enqueue(n++, base + rp_rand(&rng) % 6000000);
+		t0 = rp_cpu_ns();
+		for (r = 0; r < reps; r++)
+			sink += k->first();
+		t1 = rp_cpu_ns();
+		for (r = 0; r < reps; r++) {
+			uint32_t i = k->pop();
+
+			base += 1000;
+			k->enqueue(i, base + rp_rand(&rng) % 6000000);
+		}
+		t2 = rp_cpu_ns();
+		for (r = 0; r < reps; r++) {
+			uint32_t i = (uint32_t)(rp_rand(&rng) % n);
+
+			k->dequeue(i);
+			k->enqueue(i, base + rp_rand(&rng) % 6000000);
+		}
+		t3 = rp_cpu_ns();
+		first = (double)(t1 - t0) / reps;
+		popp = (double)(t2 - t1) / reps;
+		deqp = (double)(t3 - t2) / reps;
+		c->ns[RP_OP_FIRST][b] = first * scale;
+		c->ns[RP_OP_ENQ][b] = c->ns[RP_OP_DEQ][b] = deqp / 2 * scale;
+		c->ns[RP_OP_POP][b] = (popp > deqp / 2 ? popp - deqp / 2 : 0) *
+				      scale;
+	}
+	k->fini();
+	if (sink == 1)		/* keeps the first() loop */
+		putchar(' ');
+}
+
 /* ---- output ---------------------------------------------------------- */
 
 struct rp_row {
@@ -286,6 +382,8 @@ struct rp_row {
 	uint32_t groups;
 	struct rp_result r;
 };
+
+static struct rp_cost_table rp_tables[RP_NKINDS];
 
 static void rp_fail(const struct rp_row *w)
 {
@@ -336,6 +434,9 @@ static void rp_hackbench_table(const struct rp_options *o,
 			printf("%-10s  sim s     ", rp_kind_label(o->queues[k]));
 			for (i = 0; i < ng; i++)
 				printf(" %9.2f", (double)w[i].r.sim_ns / 1e9);
+			printf("\n            rq sim s  ");
+			for (i = 0; i < ng; i++)
+				printf(" %9.2f", (double)w[i].r.rq_sim_ns / 1e9);
 			printf("\n            rq ms     ");
 			for (i = 0; i < ng; i++)
 				printf(" %9.1f", (double)w[i].r.rq_ns / 1e6);
@@ -387,9 +488,10 @@ static void rp_tbench_lines(const struct rp_options *o,
 			       "max_latency=%.3f ms\n", w->r.mbps,
 			       w->r.max_latency_ms);
 			printf("  (%" PRIu64 " context switches, Jain's index "
-			       "client/server %.3f, rq %.1f ms)\n\n",
-			       w->r.switches, w->r.jain,
-			       (double)w->r.rq_ns / 1e6);
+			       "client/server %.3f, rq %.1f ms, rq in sim "
+			       "%.1f ms)\n\n", w->r.switches, w->r.jain,
+			       (double)w->r.rq_ns / 1e6,
+			       (double)w->r.rq_sim_ns / 1e6);
 		}
 	}
 }
@@ -403,19 +505,21 @@ static void rp_write_csv(const char *path, const struct rp_row *rows, size_t n,
 	if (!f)
 		rp_die("--csv: cannot write \"%s\"", path);
 	fprintf(f, "workload,queue,smartq,exact,policy,groups,loops,"
-		"duration_s,hogs,sim_s,rq_ms,rq_ops,switches,picks,runnable,jain,"
+		"duration_s,hogs,sim_s,rq_sim_s,rq_ms,rq_ops,switches,picks,runnable,jain,"
 		"throughput_mbs,max_latency_ms,trace\n");
 	for (i = 0; i < n; i++) {
 		const struct rp_row *w = &rows[i];
 		int hb = w->groups != 0;
 
-		fprintf(f, "%s,%s,%d,%d,%s,%u,%u,%.3f,%u,%.6f,%.3f,%" PRIu64
+		fprintf(f, "%s,%s,%d,%d,%s,%u,%u,%.3f,%u,%.6f,%.6f,%.3f,%"
+			PRIu64
 			",%" PRIu64 ",%" PRIu64 ",%.2f,%.6f,%.3f,%.3f,%016" PRIx64
 			"\n", w->workload, rp_kind_label(w->q), w->q->smartq,
 			w->q->exact, w->pol->name, (unsigned)w->groups,
 			hb ? (unsigned)o->loops : 0u, hb ? 0.0 : o->duration,
 			hb ? 0u : (unsigned)o->hogs,
-			(double)w->r.sim_ns / 1e9, (double)w->r.rq_ns / 1e6,
+			(double)w->r.sim_ns / 1e9,
+			(double)w->r.rq_sim_ns / 1e9, (double)w->r.rq_ns / 1e6,
 			w->r.rq_ops, w->r.switches, w->r.picks, w->r.runnable,
 			w->r.jain, w->r.mbps, w->r.max_latency_ms, w->r.hash);
 	}
@@ -473,6 +577,42 @@ int main(int argc, char **argv)
 	nhb = o.hackbench ? o.nhp * o.nq * o.ngroups : 0;
 	ntb = o.tbench ? o.nq * o.np : 0;
 	rows = (struct rp_row *)rp_xcalloc(nhb + ntb, sizeof(*rows));
+	if (o.rq_cost) {
+		double mhz = rp_host_mhz();
+		double scale = mhz > 0 ? mhz / RP_MODEL_MHZ : 1.0;
+
+		if (o.rq_cost == 2)
+			printf("run-queue costs: calibrated on this machine "
+			       "(%.0f MHz), scaled to a %.0f MHz CPU\n",
+			       mhz, RP_MODEL_MHZ);
+		else
+			printf("run-queue costs: the fixed test table\n");
+		for (k = 0; k < o.nq; k++) {
+			size_t j = (size_t)(o.queues[k] - rp_kinds);
+
+			if (o.rq_cost == 2)
+				rp_calibrate(o.queues[k], &rp_tables[j], scale);
+			else
+				rp_cost_fixed(&rp_tables[j],
+					      !strcmp(o.queues[k]->name,
+						      "rp_list"));
+			if (o.rq_cost == 2)
+				printf("  %-7s ns at N=16, 1024, 16384: first "
+				       "%.0f %.0f %.0f, pop %.0f %.0f %.0f, "
+				       "enq %.0f %.0f %.0f\n",
+				       rp_kind_label(o.queues[k]),
+				       rp_tables[j].ns[RP_OP_FIRST][2],
+				       rp_tables[j].ns[RP_OP_FIRST][5],
+				       rp_tables[j].ns[RP_OP_FIRST][7],
+				       rp_tables[j].ns[RP_OP_POP][2],
+				       rp_tables[j].ns[RP_OP_POP][5],
+				       rp_tables[j].ns[RP_OP_POP][7],
+				       rp_tables[j].ns[RP_OP_ENQ][2],
+				       rp_tables[j].ns[RP_OP_ENQ][5],
+				       rp_tables[j].ns[RP_OP_ENQ][7]);
+		}
+		printf("\n");
+	}
 
 	for (p = 0; p < o.nhp && o.hackbench; p++)
 	for (k = 0; k < o.nq; k++)
@@ -483,6 +623,8 @@ int main(int argc, char **argv)
 			w->q = o.queues[k];
 			w->pol = o.hb_policies[p];
 			w->groups = o.groups[i];
+			rp_cost_next = o.rq_cost ? &rp_tables[w->q - rp_kinds]
+						 : NULL;
 			rp_hackbench(&w->r, w->q, w->pol, w->groups, o.loops,
 				     1, o.check);
 			if (w->r.err)
@@ -497,6 +639,8 @@ int main(int argc, char **argv)
 			w->workload = "tbench";
 			w->q = o.queues[k];
 			w->pol = o.policies[p];
+			rp_cost_next = o.rq_cost ? &rp_tables[w->q - rp_kinds]
+						 : NULL;
 			rp_tbench(&w->r, w->q, w->pol,
 				  (uint64_t)(o.duration * 1e9), o.hogs, o.seed,
 				  1, o.check);

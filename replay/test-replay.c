@@ -299,6 +299,46 @@ SQ_TEST(eevdf_tree_pick_is_the_scans)
 	SQ_ASSERT(found > 0);
 }
 
+/* Run-queue costs in simulated time (the fixed table): deterministic,
+ * charged, and the O(n) list's scans make it finish later than rb. */
+SQ_TEST(rq_cost_in_simulated_time)
+{
+	struct rp_cost_table flat, scans;
+	struct rp_result none, rb, rb2, list;
+
+	rp_cost_fixed(&flat, 0);
+	rp_cost_fixed(&scans, 1);
+	SQ_ASSERT(rp_op_ns(&scans, RP_OP_POP, 1000) == 1100);
+	SQ_ASSERT(rp_op_ns(&flat, RP_OP_POP, 1000) == 100);
+	SQ_ASSERT(rp_op_ns(&scans, RP_OP_FIRST, 2) == 22);
+	rp_cost_next = NULL;
+	rp_hackbench(&none, rp_kind_find("rb"), &rp_policies[0], HB_GROUPS,
+		     HB_LOOPS, 0, 1);
+	rp_cost_next = &flat;
+	rp_hackbench(&rb, rp_kind_find("rb"), &rp_policies[0], HB_GROUPS,
+		     HB_LOOPS, 0, 1);
+	rp_hackbench(&rb2, rp_kind_find("rb"), &rp_policies[0], HB_GROUPS,
+		     HB_LOOPS, 1, 2);
+	rp_cost_next = &scans;
+	rp_hackbench(&list, rp_kind_find("list"), &rp_policies[0], HB_GROUPS,
+		     HB_LOOPS, 0, 1);
+	rp_cost_next = NULL;
+	SQ_ASSERT(!none.err && !rb.err && !rb2.err && !list.err);
+	SQ_ASSERT_EQ(none.rq_sim_ns, 0);
+	/* the charge is run, on top of the work and the switches (it may
+	 * still finish sooner: the costs break ties, and fewer switches) */
+	SQ_ASSERT(rb.rq_sim_ns > 0);
+	SQ_ASSERT(rb.sim_ns >= (uint64_t)HB_GROUPS * RP_HB_FDS * RP_HB_FDS *
+		  HB_LOOPS * (rp_costs.pipe_write + rp_costs.pipe_read) +
+		  rb.switches * rp_costs.ctxsw + rb.rq_sim_ns);
+	SQ_ASSERT_EQ(rb.hash, rb2.hash);
+	SQ_ASSERT_EQ(rb.sim_ns, rb2.sim_ns);
+	SQ_ASSERT(list.rq_sim_ns > rb.rq_sim_ns && list.sim_ns > rb.sim_ns);
+	printf("    sim ms: no cost %.3f, rb %.3f, list %.3f\n",
+	       (double)none.sim_ns / 1e6, (double)rb.sim_ns / 1e6,
+	       (double)list.sim_ns / 1e6);
+}
+
 static const sq_test_entry tests[] = {
 	SQ_T(hackbench_exact_kinds_agree),
 	SQ_T(tbench_exact_kinds_agree),
@@ -309,6 +349,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(policies_are_the_kernels),
 	SQ_T(eevdf_deterministic_and_eligible),
 	SQ_T(eevdf_tree_pick_is_the_scans),
+	SQ_T(rq_cost_in_simulated_time),
 };
 
 SQ_TEST_MAIN("replay", tests)
