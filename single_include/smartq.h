@@ -278,38 +278,73 @@ static inline int64_t sq_key_to_i64(uint64_t k)
 typedef char sq__double_is_64_bits[sizeof(double) == sizeof(uint64_t) ? 1 : -1];
 
 /**
- * sq_key_from_double - a double as a key with the same order
- * @d: any double, NaNs and infinities included
+ * sq_key_from_double_ptr - the double at @d as a key with the same order
+ * @d: any double, NaNs and infinities included, read through the pointer
  * Return: the key; for numbers it orders as < does, and it is total:
  *         -NaN < -inf < negative numbers < -0.0 < +0.0 < positive
  *         numbers < +inf < +NaN (a NaN by the sign bit of its encoding,
  *         NaNs among themselves by payload).  -0.0 and +0.0 are distinct
  *         keys, -0.0 first; add 0.0 to a time first to merge them.
+ *         The bits are copied, never loaded as a number, so even a
+ *         signalling NaN maps exactly on every target.
  * Complexity: O(1).
  */
-static inline uint64_t sq_key_from_double(double d)
+static inline uint64_t sq_key_from_double_ptr(const double *d)
 {
 	uint64_t b;
 
-	memcpy(&b, &d, sizeof(b));
+	memcpy(&b, d, sizeof(b));
 	/* positive: above every negative; negative: the magnitude's order
 	 * reversed */
 	return (b & SQ__SIGN64) ? ~b : (b | SQ__SIGN64);
 }
 
 /**
+ * sq_key_to_double_ptr - store at @d the double key @k came from
+ * @k: any key
+ * @d: where the double goes, bit for bit
+ * Return: nothing; *@d is the double with sq_key_from_double_ptr(@d) == @k,
+ *         exact on every target (NaN payloads, signalling NaNs and the
+ *         sign of zero survive the round trip).
+ * Complexity: O(1).
+ */
+static inline void sq_key_to_double_ptr(uint64_t k, double *d)
+{
+	uint64_t b = (k & SQ__SIGN64) ? (k ^ SQ__SIGN64) : ~k;
+
+	memcpy(d, &b, sizeof(b));
+}
+
+/**
+ * sq_key_from_double - a double as a key with the same order
+ * @d: any double, NaNs and infinities included
+ * Return: sq_key_from_double_ptr(&@d): the order written there.
+ *         Exact for every double the caller holds, with one exception
+ *         the ABI makes: where doubles pass through the x87 stack (i386
+ *         without SSE2 math, mostly unoptimised builds), a signalling NaN
+ *         passed or returned by value is quieted on the way; the _ptr
+ *         pair keeps it.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_key_from_double(double d)
+{
+	return sq_key_from_double_ptr(&d);
+}
+
+/**
  * sq_key_to_double - the double a key came from
  * @k: any key
  * Return: the d with sq_key_from_double(d) == @k, bit for bit (NaN payloads
- *         and the sign of zero survive the round trip).
+ *         and the sign of zero survive the round trip), but for the x87
+ *         exception of sq_key_from_double(): a signalling NaN may come back
+ *         quieted; sq_key_to_double_ptr() is exact everywhere.
  * Complexity: O(1).
  */
 static inline double sq_key_to_double(uint64_t k)
 {
-	uint64_t b = (k & SQ__SIGN64) ? (k ^ SQ__SIGN64) : ~k;
 	double d;
 
-	memcpy(&d, &b, sizeof(d));
+	sq_key_to_double_ptr(k, &d);
 	return d;
 }
 

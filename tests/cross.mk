@@ -19,7 +19,9 @@
 # Every target runs contract-KIND and misuse-KIND for every backend of
 # SQ_KINDS, diff (its operations cut by SQX_DIV: emulation is slower) and
 # keys, and contract, diff and keys again built with -DSQ_PORTABLE
-# (TARGET-portable/); SQ_CROSS_WB=yes adds the white-box suites wb_*.  A target
+# (TARGET-portable/); i386 runs keys at -O0 too (i386-o0/: unoptimised, every
+# double passes through the x87 stack, which quiets signalling NaNs);
+# SQ_CROSS_WB=yes adds the white-box suites wb_*.  A target
 # whose compiler, sysroot or qemu is missing is skipped, saying which;
 # SQ_CROSS=no skips them all, SQ_CROSS_<target>=no|yes forces one.
 
@@ -78,6 +80,7 @@ SQX_PROGS_PORT := $(addprefix contract-,$(SQ_KINDS)) diff keys
 SQX_BUILT := $(foreach t,$(SQX_TARGETS),\
 	$(addprefix $(SQT_DIR)/$(t)/,$(SQX_PROGS)) \
 	$(addprefix $(SQT_DIR)/$(t)-portable/,$(SQX_PROGS_PORT)))
+SQX_BUILT += $(if $(filter i386,$(SQX_TARGETS)),$(SQT_DIR)/i386-o0/keys)
 # the binaries named too, so make never takes them for intermediates
 SQX_BINS := $(foreach p,$(SQX_BUILT),$(dir $(p))bin/$(notdir $(p)))
 TEST_PROGS += $(SQX_BUILT)
@@ -111,3 +114,4 @@ $(SQT_DIR)/$(1)/%: $(SQT_DIR)/$(1)/bin/%
 endef
 $(foreach t,$(SQX_ALL),$(eval $(call sqx_rules,$(t),$(t),)))
 $(foreach t,$(SQX_ALL),$(eval $(call sqx_rules,$(t)-portable,$(t),-DSQ_PORTABLE)))
+$(eval $(call sqx_rules,i386-o0,i386,-O0))
