@@ -306,6 +306,99 @@ static void p_blocks_below(unsigned n)
 		c_enq(id++, c_rand() >> 40);
 }
 
+/* keys enqueued in decreasing order only, each below every queued one,
+ * then popped */
+static void p_monotone_down(unsigned n)
+{
+	unsigned i;
+
+	c_measure();
+	for (i = 0; i < n; i++)
+		c_enq(i, (uint64_t)(n - i) << 12);
+	while (c_pop() >= 0)
+		;
+}
+
+/* a sawtooth of enqueues: runs of 64 rising keys, each run restarting a
+ * little above the last, then everything popped */
+static void p_sawtooth_runs(unsigned n)
+{
+	unsigned i;
+
+	c_measure();
+	for (i = 0; i < n; i++)
+		c_enq(i, ((uint64_t)(i / 64u) << 8) + ((uint64_t)(i % 64u) << 16));
+	while (c_pop() >= 0)
+		;
+}
+
+/* keys just below, at and just above every power of two up to 2^47: the
+ * edges of every slot, level, rung and bucket width; then popped */
+static void p_boundaries(unsigned n)
+{
+	unsigned i;
+
+	c_measure();
+	for (i = 0; i < n; i++) {
+		uint64_t edge = (uint64_t)1 << (i % 48u);
+
+		c_enq(i, edge + (i / 48u) % 3u - 1u);
+	}
+	while (c_pop() >= 0)
+		;
+}
+
+/* a clock popping what is due, each re-armed key either just below the
+ * time already reached (a late timer) or ahead of it; keys spread over
+ * 64n so the density is the same at N and 8N */
+static void p_just_below_time(unsigned n)
+{
+	uint64_t now = (uint64_t)1 << 20;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		c_enq(i, now + c_rand() % (64u * n));
+	c_measure();
+	for (i = 0; i < 4 * n; i++) {
+		long f;
+
+		now += 64u;
+		while ((f = c_due(now)) >= 0)
+			c_enq((unsigned)f, c_rand() & 1 ?
+			      now - 1u - c_rand() % 64u :
+			      now + c_rand() % (64u * n));
+	}
+}
+
+/* crowds of n/8 nodes at one key on every tier (keys 16^t), then the
+ * first node removed again and again until all are gone */
+static void p_crowd_every_tier(unsigned n)
+{
+	unsigned i;
+
+	c_measure();
+	for (i = 0; i < n; i++)
+		c_enq(i, (uint64_t)1 << (4u * (i % 12u)));
+	for (i = 0; i < n; i++)
+		c_deq((unsigned)c_first());
+}
+
+/* a crowd of 4n at one key, then n keys spread below it, then all popped
+ * (no pop between: the crowd is still on top when the keys come) */
+static void p_crowd_then_below(unsigned n)
+{
+	const uint64_t c = (uint64_t)1 << 40;
+	unsigned i;
+
+	for (i = 0; i < 4 * n; i++)
+		c_enq(i, c);
+	c_measure();
+	for (i = 0; i < n; i++)
+		c_enq(4 * n + i, c_rand() % c);
+	while (c_pop() >= 0)
+		;
+}
+
 struct cost_pattern {
 	const char *name;
 	void (*run)(unsigned n);
@@ -323,6 +416,12 @@ static const struct cost_pattern cost_patterns[] = {
 	{ "keepalive re-arm", p_keepalive },
 	{ "crowd at the front", p_crowd_front },
 	{ "blocks, each below", p_blocks_below },
+	{ "monotone down", p_monotone_down },
+	{ "sawtooth runs", p_sawtooth_runs },
+	{ "slot boundaries", p_boundaries },
+	{ "just below the time", p_just_below_time },
+	{ "crowd on every tier", p_crowd_every_tier },
+	{ "crowd, then below", p_crowd_then_below },
 };
 
 /* Patterns known to break a backend's bound today, each tracked by an
