@@ -269,6 +269,7 @@ SQ_TEST(eevdf_tree_pick_is_the_scans)
 	s.eroot = RP_NONE;
 	s.pol = eevdf();
 	for (i = 0; i < NT; i++)
+		/* cppcheck-suppress unreadVariable ; read through s.el */
 		el[i].prio = (uint32_t)rp_fmix(i + 1u);
 	for (round = 0; round < 20000; round++) {
 		uint32_t k = (uint32_t)(rp_rand(&rng) % NT), got, want;
@@ -282,7 +283,9 @@ SQ_TEST(eevdf_tree_pick_is_the_scans)
 			in--;
 		} else {		/* join with a narrow spread */
 			t[k].vruntime = RP_VBASE + rp_rand(&rng) % 1000;
+			/* cppcheck-suppress unreadVariable ; read through s.t */
 			t[k].deadline = t[k].vruntime + rp_rand(&rng) % 700;
+			/* cppcheck-suppress unreadVariable ; read through s.t */
 			t[k].enq_seq = ++s.enq_seq;
 			t[k].in_tree = true;
 			rp_el_insert(&s, k);
