@@ -6,7 +6,7 @@
  * (include/smartq.h), with BQ_SLOT the entry's index, so a backend joins
  * the harness by its list entry alone.  It names the backend BQ_K and
  * includes queue.h.  An exact backend starts with SQ_INIT; one exact only
- * to a granularity (flag 0: the ring) starts with its _init_geom(q, shift,
+ * to a granularity (flag 0: the ring) starts with SQ_INIT_GEOM(K, q, shift,
  * 0) at the run's granularity, and the correctness pass holds it to that.
  */
 #define BQ_K    BQ_KIND(BQ_SLOT)
@@ -16,6 +16,6 @@
 #define BQ_GRAN 1
 #else
 #define BQ_GRAN ((uint64_t)1 << bq_gran_shift)
-#define BQ_INIT(q) ((void)BQ_XCAT3(sq_, BQ_K, _init_geom)(q, bq_gran_shift, 0))
+#define BQ_INIT(q) ((void)SQ_INIT_GEOM(BQ_K, q, bq_gran_shift, 0))
 #endif
 #include "queue.h"

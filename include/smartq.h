@@ -93,6 +93,16 @@
 #define SQ_VISIT(K, q, fn, arg)     SQ__FN(K, _visit)(q, fn, arg)
 
 /*
+ * The clock, on every backend: the ring's granularity (2^shift) and time
+ * (keys below it are late); an exact backend's time is 0, its shift 0,
+ * its advance a no-op, and its init_geom refuses a shift other than 0.
+ */
+#define SQ_INIT_GEOM(K, q, shift, base) SQ__FN(K, _init_geom)(q, shift, base)
+#define SQ_TIME(K, q)               SQ__FN(K, _time)(q)
+#define SQ_GRAN_SHIFT(K, q)         SQ__FN(K, _gran_shift)(q)
+#define SQ_ADVANCE(K, q, now)       SQ__FN(K, _advance)(q, now)
+
+/*
  * SQ_FOREACH(K, q, n) - walk the queue in order, for the backends with an
  * in-order next() (rb, gavl): for each queued node n, first to last.  The
  * body must not dequeue n (take the next node first to do that).

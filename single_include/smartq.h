@@ -401,6 +401,52 @@ static inline void sq__die(const char *fn, const char *mistake)
 	} while (0)
 #endif
 
+/*
+ * SQ__NO_CLOCK(K) - the clock verbs of a backend that has no clock.
+ *
+ * Every backend has the ring's clock verbs, so code written over SQ_KINDS
+ * drives any backend the same way.  An exact backend is a clock that
+ * never moves and makes no key late: its time is 0, its granularity 1
+ * (shift 0), advance changes nothing, and init_geom accepts only shift 0,
+ * refusing any other (a geometry is refused, never changed):
+ *
+ *	bool     sq_K_init_geom(struct sq_K *q, unsigned gran_shift,
+ *	                        uint64_t base);
+ *	uint64_t sq_K_time(const struct sq_K *q);
+ *	unsigned sq_K_gran_shift(const struct sq_K *q);
+ *	uint64_t sq_K_advance(struct sq_K *q, uint64_t now);
+ *
+ * A header expands it once, after its sq_K_init_at().
+ */
+#define SQ__NO_CLOCK(K)							\
+	static inline bool sq_##K##_init_geom(struct sq_##K *q,		\
+					      unsigned gran_shift,	\
+					      uint64_t base)		\
+	{								\
+		if (gran_shift != 0)					\
+			return false;					\
+		sq_##K##_init_at(q, base);				\
+		return true;						\
+	}								\
+	static inline uint64_t sq_##K##_time(const struct sq_##K *q)	\
+	{								\
+		(void)q;						\
+		return 0;						\
+	}								\
+	static inline unsigned sq_##K##_gran_shift(			\
+		const struct sq_##K *q)					\
+	{								\
+		(void)q;						\
+		return 0;						\
+	}								\
+	static inline uint64_t sq_##K##_advance(struct sq_##K *q,	\
+						uint64_t now)		\
+	{								\
+		(void)q;						\
+		(void)now;						\
+		return 0;						\
+	}
+
 #endif /* SMARTQ_COMMON_H */
 /* ==== smartq/rbtree.h ==== */
 /* SPDX-License-Identifier: MIT */
@@ -1108,6 +1154,9 @@ static inline void sq_rb_init_at(struct sq_rb *q, uint64_t now)
 	(void)now;
 	sq_rb_init(q);
 }
+
+/* the clock verbs: no clock, exact (common.h) */
+SQ__NO_CLOCK(rb)
 
 /**
  * sq_rb_node_init - mark a node as not queued
@@ -2008,6 +2057,9 @@ static inline void sq_gavl_init_at(struct sq_gavl *q, uint64_t now)
 	(void)now;
 	sq_gavl_init(q);
 }
+
+/* the clock verbs: no clock, exact (common.h) */
+SQ__NO_CLOCK(gavl)
 
 /**
  * sq_gavl_node_init - mark a node as not queued
@@ -2930,6 +2982,9 @@ static inline void sq_binom_init_at(struct sq_binom *q, uint64_t now)
 	(void)now;
 	sq_binom_init(q);
 }
+
+/* the clock verbs: no clock, exact (common.h) */
+SQ__NO_CLOCK(binom)
 
 /**
  * sq_binom_node_init - mark a node as not queued
@@ -5591,6 +5646,9 @@ static inline void sq_ladder_init_at(struct sq_ladder *q, uint64_t now)
 	sq_ladder_init(q);
 }
 
+/* the clock verbs: no clock, exact (common.h) */
+SQ__NO_CLOCK(ladder)
+
 /**
  * sq_ladder_node_init - mark a node as not queued
  * @n: the node
@@ -6019,6 +6077,16 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 #define SQ_CHECK(K, q)              SQ__FN(K, _check)(q)
 #define SQ_POP_DUE(K, q, now)       SQ__FN(K, _pop_due)(q, now)
 #define SQ_VISIT(K, q, fn, arg)     SQ__FN(K, _visit)(q, fn, arg)
+
+/*
+ * The clock, on every backend: the ring's granularity (2^shift) and time
+ * (keys below it are late); an exact backend's time is 0, its shift 0,
+ * its advance a no-op, and its init_geom refuses a shift other than 0.
+ */
+#define SQ_INIT_GEOM(K, q, shift, base) SQ__FN(K, _init_geom)(q, shift, base)
+#define SQ_TIME(K, q)               SQ__FN(K, _time)(q)
+#define SQ_GRAN_SHIFT(K, q)         SQ__FN(K, _gran_shift)(q)
+#define SQ_ADVANCE(K, q, now)       SQ__FN(K, _advance)(q, now)
 
 /*
  * SQ_FOREACH(K, q, n) - walk the queue in order, for the backends with an

@@ -701,6 +701,44 @@ SQ_TEST(init_at_a_clock)
 	CHECKQ();
 }
 
+/* the clock verbs every backend has; an exact backend's clock is still */
+#define SQ__STR2(x) #x
+#define SQ__STR(x) SQ__STR2(x)
+#define KIND_EXACT(K2, e) +(strcmp(#K2, SQ__STR(SQ_K)) == 0 ? (e) : 0)
+
+SQ_TEST(clock_verbs)
+{
+	static const uint64_t now = (uint64_t)1 << 40;
+	const bool exact = 0 SQ_KINDS(KIND_EXACT);
+
+	setup();
+	SQ_ASSERT(!SQ_INIT_GEOM(K, &q, 64, now));	/* refused by all */
+	SQ_ASSERT(SQ_INIT_GEOM(K, &q, 0, now));
+	CHECKQ();
+	SQ_ASSERT_EQ(SQ_GRAN_SHIFT(K, &q), 0);
+	SQ_ASSERT_EQ(SQ_TIME(K, &q), exact ? 0 : now);
+	enq(0, now + 9);
+	enq(1, now + 5);
+	/* the ring moves to now + 7 but never past its smallest key */
+	SQ_ASSERT_EQ(SQ_ADVANCE(K, &q, now + 7), exact ? 0 : now + 5);
+	SQ_ASSERT_EQ(SQ_TIME(K, &q), exact ? 0 : now + 5);
+	CHECKQ();
+	/* a granularity: the ring takes it, an exact backend refuses it and
+	 * leaves the queue as it was */
+	if (exact) {
+		SQ_ASSERT(!SQ_INIT_GEOM(K, &q, 3, 0));
+		SQ_ASSERT_EQ(SQ_COUNT(K, &q), 2);
+		CHECKQ();
+	}
+	SQ_ASSERT_EQ(pop_id(), 1);
+	SQ_ASSERT_EQ(pop_id(), 0);
+	if (!exact) {
+		SQ_ASSERT(SQ_INIT_GEOM(K, &q, 3, now + 13));
+		SQ_ASSERT_EQ(SQ_GRAN_SHIFT(K, &q), 3);
+		SQ_ASSERT_EQ(SQ_TIME(K, &q), now + 8);
+	}
+}
+
 static const sq_test_entry tests[] = {
 	SQ_T(empty_queue),
 	SQ_T(enqueue_return_value),
@@ -716,12 +754,11 @@ static const sq_test_entry tests[] = {
 	SQ_T(pop_due_expires_in_order),
 	SQ_T(visit_every_node_once),
 	SQ_T(init_at_a_clock),
+	SQ_T(clock_verbs),
 	SQ_T(node_state),
 	SQ_T(entry_round_trip),
 	SQ_T(sorts_and_is_stable),
 	SQ_T(hold_loop),
 };
 
-#define SQ__STR2(x) #x
-#define SQ__STR(x) SQ__STR2(x)
 SQ_TEST_MAIN("contract_" SQ__STR(SQ_K), tests)

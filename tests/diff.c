@@ -211,55 +211,33 @@ struct sqd_ops {
 	static uint64_t K##_key(unsigned i) { return K##_items[i].link.key; } \
 	static int K##_check(void) { return SQ_CHECK(K, &K##_q); }
 
-/* the generic init: the queue at @base (the shift is the ring's), fresh nodes */
+/*
+ * The generic init and clock: the queue at @base with granularity
+ * 2^@s (an exact backend refuses any s but 0), and the clock verbs every
+ * backend has (an exact one's time is 0 and never moves).
+ */
 #define SQD_GENERIC(K, exact)                                               \
 	SQD_ADAPTER(K)                                                      \
 	static void K##_init(unsigned s, uint64_t b)                        \
 	{                                                                   \
-		(void)s;                                                    \
-		SQ_INIT_AT(K, &K##_q, b);                                   \
+		DASSERT(SQ_INIT_GEOM(K, &K##_q, s, b),                      \
+			"%s: geometry %u refused\n", #K, s);                 \
 		K##_nodes_init();                                           \
+	}                                                                   \
+	static uint64_t K##_time(void) { return SQ_TIME(K, &K##_q); }       \
+	static void K##_advance(uint64_t now)                               \
+	{                                                                   \
+		(void)SQ_ADVANCE(K, &K##_q, now);                           \
 	}
 SQ_KINDS(SQD_GENERIC)
-
-static uint64_t no_time(void) { return 0; }
-static void no_advance(uint64_t now) { (void)now; }
 
 #define SQD_OPS(K, exact)                                               \
 	{ #K, !(exact), K##_init, K##_enqueue, K##_dequeue, K##_requeue, \
 	  K##_first, K##_pop, K##_pop_due, K##_visit, K##_count,         \
-	  K##_empty, K##_queued, K##_key, K##_check, no_time, no_advance },
+	  K##_empty, K##_queued, K##_key, K##_check, K##_time,           \
+	  K##_advance },
 static struct sqd_ops backends[] = { SQ_KINDS(SQD_OPS) };
 #define SQD_NBACKENDS SQ_NELEM(backends)
-
-/*
- * The one backend that is exact only to a granularity (flag 0 in
- * SQ_KINDS) has a clock: a geometry to set and a time that pop moves.
- * These hooks are the only lines here that know its name.
- */
-static void ring_init(unsigned s, uint64_t b)
-{
-	DASSERT(sq_tring_init_geom(&tring_q, s, b), "geometry refused\n");
-	tring_nodes_init();
-}
-static uint64_t ring_time(void) { return sq_tring_time(&tring_q); }
-static void ring_advance(uint64_t now) { (void)sq_tring_advance(&tring_q, now); }
-
-static void hook_rings(void)
-{
-	size_t b;
-
-	for (b = 0; b < SQD_NBACKENDS; b++) {
-		if (!backends[b].is_ring)
-			continue;
-		SQ_ASSERTF(strcmp(backends[b].name, "tring") == 0,
-			   "diff: no clock hooks for the inexact backend %s\n",
-			   backends[b].name);
-		backends[b].init = ring_init;
-		backends[b].time = ring_time;
-		backends[b].advance = ring_advance;
-	}
-}
 
 /* ---- keys -------------------------------------------------------------- */
 
@@ -772,7 +750,6 @@ SQ_TEST(diff_exact_backends)
 {
 	size_t b;
 
-	hook_rings();
 	for (b = 0; b < SQD_NBACKENDS; b++)
 		if (!backends[b].is_ring)
 			run_exact(&backends[b]);
@@ -799,7 +776,6 @@ SQ_TEST(diff_ring_exact)
 {
 	size_t b;
 
-	hook_rings();
 	for (b = 0; b < SQD_NBACKENDS; b++)
 		if (backends[b].is_ring)
 			run_ring_exact(&backends[b]);
@@ -842,7 +818,6 @@ SQ_TEST(diff_ring_geometries)
 {
 	size_t b;
 
-	hook_rings();
 	for (b = 0; b < SQD_NBACKENDS; b++)
 		if (backends[b].is_ring)
 			run_ring_geometries(&backends[b]);
@@ -1006,7 +981,6 @@ static void cross(bool with_rings, const char *name)
 	const struct sqd_ops *bes[SQD_NBACKENDS];
 	size_t b, n = 0;
 
-	hook_rings();
 	for (b = 0; b < SQD_NBACKENDS; b++)
 		if (with_rings || !backends[b].is_ring)
 			bes[n++] = &backends[b];

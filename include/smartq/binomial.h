@@ -469,6 +469,9 @@ static inline void sq_binom_init_at(struct sq_binom *q, uint64_t now)
 	sq_binom_init(q);
 }
 
+/* the clock verbs: no clock, exact (common.h) */
+SQ__NO_CLOCK(binom)
+
 /**
  * sq_binom_node_init - mark a node as not queued
  * @n: the node

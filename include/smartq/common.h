@@ -340,4 +340,50 @@ static inline void sq__die(const char *fn, const char *mistake)
 	} while (0)
 #endif
 
+/*
+ * SQ__NO_CLOCK(K) - the clock verbs of a backend that has no clock.
+ *
+ * Every backend has the ring's clock verbs, so code written over SQ_KINDS
+ * drives any backend the same way.  An exact backend is a clock that
+ * never moves and makes no key late: its time is 0, its granularity 1
+ * (shift 0), advance changes nothing, and init_geom accepts only shift 0,
+ * refusing any other (a geometry is refused, never changed):
+ *
+ *	bool     sq_K_init_geom(struct sq_K *q, unsigned gran_shift,
+ *	                        uint64_t base);
+ *	uint64_t sq_K_time(const struct sq_K *q);
+ *	unsigned sq_K_gran_shift(const struct sq_K *q);
+ *	uint64_t sq_K_advance(struct sq_K *q, uint64_t now);
+ *
+ * A header expands it once, after its sq_K_init_at().
+ */
+#define SQ__NO_CLOCK(K)							\
+	static inline bool sq_##K##_init_geom(struct sq_##K *q,		\
+					      unsigned gran_shift,	\
+					      uint64_t base)		\
+	{								\
+		if (gran_shift != 0)					\
+			return false;					\
+		sq_##K##_init_at(q, base);				\
+		return true;						\
+	}								\
+	static inline uint64_t sq_##K##_time(const struct sq_##K *q)	\
+	{								\
+		(void)q;						\
+		return 0;						\
+	}								\
+	static inline unsigned sq_##K##_gran_shift(			\
+		const struct sq_##K *q)					\
+	{								\
+		(void)q;						\
+		return 0;						\
+	}								\
+	static inline uint64_t sq_##K##_advance(struct sq_##K *q,	\
+						uint64_t now)		\
+	{								\
+		(void)q;						\
+		(void)now;						\
+		return 0;						\
+	}
+
 #endif /* SMARTQ_COMMON_H */

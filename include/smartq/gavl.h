@@ -575,6 +575,9 @@ static inline void sq_gavl_init_at(struct sq_gavl *q, uint64_t now)
 	sq_gavl_init(q);
 }
 
+/* the clock verbs: no clock, exact (common.h) */
+SQ__NO_CLOCK(gavl)
+
 /**
  * sq_gavl_node_init - mark a node as not queued
  * @n: the node

@@ -962,6 +962,9 @@ static inline void sq_ladder_init_at(struct sq_ladder *q, uint64_t now)
 	sq_ladder_init(q);
 }
 
+/* the clock verbs: no clock, exact (common.h) */
+SQ__NO_CLOCK(ladder)
+
 /**
  * sq_ladder_node_init - mark a node as not queued
  * @n: the node

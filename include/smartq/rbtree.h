@@ -705,6 +705,9 @@ static inline void sq_rb_init_at(struct sq_rb *q, uint64_t now)
 	sq_rb_init(q);
 }
 
+/* the clock verbs: no clock, exact (common.h) */
+SQ__NO_CLOCK(rb)
+
 /**
  * sq_rb_node_init - mark a node as not queued
  * @n: the node

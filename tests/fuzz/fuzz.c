@@ -140,6 +140,9 @@ struct fz_ops {
 	bool (*queued)(const struct fz_item *it);
 	uint64_t (*key)(const struct fz_item *it);
 	int (*check)(void);
+	bool (*init_geom)(unsigned shift, uint64_t base);
+	uint64_t (*time)(void);
+	unsigned (*gran_shift)(void);
 	bool exact;
 };
 
@@ -191,6 +194,18 @@ static uint64_t fz_##K##_key(const struct fz_item *it)			\
 static int fz_##K##_check(void)						\
 {									\
 	return SQ_CHECK(K, &S.K);					\
+}									\
+static bool fz_##K##_init_geom(unsigned shift, uint64_t base)		\
+{									\
+	return SQ_INIT_GEOM(K, &S.K, shift, base);			\
+}									\
+static uint64_t fz_##K##_time(void)					\
+{									\
+	return SQ_TIME(K, &S.K);					\
+}									\
+static unsigned fz_##K##_gran_shift(void)				\
+{									\
+	return SQ_GRAN_SHIFT(K, &S.K);					\
 }
 
 SQ_KINDS(FZ_ADAPTER)
@@ -198,7 +213,8 @@ SQ_KINDS(FZ_ADAPTER)
 #define FZ_OPS(K, exact) {							\
 	#K, fz_##K##_enqueue, fz_##K##_first, fz_##K##_dequeue,		\
 	fz_##K##_pop, fz_##K##_pop_due, fz_##K##_requeue, fz_##K##_empty, fz_##K##_count,	\
-	fz_##K##_queued, fz_##K##_key, fz_##K##_check, exact },
+	fz_##K##_queued, fz_##K##_key, fz_##K##_check, fz_##K##_init_geom,	\
+	fz_##K##_time, fz_##K##_gran_shift, exact },
 
 static const struct fz_ops fz_all[] = { SQ_KINDS(FZ_OPS) };
 #define FZ_NALL (sizeof(fz_all) / sizeof(fz_all[0]))
@@ -226,26 +242,21 @@ static void fz_sort_backends(void)
 		fz_fail("fuzz.c needs the ring and two exact backends");
 }
 
-/*
- * The ring's clock: its geometry and its time, which only it has; the
- * only lines that name it.
- */
+/* the ring's clock, through the verbs every backend has */
 static void fz_ring_init(unsigned shift, uint64_t base)
 {
-	if (shift == 0 && base == 0)
-		SQ_INIT(tring, &S.tring);	/* the default geometry */
-	else if (!sq_tring_init_geom(&S.tring, shift, base))
-		fz_fail("ring: geometry %u refused", shift);
+	if (!fz_ring->init_geom(shift, base))
+		fz_fail("%s: geometry %u refused", fz_ring->name, shift);
 }
 
 static uint64_t fz_ring_time(void)
 {
-	return sq_tring_time(&S.tring);
+	return fz_ring->time();
 }
 
 static unsigned fz_ring_shift(void)
 {
-	return sq_tring_gran_shift(&S.tring);
+	return fz_ring->gran_shift();
 }
 
 /* ---- reading the input ------------------------------------------------- */
