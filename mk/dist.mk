@@ -27,8 +27,9 @@ TEST_PROGS += tests/version.sh
 # skip, saying so, when cmake or meson is missing.
 TEST_PROGS += tests/consumer/cmake.sh tests/consumer/meson.sh
 
-# The docs' tables of results, made from the data files they name.
-RESULTS_DOCS := README.md bench/README.md
+# The docs' tables of results, made from the data files they name: every
+# Markdown file with a generated block (mk/results.sh).
+RESULTS_DOCS = $(shell grep -l '^<!-- generated: ' README.md */README.md doc/*.md)
 .PHONY: results
-results: ## rewrite the generated tables of README.md and bench/README.md from their data
+results: ## rewrite the generated tables of README.md, bench/README.md and doc/ from their data
 	@sh mk/results.sh $(RESULTS_DOCS)

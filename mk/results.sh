@@ -7,7 +7,8 @@
 #   <!-- end generated -->
 #
 # and its body is the output of the command on the marker line, run from
-# the top of the tree (only `sh bench/...` or `sh replay/...` commands).
+# the top of the tree (only `sh bench/...`, `sh replay/...` or
+# `sh integrations/...` commands).
 # Without --check each FILE is rewritten in place (`make results`); with
 # it nothing is written and the exit status is 1 when a block differs
 # from what its command prints now (tests/results.sh).
@@ -28,7 +29,7 @@ for f in "$@"; do
 			cmd=${line#'<!-- generated: '}
 			cmd=${cmd%' -->'}
 			case $cmd in
-			'sh bench/'* | 'sh replay/'*) ;;
+			'sh bench/'* | 'sh replay/'* | 'sh integrations/'*) ;;
 			*) echo "results: $f: refusing command: $cmd" >&2; exit 2 ;;
 			esac
 			eval "$cmd" >> "$tmp/out" ||
