@@ -91,6 +91,18 @@
 #define SQ_CHECK(K, q)              SQ__FN(K, _check)(q)
 #define SQ_POP_DUE(K, q, now)       SQ__FN(K, _pop_due)(q, now)
 #define SQ_VISIT(K, q, fn, arg)     SQ__FN(K, _visit)(q, fn, arg)
+#define SQ_KEY(K, n)                SQ__FN(K, _key)(n)
+
+/*
+ * SQ_TIE(K, name, less) - declare the kind @name: backend K (rb, gavl or
+ * binom) ordered among equal keys by the user's @less, which is defined
+ * after it (see SQ_RB_TIE in smartq/rbtree.h).  K is one token here too.
+ */
+#define SQ_TIE(K, name, less)       SQ__XCAT2(SQ__TIE_, K)(name, less)
+#define SQ__TIE_rb                  SQ_RB_TIE
+
+/* SQ_TIE_KINDS(X) - X(K) for each backend that SQ_TIE takes */
+#define SQ_TIE_KINDS(X) X(rb)
 
 /*
  * The clock, on every backend: the ring's granularity (2^shift) and time

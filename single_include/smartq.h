@@ -99,6 +99,18 @@
 #define sq_entry(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
+/**
+ * sq_entry_const - sq_entry() for a pointer to const
+ * @ptr:    pointer to the embedded node, const
+ * @type:   type of the containing struct
+ * @member: name of the node member inside @type
+ *
+ * What a tie order's less(a, b) needs: it is handed const nodes, and
+ * sq_entry() would cast the qualifier away (-Wcast-qual).
+ */
+#define sq_entry_const(ptr, type, member) \
+	((const type *)(const void *)((const char *)(ptr) - offsetof(type, member)))
+
 /*
  * GNU C extensions (builtins, attributes, inline asm) are used only behind
  * SQ__GNUC, each with an ISO C fallback.  Define SQ_PORTABLE to take the
@@ -135,6 +147,10 @@
  * Between two stores it keeps them two: gcc does not pair them into one
  * wider store, from whose upper half a later narrow load is forwarded
  * slowly if at all.
+ * SQ__GEN and SQ__GEN_INLINE are for the functions a macro generates in
+ * the user's file (the tie kinds): those the user never calls must not
+ * warn there, as clang's -Wunused-function does for a file's own inline
+ * functions.
  */
 #ifdef SQ__GNUC
 #define SQ__LIKELY(x)   __builtin_expect(!!(x), 1)
@@ -143,6 +159,8 @@
 #define SQ__SLOW        static __attribute__((noinline, unused))
 #define SQ__OPAQUE(x)   __asm__("" : "+r"(x))
 #define SQ__KEEP_BRANCH() __asm__ __volatile__("")
+#define SQ__GEN         static inline __attribute__((unused))
+#define SQ__GEN_INLINE  static inline __attribute__((always_inline, unused))
 #else
 #define SQ__LIKELY(x)   (x)
 #define SQ__UNLIKELY(x) (x)
@@ -150,6 +168,8 @@
 #define SQ__SLOW        static inline
 #define SQ__OPAQUE(x)   ((void)0)
 #define SQ__KEEP_BRANCH() ((void)0)
+#define SQ__GEN         static inline
+#define SQ__GEN_INLINE  static inline
 #endif
 
 /*
@@ -447,6 +467,173 @@ static inline void sq__die(const char *fn, const char *mistake)
 		return 0;						\
 	}
 
+/*
+ * SQ__TIE_KIND(B, name, less) - the tie kind @name over the backend @B
+ *
+ * What SQ_RB_TIE, SQ_GAVL_TIE and SQ_BINOM_TIE expand to (the backends'
+ * headers document them).  The queue struct sq_@name wraps struct sq_@B
+ * as .base, the node struct sq_@name_node wraps struct sq_@B_node as
+ * .base, and every verb of the contract is a one-line wrapper, so the
+ * macro API takes @name as it takes @B.  The comparing paths get
+ * sq_@name__tie, which orders two nodes of equal key by the user's
+ * @less (declared here, defined by the user after the macro); its
+ * address is a constant, so the call inlines as a direct one.
+ *
+ * What a backend provides for it: sq_B__tie_item (what its order
+ * compares), sq_B__tie_fn, sq_B__tie_node() (an item's node), its verbs
+ * with a tie order and a name for SQ_DEBUG's messages,
+ * sq_B__tie_{enqueue,dequeue,requeue,pop,pop_due,check}, and
+ * sq_B__visit().  The plain verbs call the same functions with NULL.
+ */
+/* NOLINTBEGIN(bugprone-macro-parentheses): name and less are tokens */
+#define SQ__TIE_KIND(B, name, less)					\
+	struct sq_##name##_node {					\
+		struct sq_##B##_node base;				\
+	};								\
+	struct sq_##name {						\
+		struct sq_##B base;					\
+	};								\
+	static bool less(const struct sq_##name##_node *,		\
+			 const struct sq_##name##_node *);		\
+	SQ__GEN_INLINE bool sq_##name##__tie(const sq_##B##__tie_item *a, \
+					     const sq_##B##__tie_item *b) \
+	{								\
+		return less(sq_entry_const(sq_##B##__tie_node(a),	\
+					   struct sq_##name##_node, base), \
+			    sq_entry_const(sq_##B##__tie_node(b),	\
+					   struct sq_##name##_node, base)); \
+	}								\
+	SQ__GEN_INLINE struct sq_##name##_node *			\
+	sq_##name##__node(struct sq_##B##_node *n)			\
+	{								\
+		return n ? sq_entry(n, struct sq_##name##_node, base) : NULL; \
+	}								\
+	SQ__GEN void sq_##name##_init(struct sq_##name *q)		\
+	{								\
+		sq_##B##_init(&q->base);				\
+	}								\
+	SQ__GEN void sq_##name##_init_at(struct sq_##name *q, uint64_t now) \
+	{								\
+		sq_##B##_init_at(&q->base, now);			\
+	}								\
+	SQ__GEN bool sq_##name##_init_geom(struct sq_##name *q,	\
+					   unsigned gran_shift, uint64_t base) \
+	{								\
+		return sq_##B##_init_geom(&q->base, gran_shift, base);	\
+	}								\
+	SQ__GEN uint64_t sq_##name##_time(const struct sq_##name *q)	\
+	{								\
+		return sq_##B##_time(&q->base);				\
+	}								\
+	SQ__GEN unsigned sq_##name##_gran_shift(const struct sq_##name *q) \
+	{								\
+		return sq_##B##_gran_shift(&q->base);			\
+	}								\
+	SQ__GEN uint64_t sq_##name##_advance(struct sq_##name *q, uint64_t now) \
+	{								\
+		return sq_##B##_advance(&q->base, now);			\
+	}								\
+	SQ__GEN void sq_##name##_node_init(struct sq_##name##_node *n)	\
+	{								\
+		sq_##B##_node_init(&n->base);				\
+	}								\
+	SQ__GEN bool sq_##name##_queued(const struct sq_##name##_node *n) \
+	{								\
+		return sq_##B##_queued(&n->base);			\
+	}								\
+	SQ__GEN bool sq_##name##_empty(const struct sq_##name *q)	\
+	{								\
+		return sq_##B##_empty(&q->base);			\
+	}								\
+	SQ__GEN size_t sq_##name##_count(const struct sq_##name *q)	\
+	{								\
+		return sq_##B##_count(&q->base);			\
+	}								\
+	SQ__GEN uint64_t sq_##name##_key(const struct sq_##name##_node *n) \
+	{								\
+		return n->base.key;					\
+	}								\
+	SQ__GEN_INLINE struct sq_##name##_node *			\
+	sq_##name##_first(const struct sq_##name *q)			\
+	{								\
+		return sq_##name##__node(sq_##B##_first(&q->base));	\
+	}								\
+	SQ__GEN_INLINE bool sq_##name##_enqueue(struct sq_##name *q,	\
+						struct sq_##name##_node *n, \
+						uint64_t key)		\
+	{								\
+		return sq_##B##__tie_enqueue(&q->base, &n->base, key,	\
+					     sq_##name##__tie,		\
+					     "sq_" #name "_enqueue");	\
+	}								\
+	SQ__GEN_INLINE bool sq_##name##_dequeue(struct sq_##name *q,	\
+						struct sq_##name##_node *n) \
+	{								\
+		return sq_##B##__tie_dequeue(&q->base, &n->base,	\
+					     sq_##name##__tie,		\
+					     "sq_" #name "_dequeue");	\
+	}								\
+	SQ__GEN_INLINE bool sq_##name##_requeue(struct sq_##name *q,	\
+						struct sq_##name##_node *n, \
+						uint64_t key)		\
+	{								\
+		return sq_##B##__tie_requeue(&q->base, &n->base, key,	\
+					     sq_##name##__tie,		\
+					     "sq_" #name "_requeue");	\
+	}								\
+	SQ__GEN_INLINE struct sq_##name##_node *			\
+	sq_##name##_pop(struct sq_##name *q)				\
+	{								\
+		return sq_##name##__node(sq_##B##__tie_pop(&q->base,	\
+							   sq_##name##__tie)); \
+	}								\
+	SQ__GEN_INLINE struct sq_##name##_node *			\
+	sq_##name##_pop_due(struct sq_##name *q, uint64_t now)		\
+	{								\
+		return sq_##name##__node(sq_##B##__tie_pop_due(&q->base, now, \
+							       sq_##name##__tie)); \
+	}								\
+	SQ__GEN int sq_##name##_check(const struct sq_##name *q)	\
+	{								\
+		return sq_##B##__tie_check(&q->base, sq_##name##__tie,	\
+					   "sq_" #name "_check");	\
+	}								\
+	struct sq_##name##__visit {					\
+		void (*fn)(struct sq_##name##_node *, void *);		\
+		void *arg;						\
+	};								\
+	SQ__GEN void sq_##name##__visit_one(struct sq_##B##_node *n, void *v) \
+	{								\
+		const struct sq_##name##__visit *w =			\
+			(const struct sq_##name##__visit *)v;		\
+		w->fn(sq_##name##__node(n), w->arg);			\
+	}								\
+	SQ__GEN size_t sq_##name##_visit(const struct sq_##name *q,	\
+					 void (*fn)(struct sq_##name##_node *, \
+						    void *),		\
+					 void *arg)			\
+	{								\
+		struct sq_##name##__visit w;				\
+		w.fn = fn;						\
+		w.arg = arg;						\
+		return sq_##B##__visit(&q->base, sq_##name##__visit_one, &w, \
+				       "sq_" #name "_visit");		\
+	}
+
+/* SQ__TIE_INORDER(B, name) - next and prev of a tie kind over a tree */
+#define SQ__TIE_INORDER(B, name)					\
+	SQ__GEN struct sq_##name##_node *				\
+	sq_##name##_next(const struct sq_##name##_node *n)		\
+	{								\
+		return sq_##name##__node(sq_##B##_next(&n->base));	\
+	}								\
+	SQ__GEN struct sq_##name##_node *				\
+	sq_##name##_prev(const struct sq_##name##_node *n)		\
+	{								\
+		return sq_##name##__node(sq_##B##_prev(&n->base));	\
+	}
+/* NOLINTEND(bugprone-macro-parentheses) */
+
 #endif /* SMARTQ_COMMON_H */
 /* ==== smartq/rbtree.h ==== */
 /* SPDX-License-Identifier: MIT */
@@ -457,6 +644,10 @@ static inline void sq__die(const char *fn, const char *mistake)
  * (smallest) node cached so first() never walks.  Equal keys are kept in
  * arrival order: the descent sends an equal key to the right, so a node
  * lands after every node already queued with its key (stable, FIFO).
+ * A tie kind (SQ_RB_TIE, at the end) orders equal keys by the user's
+ * less() first: the descent, requeue's in-place test and check() take it
+ * as a parameter (sq_rb__before()), NULL for the plain kind, which then
+ * compiles as if it were not there.
  *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + at most 2 rotations
@@ -503,7 +694,8 @@ static inline void sq__die(const char *fn, const char *mistake)
  * From (4) and (5) the longest root-to-leaf path is at most twice the
  * shortest, so the height is at most 2 log2(n + 1).  On top of those the
  * queue keeps: (6) an in-order walk meets keys in non-decreasing order,
- * equal keys in the order they were (re)queued; (7) rb_leftmost is the
+ * equal keys in the order they were (re)queued (a tie kind's: in less()
+ * order, and those equal under less() as they were (re)queued); (7) rb_leftmost is the
  * first node of that walk, NULL when empty; (8) rb_count is the number of
  * nodes.
  *
@@ -590,6 +782,38 @@ SQ__INLINE uint64_t sq_rb__key(const struct sq_rb__link *l)
 SQ__INLINE void sq_rb__set_key(struct sq_rb__link *l, uint64_t key)
 {
 	*(uint64_t *)(void *)((char *)l + SQ_RB__KEY_AT) = key;
+}
+
+/*
+ * sq_rb__tie_fn - the order among equal keys of a tie kind (SQ_RB_TIE):
+ * true if @a goes before @b.  The comparing paths take one as a
+ * parameter; the plain kind passes NULL, which the always-inlined
+ * descent folds away, so it compiles to what it was without the hook.
+ * It compares links (sq_rb__tie_item); sq_rb__tie_node() is a link's
+ * node.
+ */
+typedef struct sq_rb__link sq_rb__tie_item;
+typedef bool (*sq_rb__tie_fn)(const sq_rb__tie_item *a,
+			      const sq_rb__tie_item *b);
+
+SQ__INLINE const struct sq_rb_node *sq_rb__tie_node(const sq_rb__tie_item *l)
+{
+	return sq_entry_const(l, struct sq_rb_node, rb_link);
+}
+
+/*
+ * sq_rb__before - does @n, given key @key, go before queued link @x?
+ * By key; between equal keys by @tie, if any; equal under both, no:
+ * @n goes after @x (FIFO).  @tie is consulted only between equal keys.
+ */
+SQ__INLINE bool sq_rb__before(const struct sq_rb__link *n, uint64_t key,
+			      const struct sq_rb__link *x, sq_rb__tie_fn tie)
+{
+	uint64_t xk = sq_rb__key(x);
+
+	if (tie && key == xk)
+		return tie(n, x);
+	return key < xk;
 }
 
 /* The sq_rb_node that holds link @l, NULL for NULL.  Only for links that
@@ -1028,15 +1252,18 @@ SQ__INLINE struct sq_rb__link *sq_rb__prev(const struct sq_rb__link *n)
  * sq_rb__insert - the comparing descent, then the compare-free fix-up
  *
  * Stores @key as @n's key (layout rule) and links @n.  Equal keys go
- * right, so @n lands after every node with its key; the node stays
- * leftmost only if the descent never turned right.  True if @n is now
- * the first.
+ * right (of a tie kind: those that @tie does not put after @n), so @n
+ * lands after every node equal to it; the node stays leftmost only if the
+ * descent never turned right.  True if @n is now the first.
  */
-SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n, uint64_t key)
+SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
+			      uint64_t key, sq_rb__tie_fn tie)
 {
 	struct sq_rb__link *cur = q->rb_root, *parent = NULL;
-	bool leftmost;
+	bool leftmost, went_left = false;
 
+	if (tie)
+		sq_rb__set_key(n, key);	/* the user's less may read it */
 	/* Both children loaded, one selected: a conditional move, so the
 	 * descent has no data-dependent branch to mispredict (which way a
 	 * new key turns is a coin flip to a predictor). */
@@ -1046,7 +1273,8 @@ SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n, uint64_t k
 
 		SQ__LOAD_BOTH(l, r);
 		parent = cur;
-		cur = key < sq_rb__key(cur) ? l : r;
+		went_left = sq_rb__before(n, key, cur, tie);
+		cur = went_left ? l : r;
 	}
 	sq_rb__set_key(n, key);
 	n->rb_parent_color = (uintptr_t)parent;	/* red */
@@ -1063,8 +1291,11 @@ SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n, uint64_t k
 		leftmost = true;
 	} else {
 		/* the last turn is not branched on either (SQ__CHILD);
-		 * left of the old first means no right turn on the way */
-		bool left = key < sq_rb__key(parent);
+		 * left of the old first means no right turn on the way.
+		 * The plain kind compares again (kept apart from the loop's
+		 * select, it stays branch-free); a tie kind does not call
+		 * its less twice. */
+		bool left = tie ? went_left : key < sq_rb__key(parent);
 		size_t off = SQ__CHILD_AT(struct sq_rb__link, rb_left, rb_right, !left);
 
 		*(struct sq_rb__link **)(void *)((char *)parent + off) = n;
@@ -1222,6 +1453,18 @@ static inline struct sq_rb_node *sq_rb_first(const struct sq_rb *q)
 }
 
 /**
+ * sq_rb_key - the key a node is queued with
+ * @n: a node
+ * Return: n->key.  SQ_KEY(K, n) reads a node's key this way for every
+ *         kind, the tie kinds too, whose node wraps this one.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_rb_key(const struct sq_rb_node *n)
+{
+	return n->key;
+}
+
+/**
  * sq_rb_next - the node after @n in queue order
  * @n: a queued node
  * Return: the next node, NULL if @n is the last.  It is returned non-const
@@ -1246,6 +1489,34 @@ static inline struct sq_rb_node *sq_rb_prev(const struct sq_rb_node *n)
 	return sq_rb__node(sq_rb__prev(&n->rb_link));
 }
 
+/*
+ * The verbs that compare or check for misuse, once for the plain kind and
+ * the tie kinds (SQ_RB_TIE, SQ__TIE_KIND in common.h): @tie is the order
+ * among equal keys (NULL: FIFO), @who the public function named in
+ * SQ_DEBUG's messages.
+ */
+SQ__INLINE bool sq_rb__tie_enqueue(struct sq_rb *q, struct sq_rb_node *n,
+				   uint64_t key, sq_rb__tie_fn tie,
+				   const char *who)
+{
+	(void)who;	/* read only under SQ_DEBUG */
+	SQ__MISUSE(sq_rb_queued(n), who, "node is already queued");
+	return sq_rb__insert(q, &n->rb_link, key, tie);
+}
+
+SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
+				   sq_rb__tie_fn tie, const char *who)
+{
+	bool was_first = q->rb_leftmost == &n->rb_link;
+
+	(void)tie;	/* removal never compares */
+	(void)who;
+	SQ__MISUSE(!sq_rb_queued(n), who, "node is not queued");
+	sq_rb__remove(q, &n->rb_link);
+	sq_rb__unlink(&n->rb_link);
+	return was_first;
+}
+
 /**
  * sq_rb_enqueue - insert a node with a key
  * @q:   the queue
@@ -1258,8 +1529,7 @@ static inline struct sq_rb_node *sq_rb_prev(const struct sq_rb_node *n)
 static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
-	SQ__MISUSE(sq_rb_queued(n), "sq_rb_enqueue", "node is already queued");
-	return sq_rb__insert(q, &n->rb_link, key);
+	return sq_rb__tie_enqueue(q, n, key, NULL, "sq_rb_enqueue");
 }
 
 /**
@@ -1273,12 +1543,7 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
  */
 static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
 {
-	bool was_first = q->rb_leftmost == &n->rb_link;
-
-	SQ__MISUSE(!sq_rb_queued(n), "sq_rb_dequeue", "node is not queued");
-	sq_rb__remove(q, &n->rb_link);
-	sq_rb__unlink(&n->rb_link);
-	return was_first;
+	return sq_rb__tie_dequeue(q, n, NULL, "sq_rb_dequeue");
 }
 
 /**
@@ -1315,6 +1580,43 @@ static inline struct sq_rb_node *sq_rb_pop_due(struct sq_rb *q, uint64_t now)
 	return f && sq_rb__key(f) <= now ? sq_rb_pop(q) : NULL;
 }
 
+/* pop and pop_due of a tie kind: they never compare */
+SQ__INLINE struct sq_rb_node *sq_rb__tie_pop(struct sq_rb *q,
+					     sq_rb__tie_fn tie)
+{
+	(void)tie;
+	return sq_rb_pop(q);
+}
+
+SQ__INLINE struct sq_rb_node *sq_rb__tie_pop_due(struct sq_rb *q,
+						 uint64_t now,
+						 sq_rb__tie_fn tie)
+{
+	(void)tie;
+	return sq_rb_pop_due(q, now);
+}
+
+static inline size_t sq_rb__visit(const struct sq_rb *q,
+				  void (*fn)(struct sq_rb_node *, void *),
+				  void *arg, const char *who)
+{
+	struct sq_rb__link *l = q->rb_leftmost;	size_t seen = 0, count = q->rb_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
+	while (l) {
+		SQ__STEP(1);
+		struct sq_rb__link *next = sq_rb__next(l);
+
+		fn(sq_rb__node(l), arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		SQ__MISUSE(q->rb_count != count, who, "fn changed the queue");
+		seen++;
+		l = next;
+	}
+	return seen;
+}
+
 /**
  * sq_rb_visit - call a function once for every queued node
  * @q:   the queue
@@ -1329,22 +1631,37 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 				 void (*fn)(struct sq_rb_node *, void *),
 				 void *arg)
 {
-	struct sq_rb__link *l = q->rb_leftmost;
-	size_t seen = 0, count = q->rb_count;
+	return sq_rb__visit(q, fn, arg, "sq_rb_visit");
+}
 
-	(void)count;	/* read only under SQ_DEBUG */
-	while (l) {
-		SQ__STEP(1);
-		struct sq_rb__link *next = sq_rb__next(l);
+SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
+				   uint64_t key, sq_rb__tie_fn tie,
+				   const char *who)
+{
+	struct sq_rb__link *l = &n->rb_link;
+	const struct sq_rb__link *nb;
+	bool was_first;
 
-		fn(sq_rb__node(l), arg);
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-		SQ__MISUSE(q->rb_count != count, "sq_rb_visit",
-			   "fn changed the queue");
-		seen++;
-		l = next;
+	(void)who;	/* no misuse to report: an idle node is armed */
+	if (l->rb_parent_color == (uintptr_t)l)	/* not queued */
+		return sq_rb__insert(q, l, key, tie);
+	was_first = q->rb_leftmost == l;
+	/* In place iff prev <= (key, l) < next: l must end after every node
+	 * equal to it, so an equal next forces a move.  Plain: prev->key <=
+	 * key < next->key.  A tie kind's less sees l's fields as they are
+	 * now, so a requeue also re-sorts a node whose tie fields changed. */
+	nb = sq_rb__next(l);
+	if (!nb || sq_rb__before(l, key, nb, tie)) {
+		nb = was_first ? NULL : sq_rb__prev(l);
+		if (!nb || !sq_rb__before(l, key, nb, tie)) {
+			bool changed = was_first && n->key != key;
+
+			n->key = key;
+			return changed;
+		}
 	}
-	return seen;
+	sq_rb__remove(q, l);
+	return sq_rb__insert(q, l, key, tie) || was_first;
 }
 
 /**
@@ -1362,52 +1679,26 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
-	struct sq_rb__link *l = &n->rb_link;
-	const struct sq_rb__link *nb;
-	bool was_first;
-
-	if (!sq_rb_queued(n))
-		return sq_rb__insert(q, l, key);
-	was_first = q->rb_leftmost == l;
-	/* In place iff prev->key <= key < next->key: n must end after all
-	 * nodes with an equal key, so an equal next forces a move. */
-	nb = sq_rb__next(l);
-	if (!nb || sq_rb__key(nb) > key) {
-		nb = was_first ? NULL : sq_rb__prev(l);
-		if (!nb || sq_rb__key(nb) <= key) {
-			bool changed = was_first && n->key != key;
-
-			n->key = key;
-			return changed;
-		}
-	}
-	sq_rb__remove(q, l);
-	return sq_rb__insert(q, l, key) || was_first;
+	return sq_rb__tie_requeue(q, n, key, NULL, "sq_rb_requeue");
 }
 
-/**
- * sq_rb_check - verify every invariant of the queue
- * @q: the queue
- * Return: 0 if properties (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
- *         broken invariant and the node are printed first).
- * Complexity: O(n), iterative over parent links, O(1) extra space.
- * Context: the caller serialises.
- */
-#define SQ_RB__CHK "sq_rb_check"
-static inline int sq_rb_check(const struct sq_rb *q)
+/* property (6) of a tie kind: in the order of sq_rb__before() */
+static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
+				   const char *who)
 {
 	const struct sq_rb__link *cur = q->rb_root, *from = NULL, *last = NULL;
 	size_t seen = 0, blacks, leaf_blacks = 0;
 	bool have_leaf = false;
 
+	(void)who;	/* read only under SQ_DEBUG */
 	if (!cur) {
-		SQ__CHECK(q->rb_leftmost == NULL, SQ_RB__CHK, q->rb_leftmost,
+		SQ__CHECK(q->rb_leftmost == NULL, who, q->rb_leftmost,
 			  "leftmost set in an empty tree");
-		SQ__CHECK(q->rb_count == 0, SQ_RB__CHK, cur, "count of an empty tree");
+		SQ__CHECK(q->rb_count == 0, who, cur, "count of an empty tree");
 		return 0;
 	}
-	SQ__CHECK(sq_rb__parent(cur) == NULL, SQ_RB__CHK, cur, "root has a parent");
-	SQ__CHECK(sq_rb__is_black(cur), SQ_RB__CHK, cur, "root is red");
+	SQ__CHECK(sq_rb__parent(cur) == NULL, who, cur, "root has a parent");
+	SQ__CHECK(sq_rb__is_black(cur), who, cur, "root is red");
 	blacks = 1;
 
 	/*
@@ -1422,26 +1713,26 @@ static inline int sq_rb_check(const struct sq_rb *q)
 
 		if (from == sq_rb__parent(cur)) {
 			/* first arrival from above */
-			SQ__CHECK(l != cur && r != cur, SQ_RB__CHK, cur,
+			SQ__CHECK(l != cur && r != cur, who, cur,
 				  "node is its own child");
-			SQ__CHECK(!l || l != r, SQ_RB__CHK, cur,
+			SQ__CHECK(!l || l != r, who, cur,
 				  "both children are one node");
 			if (l)
-				SQ__CHECK(sq_rb__parent(l) == cur, SQ_RB__CHK, l,
+				SQ__CHECK(sq_rb__parent(l) == cur, who, l,
 					  "left child's parent link");
 			if (r)
-				SQ__CHECK(sq_rb__parent(r) == cur, SQ_RB__CHK, r,
+				SQ__CHECK(sq_rb__parent(r) == cur, who, r,
 					  "right child's parent link");
 			if (!sq_rb__is_black(cur))
 				SQ__CHECK(!sq_rb__is_red(l) &&
 					  !sq_rb__is_red(r),
-					  SQ_RB__CHK, cur, "red node with a red child");
+					  who, cur, "red node with a red child");
 			if (!l || !r) {
 				if (!have_leaf) {
 					leaf_blacks = blacks;
 					have_leaf = true;
 				}
-				SQ__CHECK(blacks == leaf_blacks, SQ_RB__CHK, cur,
+				SQ__CHECK(blacks == leaf_blacks, who, cur,
 					  "black heights differ");
 			}
 			if (l) {
@@ -1454,14 +1745,15 @@ static inline int sq_rb_check(const struct sq_rb *q)
 		if (from != r || !r) {
 			/* from the left child, or from above with no left:
 			 * visit cur in order */
-			SQ__CHECK(++seen <= q->rb_count, SQ_RB__CHK, cur,
+			SQ__CHECK(++seen <= q->rb_count, who, cur,
 				  "more nodes than the count");
 			if (!last)
-				SQ__CHECK(q->rb_leftmost == cur, SQ_RB__CHK, cur,
+				SQ__CHECK(q->rb_leftmost == cur, who, cur,
 					  "leftmost is not the minimum");
 			else
-				SQ__CHECK(sq_rb__key(last) <= sq_rb__key(cur), SQ_RB__CHK, cur,
-					  "keys out of order");
+				SQ__CHECK(!sq_rb__before(cur, sq_rb__key(cur),
+							 last, tie),
+					  who, cur, "keys out of order");
 			last = cur;
 			if (r) {
 				from = cur;
@@ -1475,10 +1767,51 @@ static inline int sq_rb_check(const struct sq_rb *q)
 		from = cur;
 		cur = sq_rb__parent(cur);
 	}
-	SQ__CHECK(seen == q->rb_count, SQ_RB__CHK, last, "fewer nodes than the count");
+	SQ__CHECK(seen == q->rb_count, who, last, "fewer nodes than the count");
 	return 0;
 }
-#undef SQ_RB__CHK
+
+/**
+ * sq_rb_check - verify every invariant of the queue
+ * @q: the queue
+ * Return: 0 if properties (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
+ *         broken invariant and the node are printed first).
+ * Complexity: O(n), iterative over parent links, O(1) extra space.
+ * Context: the caller serialises.
+ */
+static inline int sq_rb_check(const struct sq_rb *q)
+{
+	return sq_rb__tie_check(q, NULL, "sq_rb_check");
+}
+
+/**
+ * SQ_RB_TIE - declare a red-black queue kind ordered by (key, less)
+ * @name: the new kind's token: struct sq_@name, struct sq_@name_node and
+ *        the verbs sq_@name_init ... sq_@name_check, next and prev, so
+ *        SQ_ENQUEUE(@name, ...) and every SQ_* macro take it as they take rb
+ * @less: bool less(const struct sq_@name_node *a, const struct sq_@name_node *b),
+ *        a static function the user defines after the macro: true if @a
+ *        goes before @b
+ *
+ * Between nodes of equal key the order is @less, a strict weak order
+ * (as for qsort); it is consulted only there, and nodes equal under both
+ * keep FIFO.  The node wraps struct sq_rb_node as .base: its key is
+ * n->base.key, or SQ_KEY(@name, n) as for any kind.  While a node is
+ * queued the fields @less reads must not change, except just before a
+ * requeue of that node, which puts it where they now say.  Costs are
+ * rb's: first() is the cached leftmost, O(1); enqueue calls @less at
+ * most once per level it descends past an equal key.
+ *
+ *	SQ_RB_TIE(evq, ev_less);
+ *	struct event { uint64_t uid; SQ_NODE(evq) node; };
+ *	static bool ev_less(const SQ_NODE(evq) *a, const SQ_NODE(evq) *b)
+ *	{ return sq_entry_const(a, struct event, node)->uid <
+ *		 sq_entry_const(b, struct event, node)->uid; }
+ */
+#define SQ_RB_TIE(name, less)						\
+	SQ__TIE_KIND(rb, name, less)					\
+	SQ__TIE_INORDER(rb, name)					\
+	struct sq_##name##__tie_kind	/* the user's ';' ends it */
 
 #endif /* SMARTQ_RBTREE_H */
 /* ==== smartq/gavl.h ==== */
@@ -2123,6 +2456,17 @@ static inline size_t sq_gavl_count(const struct sq_gavl *q)
 static inline struct sq_gavl_node *sq_gavl_first(const struct sq_gavl *q)
 {
 	return q->gv_first;
+}
+
+/**
+ * sq_gavl_key - the key a node is queued with
+ * @n: a node
+ * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_gavl_key(const struct sq_gavl_node *n)
+{
+	return n->key;
 }
 
 /**
@@ -3049,6 +3393,17 @@ static inline size_t sq_binom_count(const struct sq_binom *q)
 static inline struct sq_binom_node *sq_binom_first(const struct sq_binom *q)
 {
 	return q->bh_min;
+}
+
+/**
+ * sq_binom_key - the key a node is queued with
+ * @n: a node
+ * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_binom_key(const struct sq_binom_node *n)
+{
+	return n->key;
 }
 
 SQ__SLOW void sq_binom__renumber(struct sq_binom *q);
@@ -4251,6 +4606,17 @@ static inline unsigned sq_tring_gran_shift(const struct sq_tring *q)
 static inline struct sq_tring_node *sq_tring_first(const struct sq_tring *q)
 {
 	return q->tr_first;
+}
+
+/**
+ * sq_tring_key - the key a node is queued with
+ * @n: a node
+ * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_tring_key(const struct sq_tring_node *n)
+{
+	return n->key;
 }
 
 /**
@@ -5714,6 +6080,17 @@ static inline struct sq_ladder_node *sq_ladder_first(const struct sq_ladder *q)
 }
 
 /**
+ * sq_ladder_key - the key a node is queued with
+ * @n: a node
+ * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_ladder_key(const struct sq_ladder_node *n)
+{
+	return n->key;
+}
+
+/**
  * sq_ladder_enqueue - insert a node
  * @q:   the queue
  * @n:   a node not on any queue
@@ -6077,6 +6454,18 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 #define SQ_CHECK(K, q)              SQ__FN(K, _check)(q)
 #define SQ_POP_DUE(K, q, now)       SQ__FN(K, _pop_due)(q, now)
 #define SQ_VISIT(K, q, fn, arg)     SQ__FN(K, _visit)(q, fn, arg)
+#define SQ_KEY(K, n)                SQ__FN(K, _key)(n)
+
+/*
+ * SQ_TIE(K, name, less) - declare the kind @name: backend K (rb, gavl or
+ * binom) ordered among equal keys by the user's @less, which is defined
+ * after it (see SQ_RB_TIE in smartq/rbtree.h).  K is one token here too.
+ */
+#define SQ_TIE(K, name, less)       SQ__XCAT2(SQ__TIE_, K)(name, less)
+#define SQ__TIE_rb                  SQ_RB_TIE
+
+/* SQ_TIE_KINDS(X) - X(K) for each backend that SQ_TIE takes */
+#define SQ_TIE_KINDS(X) X(rb)
 
 /*
  * The clock, on every backend: the ring's granularity (2^shift) and time

@@ -11,6 +11,11 @@
  * loop needs: dequeue's answer, requeue arming an idle node, pop_due,
  * visit, init_at.
  *
+ * With -DSQ_TIE_BASE=<backend of SQ_TIE_KINDS> instead, the suite runs
+ * over a tie kind of that backend (SQ_TIE), ordered among equal keys by
+ * an item's prio: all of the above with every prio 0, where a tie kind
+ * must behave as the plain one (FIFO), and then the tie order itself.
+ *
  * Every backend runs at its default init, where even a backend that is
  * exact only to a granularity (SQ_KINDS' flag 0) is exact: granularity 1,
  * and no key below the time a pop reached.  Its inexact cases are the job
@@ -25,6 +30,13 @@
 #include "sq_test.h"
 #include "rng.h"
 
+#ifdef SQ_TIE_BASE
+#define SQ_K SQ__XCAT2(tie_, SQ_TIE_BASE)	/* tie_rb, ... */
+#define SQ_K_BACKEND SQ_TIE_BASE
+SQ_TIE(SQ_TIE_BASE, SQ_K, item_less);
+#else
+#define SQ_K_BACKEND SQ_K
+#endif
 #ifndef SQ_K
 #error "compile with -DSQ_K=<backend>, a token of SQ_KINDS in smartq.h"
 #endif
@@ -38,6 +50,7 @@ struct item {
 	unsigned id;
 	SQ_NODE(K) link;
 	uint64_t tag;
+	unsigned prio;			/* a tie kind's order among equal keys */
 };
 
 #define NITEMS 512
@@ -46,6 +59,14 @@ static SQ_QUEUE(K) q;
 
 #define CHECKQ() SQ_ASSERT_EQ(SQ_CHECK(K, &q), 0)
 #define ITEM(n) sq_entry((n), struct item, link)
+
+#ifdef SQ_TIE_BASE
+static bool item_less(const SQ_NODE(K) *a, const SQ_NODE(K) *b)
+{
+	return sq_entry_const(a, struct item, link)->prio <
+	       sq_entry_const(b, struct item, link)->prio;
+}
+#endif
 
 static void setup(void)
 {
@@ -168,7 +189,7 @@ SQ_TEST(first_is_consistent)
 	for (i = 0; i < 300; i++) {
 		k = rnd() % 64;
 		now_first = enq(i, k);
-		SQ_ASSERT_EQ(items[i].link.key, k);
+		SQ_ASSERT_EQ(SQ_KEY(K, &items[i].link), k);
 		if (i == 0 || k < best_key) {
 			SQ_ASSERT(now_first);
 			best = i;
@@ -179,7 +200,7 @@ SQ_TEST(first_is_consistent)
 		f = SQ_FIRST(K, &q);
 		SQ_ASSERT(f == &items[best].link);
 		SQ_ASSERT(SQ_FIRST(K, &q) == f);
-		SQ_ASSERT_EQ(f->key, best_key);
+		SQ_ASSERT_EQ(SQ_KEY(K, f), best_key);
 		SQ_ASSERT_EQ(SQ_COUNT(K, &q), i + 1);
 		CHECKQ();
 	}
@@ -224,7 +245,7 @@ SQ_TEST(extreme_keys)
 	setup();
 	for (i = 0; i < SQ_NELEM(keys); i++) {
 		enq(i, keys[i]);
-		SQ_ASSERT_EQ(items[i].link.key, keys[i]);
+		SQ_ASSERT_EQ(SQ_KEY(K, &items[i].link), keys[i]);
 		CHECKQ();
 	}
 	for (i = 0; i < SQ_NELEM(order); i++) {
@@ -351,7 +372,7 @@ SQ_TEST(requeue_same_key)
 	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[0].link, 5));	/* 1 2 0 */
 	CHECKQ();
 	SQ_ASSERT_EQ(first_id(), 1);
-	SQ_ASSERT_EQ(items[0].link.key, 5);
+	SQ_ASSERT_EQ(SQ_KEY(K, &items[0].link), 5);
 
 	/* middle one moves behind: first unchanged */
 	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[2].link, 5));	/* 1 0 2 */
@@ -383,7 +404,7 @@ SQ_TEST(requeue_up_and_down)
 	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[0].link, 25));	/* 1:20 0:25 2:30 */
 	CHECKQ();
 	SQ_ASSERT_EQ(first_id(), 1);
-	SQ_ASSERT_EQ(items[0].link.key, 25);
+	SQ_ASSERT_EQ(SQ_KEY(K, &items[0].link), 25);
 	/* last moves to the front */
 	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[2].link, 5));	/* 2:5 1:20 0:25 */
 	CHECKQ();
@@ -395,12 +416,12 @@ SQ_TEST(requeue_up_and_down)
 	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[2].link, 1));	/* 2:1 0:25 1:27 */
 	CHECKQ();
 	SQ_ASSERT_EQ(first_id(), 2);
-	SQ_ASSERT_EQ(SQ_FIRST(K, &q)->key, 1);
+	SQ_ASSERT_EQ(SQ_KEY(K, SQ_FIRST(K, &q)), 1);
 	/* the first gets a larger key but stays first: true */
 	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[2].link, 3));	/* 2:3 0:25 1:27 */
 	CHECKQ();
 	SQ_ASSERT_EQ(first_id(), 2);
-	SQ_ASSERT_EQ(SQ_FIRST(K, &q)->key, 3);
+	SQ_ASSERT_EQ(SQ_KEY(K, SQ_FIRST(K, &q)), 3);
 	/* a non-first to the first's key: goes behind it, false */
 	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[1].link, 3));	/* 2:3 1:3 0:25 */
 	CHECKQ();
@@ -527,10 +548,10 @@ SQ_TEST(hold_loop)
 	for (i = 0; i < 20000; i++) {
 		n = SQ_POP(K, &q);
 		SQ_ASSERT(n != NULL);
-		SQ_ASSERT(n->key >= last);
-		last = n->key;
+		SQ_ASSERT(SQ_KEY(K, n) >= last);
+		last = SQ_KEY(K, n);
 		/* the increment stays inside the ring's window */
-		key = n->key + rnd() % (KEYSPAN - 1);
+		key = SQ_KEY(K, n) + rnd() % (KEYSPAN - 1);
 		enq(ITEM(n)->id, key);
 		if (i % 7 == 0) {
 			/* a blocked task leaves and comes back */
@@ -583,7 +604,7 @@ SQ_TEST(requeue_arms_an_idle_node)
 	CHECKQ();
 	SQ_ASSERT(SQ_QUEUED(K, &items[0].link));
 	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 1);
-	SQ_ASSERT_EQ(items[0].link.key, 10);
+	SQ_ASSERT_EQ(SQ_KEY(K, &items[0].link), 10);
 	/* behind the first, and behind an equal key: false */
 	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[1].link, 10));
 	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[2].link, 30));
@@ -626,14 +647,14 @@ SQ_TEST(pop_due_expires_in_order)
 	CHECKQ();
 	while ((n = SQ_POP_DUE(K, &q, 131)) != NULL) {	/* due: key <= now */
 		SQ_ASSERT(!SQ_QUEUED(K, n));
-		SQ_ASSERT(n->key <= 131 && n->key >= last);
-		last = n->key;
+		SQ_ASSERT(SQ_KEY(K, n) <= 131 && SQ_KEY(K, n) >= last);
+		last = SQ_KEY(K, n);
 		got++;
 		CHECKQ();
 	}
 	SQ_ASSERT_EQ(got, 32);
 	SQ_ASSERT_EQ(first_id(), (unsigned)(((132 - 100) * 57) % 64));
-	SQ_ASSERT(SQ_FIRST(K, &q)->key == 132);
+	SQ_ASSERT(SQ_KEY(K, SQ_FIRST(K, &q)) == 132);
 	/* a due node re-armed inside the loop is not taken again */
 	got = 0;
 	while ((n = SQ_POP_DUE(K, &q, 140)) != NULL) {
@@ -704,7 +725,7 @@ SQ_TEST(init_at_a_clock)
 /* the clock verbs every backend has; an exact backend's clock is still */
 #define SQ__STR2(x) #x
 #define SQ__STR(x) SQ__STR2(x)
-#define KIND_EXACT(K2, e) +(strcmp(#K2, SQ__STR(SQ_K)) == 0 ? (e) : 0)
+#define KIND_EXACT(K2, e) +(strcmp(#K2, SQ__STR(SQ_K_BACKEND)) == 0 ? (e) : 0)
 
 SQ_TEST(clock_verbs)
 {
@@ -739,6 +760,109 @@ SQ_TEST(clock_verbs)
 	}
 }
 
+#ifdef SQ_TIE_BASE
+static bool enq_prio(unsigned i, uint64_t key, unsigned prio)
+{
+	items[i].prio = prio;
+	return enq(i, key);
+}
+
+/* equal keys come out by prio, FIFO among equal prios; first() and
+ * enqueue's answer follow the (key, prio) minimum */
+SQ_TEST(tie_order_among_equal_keys)
+{
+	static const unsigned want[] = { 4, 5, 1, 2, 6, 3, 0, 7 };
+	unsigned i;
+
+	setup();
+	SQ_ASSERT(enq_prio(0, 10, 5));		/* first of an empty queue */
+	SQ_ASSERT(enq_prio(1, 10, 3));		/* same key, smaller prio */
+	SQ_ASSERT(!enq_prio(2, 10, 3));		/* equal under both: behind */
+	SQ_ASSERT(!enq_prio(3, 10, 4));
+	SQ_ASSERT_EQ(first_id(), 1);
+	SQ_ASSERT(enq_prio(4, 9, 9));		/* a smaller key wins any prio */
+	SQ_ASSERT(!enq_prio(5, 10, 0));		/* smallest prio, larger key */
+	SQ_ASSERT(!enq_prio(6, 10, 3));
+	SQ_ASSERT(!enq_prio(7, 11, 0));
+	CHECKQ();
+	for (i = 0; i < SQ_NELEM(want); i++) {
+		SQ_ASSERT_EQ(pop_id(), want[i]);
+		CHECKQ();
+	}
+	SQ_ASSERT(SQ_EMPTY(K, &q));
+}
+
+/* many equal keys, random prios, removals: the pops are sorted by
+ * (key, prio, order of (re)queueing), checked against a plain sort */
+SQ_TEST(tie_random_stream)
+{
+	static unsigned order[NITEMS], stamp[NITEMS];
+	unsigned i, j, n = 0, s = 0, t;
+
+	setup();
+	for (i = 0; i < NITEMS; i++) {
+		enq_prio(i, rnd() % 6, (unsigned)(rnd() % 4));
+		stamp[i] = s++;
+		if (i % 5 == 4) {		/* re-arm an earlier one */
+			j = (unsigned)(rnd() % i);
+			if (rnd() % 2) {
+				SQ_DEQUEUE(K, &q, &items[j].link);
+				enq_prio(j, rnd() % 6, items[j].prio);
+			} else {
+				items[j].prio = (unsigned)(rnd() % 4);
+				SQ_REQUEUE(K, &q, &items[j].link, rnd() % 6);
+			}
+			stamp[j] = s++;
+		}
+	}
+	CHECKQ();
+	for (i = 0; i < NITEMS; i++) {	/* insertion sort on the triple */
+		for (j = n; j > 0; j--) {
+			const struct item *a = &items[order[j - 1]], *b = &items[i];
+			uint64_t ka = SQ_KEY(K, &a->link), kb = SQ_KEY(K, &b->link);
+
+			if (ka < kb || (ka == kb && (a->prio < b->prio ||
+			    (a->prio == b->prio && stamp[a->id] < stamp[i]))))
+				break;
+			order[j] = order[j - 1];
+		}
+		order[j] = i;
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		t = pop_id();
+		SQ_ASSERT_EQ(t, order[i]);
+	}
+	CHECKQ();
+}
+
+/* requeue re-sorts a node whose prio changed, even at the same key, and
+ * says whether the first node changed */
+SQ_TEST(tie_requeue_resorts)
+{
+	setup();
+	enq_prio(0, 5, 1);
+	enq_prio(1, 5, 2);
+	enq_prio(2, 5, 3);
+	items[2].prio = 0;
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[2].link, 5));	/* now first */
+	SQ_ASSERT_EQ(first_id(), 2);
+	CHECKQ();
+	items[2].prio = 2;		/* equal to 1 under both: behind it */
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[2].link, 5));
+	SQ_ASSERT_EQ(first_id(), 0);
+	CHECKQ();
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[0].link, 5));	/* stays first */
+	SQ_ASSERT(!SQ_REQUEUE(K, &q, &items[1].link, 5));	/* behind 2 now */
+	SQ_ASSERT(SQ_REQUEUE(K, &q, &items[0].link, 4));	/* key moves */
+	CHECKQ();
+	SQ_ASSERT_EQ(pop_id(), 0);
+	SQ_ASSERT_EQ(pop_id(), 2);
+	SQ_ASSERT_EQ(pop_id(), 1);
+	CHECKQ();
+}
+#endif
+
 static const sq_test_entry tests[] = {
 	SQ_T(empty_queue),
 	SQ_T(enqueue_return_value),
@@ -759,6 +883,11 @@ static const sq_test_entry tests[] = {
 	SQ_T(entry_round_trip),
 	SQ_T(sorts_and_is_stable),
 	SQ_T(hold_loop),
+#ifdef SQ_TIE_BASE
+	SQ_T(tie_order_among_equal_keys),
+	SQ_T(tie_random_stream),
+	SQ_T(tie_requeue_resorts),
+#endif
 };
 
 SQ_TEST_MAIN("contract_" SQ__STR(SQ_K), tests)

@@ -7,7 +7,10 @@
 // SQ_* macros, and one template that drives any of them through enqueue,
 // first, requeue (also of an idle node), dequeue, pop, pop_due, visit,
 // FIFO among equal keys, extreme keys,
-// sq_entry and check().  Built with the plain runner of sq_test.h.
+// sq_entry and check(); and a tie kind (SQ_TIE) of each backend of
+// SQ_TIE_KINDS, ordered among equal keys by the task's weight, through
+// the same and then through its tie order.  Built with the plain runner
+// of sq_test.h.
 
 #include <stdint.h>
 #include <string.h>
@@ -133,10 +136,52 @@ template <class T> static void exercise()
 	SQ_ASSERT_EQ(T::check(&q), 0);
 }
 
+// equal keys come out by weight, FIFO among equal weights
+template <class T> static void exercise_tie()
+{
+	static typename T::queue q;
+	static task<T> t[8];
+	static const unsigned order[] = { 0, 3, 6, 2, 5, 1, 4, 7 };
+	unsigned i;
+
+	T::init(&q);
+	for (i = 0; i < 8; i++) {
+		t[i].weight = (int)(i * 5 % 3);	// 0 2 1 0 2 1 0 2
+		t[i].id = i;
+		T::node_init(&t[i].link);
+		T::enqueue(&q, &t[i].link, 42);
+	}
+	SQ_ASSERT_EQ(T::check(&q), 0);
+	for (i = 0; i < 8; i++)
+		SQ_ASSERT_EQ(id_of<T>(T::pop(&q)), order[i]);
+	SQ_ASSERT(T::empty(&q));
+}
+
+#define SQX_TIE(B)							\
+	SQ_TIE(B, cxx_tie_##B, cxx_tie_##B##_less);			\
+	SQX_TRAITS(cxx_tie_##B, 1)					\
+	static bool cxx_tie_##B##_less(const SQ_NODE(cxx_tie_##B) *a,	\
+				       const SQ_NODE(cxx_tie_##B) *b)	\
+	{								\
+		typedef task<cxx_tie_##B##_traits> t;			\
+		return sq_entry_const(a, t, link)->weight <		\
+		       sq_entry_const(b, t, link)->weight;		\
+	}
+SQ_TIE_KINDS(SQX_TIE)
+
 #define SQX_TEST(K, exact) SQ_TEST(cxx_##K) { exercise<K##_traits>(); }
 SQ_KINDS(SQX_TEST)
+#define SQX_TIE_TEST(B)							\
+	SQ_TEST(cxx_tie_##B)						\
+	{								\
+		exercise<cxx_tie_##B##_traits>();			\
+		exercise_tie<cxx_tie_##B##_traits>();			\
+	}
+SQ_TIE_KINDS(SQX_TIE_TEST)
 
 #define SQX_ENTRY(K, exact) SQ_T(cxx_##K),
-static const sq_test_entry tests[] = { SQ_KINDS(SQX_ENTRY) };
+#define SQX_TIE_ENTRY(B) SQ_T(cxx_tie_##B),
+static const sq_test_entry tests[] = { SQ_KINDS(SQX_ENTRY)
+				       SQ_TIE_KINDS(SQX_TIE_ENTRY) };
 
 SQ_TEST_MAIN("cxx", tests)

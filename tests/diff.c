@@ -17,10 +17,15 @@
  *   the ring, other   the contract's guarantee: late nodes first, FIFO;
  *   geometries        else a key below the smallest key + Tg; the time
  *                     moves only on pop, to the popped key's tick
+ *   tie kinds         a tie kind (SQ_TIE) of every backend of SQ_TIE_KINDS,
+ *                     ordered among equal keys by an item's prio, drawn
+ *                     from 0..3 on every enqueue and requeue: against the
+ *                     model ordered by (key, prio, seq), exactly
  *   cross             every exact backend (and then the ring at Tg = 1 in
  *                     its window too) fed one stream must give identical
  *                     node identities from every first() and pop(), up to
- *                     N = 20000
+ *                     N = 20000; the tie kinds among them, all prios 0
+ *                     (so FIFO); and the tie kinds alone, random prios
  *
  * Every run takes its seed from SQ_SEED (default below) mixed with the
  * run's name; a failure prints the run, the seed and the step, and
@@ -136,6 +141,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 struct sqd_ops {
 	const char *name;
 	bool is_ring;
+	bool has_tie;				/* a tie kind: set_tie matters */
 	void (*init)(unsigned gran_shift, uint64_t base);
 	bool (*enqueue)(unsigned id, uint64_t key);
 	bool (*dequeue)(unsigned id);
@@ -151,6 +157,7 @@ struct sqd_ops {
 	int (*check)(void);
 	uint64_t (*time)(void);			/* the ring's time; trees: 0 */
 	void (*advance)(uint64_t now);		/* the ring's clock; trees: nothing */
+	void (*set_tie)(unsigned id, unsigned prio);	/* before (re)queueing */
 };
 
 /*
@@ -161,6 +168,7 @@ struct sqd_ops {
 	struct K##_item {                                                     \
 		unsigned id;                                                  \
 		SQ_NODE(K) link;                                              \
+		unsigned prio;		/* a tie kind's order */              \
 	};                                                                    \
 	static SQ_QUEUE(K) K##_q;                                             \
 	static struct K##_item K##_items[SQD_XMAX];                           \
@@ -173,6 +181,7 @@ struct sqd_ops {
 		unsigned i;                                                   \
 		for (i = 0; i < SQD_XMAX; i++) {                              \
 			K##_items[i].id = i;                                  \
+			K##_items[i].prio = 0;                                \
 			SQ_NODE_INIT(K, &K##_items[i].link);                  \
 		}                                                             \
 	}                                                                     \
@@ -208,7 +217,14 @@ struct sqd_ops {
 	{                                                                     \
 		return SQ_QUEUED(K, &K##_items[i].link);                      \
 	}                                                                     \
-	static uint64_t K##_key(unsigned i) { return K##_items[i].link.key; } \
+	static uint64_t K##_key(unsigned i)                                   \
+	{                                                                     \
+		return SQ_KEY(K, &K##_items[i].link);                         \
+	}                                                                     \
+	static void K##_set_tie(unsigned i, unsigned prio)                    \
+	{                                                                     \
+		K##_items[i].prio = prio;                                     \
+	}                                                                     \
 	static int K##_check(void) { return SQ_CHECK(K, &K##_q); }
 
 /*
@@ -231,12 +247,26 @@ struct sqd_ops {
 	}
 SQ_KINDS(SQD_GENERIC)
 
-#define SQD_OPS(K, exact)                                               \
-	{ #K, !(exact), K##_init, K##_enqueue, K##_dequeue, K##_requeue, \
-	  K##_first, K##_pop, K##_pop_due, K##_visit, K##_count,         \
-	  K##_empty, K##_queued, K##_key, K##_check, K##_time,           \
-	  K##_advance },
-static struct sqd_ops backends[] = { SQ_KINDS(SQD_OPS) };
+/* a tie kind over backend B: tie_B, ordered among equal keys by prio */
+#define SQD_TIE_KIND(B)                                                     \
+	SQ_TIE(B, tie_##B, tie_##B##_less);                                 \
+	SQD_GENERIC(tie_##B, 1)                                             \
+	static bool tie_##B##_less(const SQ_NODE(tie_##B) *a,               \
+				   const SQ_NODE(tie_##B) *b)               \
+	{                                                                   \
+		return sq_entry_const(a, struct tie_##B##_item, link)->prio < \
+		       sq_entry_const(b, struct tie_##B##_item, link)->prio;  \
+	}
+SQ_TIE_KINDS(SQD_TIE_KIND)
+
+#define SQD_OPS2(K, exact, tie)                                         \
+	{ #K, !(exact), tie, K##_init, K##_enqueue, K##_dequeue,         \
+	  K##_requeue, K##_first, K##_pop, K##_pop_due, K##_visit,       \
+	  K##_count, K##_empty, K##_queued, K##_key, K##_check, K##_time, \
+	  K##_advance, K##_set_tie },
+#define SQD_OPS(K, exact) SQD_OPS2(K, exact, false)
+#define SQD_TIE_OPS(B) SQD_OPS2(tie_##B, 1, true)
+static struct sqd_ops backends[] = { SQ_KINDS(SQD_OPS) SQ_TIE_KINDS(SQD_TIE_OPS) };
 #define SQD_NBACKENDS SQ_NELEM(backends)
 
 /* ---- keys -------------------------------------------------------------- */
@@ -440,15 +470,26 @@ static void verify_all(const struct sqd_run *r, unsigned nids)
 	}
 }
 
+/* a tie kind's prio for a node about to be (re)queued: from 0..3, so
+ * equal keys often have equal prios too; 0 for a plain kind */
+static unsigned gen_tie(const struct sqd_ops *be, unsigned id)
+{
+	unsigned tie = be->has_tie ? (unsigned)below(4) : 0;
+
+	be->set_tie(id, tie);
+	return tie;
+}
+
 static void do_enqueue(const struct sqd_run *r, unsigned id, uint64_t key)
 {
 	const struct sqd_ops *be = r->be;
 	uint64_t t0 = be->time();
+	unsigned tie = gen_tie(be, id);
 	bool got, want;
 
 	ctx.op = "enqueue";
 	got = be->enqueue(id, key);
-	want = sqm_enqueue(&model, id, key);
+	want = sqm_enqueue_tie(&model, id, key, tie);
 	DASSERT(be->queued(id), "enqueued %u not queued\n", id);
 	DASSERT(be->key(id) == key, "key member of %u\n", id);
 	DASSERT(got == (be->first() == (long)id),
@@ -480,14 +521,16 @@ static void do_requeue(const struct sqd_run *r, unsigned id, uint64_t key)
 {
 	const struct sqd_ops *be = r->be;
 	uint64_t t0 = be->time(), k0, k1;
+	unsigned tie;
 	long f0, f1;
 	bool got, want;
 
 	ctx.op = be->queued(id) ? "requeue" : "requeue (arm)";
 	f0 = be->first();
 	k0 = f0 >= 0 ? be->key((unsigned)f0) : 0;
+	tie = gen_tie(be, id);
 	got = be->requeue(id, key);
-	want = sqm_requeue(&model, id, key);
+	want = sqm_requeue_tie(&model, id, key, tie);
 	f1 = be->first();
 	k1 = be->key((unsigned)f1);
 	DASSERT(be->queued(id), "requeued %u not queued\n", id);
@@ -847,10 +890,13 @@ static void xq_del(unsigned id)
 /*
  * run_cross - one stream into @n backends; all must answer alike.  With
  * the ring among them (Tg = 1), keys are at or past its time (any
- * distance), and now and then its clock moves.
+ * distance), and now and then its clock moves.  With @ties (tie kinds
+ * only) every enqueue and requeue first gives the node one random prio
+ * in every backend; otherwise every prio stays 0.
  */
 static void run_cross(const struct sqd_ops *const *bes, size_t n,
-		      const char *name, unsigned nids_max, unsigned long ops)
+		      const char *name, unsigned nids_max, unsigned long ops,
+		      bool ties)
 {
 	const struct sqd_ops *ring = NULL;
 	bool ret0, ret;
@@ -897,6 +943,12 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 		case OP_ENQUEUE:
 		case OP_REQUEUE:
 			id = (unsigned)below(nids);
+			if (ties) {
+				unsigned prio = (unsigned)below(4);
+
+				for (b = 0; b < n; b++)
+					bes[b]->set_tie(id, prio);
+			}
 			if (!xq_pos[id]) {
 				ctx.op = "enqueue";
 				for (b = 0; b < n; b++) {
@@ -975,20 +1027,23 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 	       name, ops, n, max_queued);
 }
 
-/* one stream into every exact backend, then into all of them */
-static void cross(bool with_rings, const char *name)
+/* one stream into every exact backend and tie kind (prios 0), then into
+ * all of them; then into the tie kinds alone, with random prios */
+static void cross(bool with_rings, bool ties, const char *name)
 {
 	const struct sqd_ops *bes[SQD_NBACKENDS];
 	size_t b, n = 0;
 
 	for (b = 0; b < SQD_NBACKENDS; b++)
-		if (with_rings || !backends[b].is_ring)
+		if ((with_rings || !backends[b].is_ring) &&
+		    (!ties || backends[b].has_tie))
 			bes[n++] = &backends[b];
-	run_cross(bes, n, name, SQD_XMAX, scaled(1000000));
+	run_cross(bes, n, name, SQD_XMAX, scaled(1000000), ties);
 }
 
-SQ_TEST(cross_exact_backends) { cross(false, "cross-exact"); }
-SQ_TEST(cross_with_ring) { cross(true, "cross-all"); }
+SQ_TEST(cross_exact_backends) { cross(false, false, "cross-exact"); }
+SQ_TEST(cross_with_ring) { cross(true, false, "cross-all"); }
+SQ_TEST(cross_tie_kinds) { cross(false, true, "cross-tie"); }
 
 static const sq_test_entry tests[] = {
 	SQ_T(diff_exact_backends),
@@ -996,6 +1051,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(diff_ring_geometries),
 	SQ_T(cross_exact_backends),
 	SQ_T(cross_with_ring),
+	SQ_T(cross_tie_kinds),
 };
 
 SQ_TEST_MAIN("diff", tests)

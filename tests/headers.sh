@@ -5,7 +5,10 @@
 # to test its include guard) in an otherwise empty translation unit and
 # compiled under the project's strict warnings as:
 #   C99 and C11 with $CC, C99 and C11 with $CLANG (when set), C++11 with $CXX,
-# each with and without -DSQ_DEBUG.  Run from the repository root; the
+# each with and without -DSQ_DEBUG.  A header that defines a tie-kind
+# macro (SQ_RB_TIE ...) also expands it once, and smartq.h expands SQ_TIE
+# for every backend of SQ_TIE_KINDS, so the generated code is held to the
+# same warnings.  Run from the repository root; the
 # Makefile's wrapper (build/tests/headers) sets CC, CXX, CLANG and WARN.
 # Exits 0 when every compile is clean.
 
@@ -45,6 +48,19 @@ for hdr in $headers; do
 	inc=${hdr#include/}
 	printf '#include "%s"\n#include "%s"\ntypedef int sq_header_check_unit;\n' \
 		"$inc" "$inc" >"$tmp/unit"
+	tie=$(sed -n 's/^#define \(SQ_[A-Z]*_TIE\)(name, less).*/\1/p' "$hdr")
+	if [ -n "$tie" ]; then
+		printf '%s(hdr_tie, hdr_less);\n%s\n%s\n' "$tie" \
+			'static bool hdr_less(const struct sq_hdr_tie_node *a, const struct sq_hdr_tie_node *b)' \
+			'{ return a->base.key < b->base.key; }' >>"$tmp/unit"
+	fi
+	if [ "$inc" = smartq.h ]; then
+		printf '%s\n%s\n%s\n%s\n' \
+			'#define HDR_TIE(K) SQ_TIE(K, hdr_tie_##K, hdr_less_##K); \' \
+			'static bool hdr_less_##K(const SQ_NODE(hdr_tie_##K) *a, const SQ_NODE(hdr_tie_##K) *b) \' \
+			'{ return SQ_KEY(hdr_tie_##K, a) < SQ_KEY(hdr_tie_##K, b); }' \
+			'SQ_TIE_KINDS(HDR_TIE)' >>"$tmp/unit"
+	fi
 	for dbg in "" "-DSQ_DEBUG"; do
 		for std in c99 c11; do
 			try "$CC -std=$std $dbg" "$CC" c -std=$std -O2 $WARN $dbg

@@ -15,6 +15,10 @@
  *    queued() is false and it can be enqueued again;
  *  - check() returns -1 and says "check failed" when the structure is
  *    damaged: a node's key (the cached count and first: each wb_*.c).
+ *
+ * With -DSQ_TIE_BASE=<backend of SQ_TIE_KINDS> it runs over a tie kind of
+ * that backend (SQ_TIE), whose messages name its own functions, and
+ * check() must also see a broken order among equal keys.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -32,6 +36,13 @@
 #ifndef SQ_DEBUG
 #error "misuse.c tests SQ_DEBUG: compile with -DSQ_DEBUG"
 #endif
+#ifdef SQ_TIE_BASE
+#define SQ_K SQ__XCAT2(tie_, SQ_TIE_BASE)	/* tie_rb, ... */
+SQ_TIE(SQ_TIE_BASE, SQ_K, node_less);
+#define NODE_KEY(n) ((n).base.key)
+#else
+#define NODE_KEY(n) ((n).key)
+#endif
 #ifndef SQ_K
 #error "compile with -DSQ_K=<backend>, a token of SQ_KINDS in smartq.h"
 #endif
@@ -43,6 +54,15 @@
 
 static SQ_QUEUE(K) q, q2;
 static SQ_NODE(K) nodes[8];
+
+#ifdef SQ_TIE_BASE
+static unsigned prio[SQ_NELEM(nodes)];	/* the order among equal keys */
+
+static bool node_less(const SQ_NODE(K) *a, const SQ_NODE(K) *b)
+{
+	return prio[a - nodes] < prio[b - nodes];
+}
+#endif
 
 static void setup(void)
 {
@@ -303,14 +323,14 @@ static void check_and_exit(void)
 static void damage_first_key(void)
 {
 	fill();
-	nodes[0].key = UINT64_MAX;		/* the first now sorts last */
+	NODE_KEY(nodes[0]) = UINT64_MAX;		/* the first now sorts last */
 	check_and_exit();
 }
 
 static void damage_middle_key(void)
 {
 	fill();
-	nodes[3].key = 0;			/* a middle node now sorts first */
+	NODE_KEY(nodes[3]) = 0;			/* a middle node now sorts first */
 	check_and_exit();
 }
 
@@ -328,10 +348,32 @@ static void expect_check_fails(void (*fn)(void), const char *what)
 		   res.err);
 }
 
+#ifdef SQ_TIE_BASE
+/* equal keys, ordered by prio; then the first node's prio changes behind
+ * the queue's back, so it belongs last */
+static void damage_tie_order(void)
+{
+	unsigned i;
+
+	setup();
+	for (i = 0; i < 7; i++) {
+		prio[i] = i;
+		SQ_ENQUEUE(K, &q, &nodes[i], 10);
+	}
+	if (SQ_CHECK(K, &q) != 0 || SQ_FIRST(K, &q) != &nodes[0])
+		_exit(4);
+	prio[0] = 100;
+	check_and_exit();
+}
+#endif
+
 SQ_TEST(check_sees_damage)
 {
 	expect_check_fails(damage_first_key, "first node's key");
 	expect_check_fails(damage_middle_key, "middle node's key");
+#ifdef SQ_TIE_BASE
+	expect_check_fails(damage_tie_order, "order among equal keys");
+#endif
 }
 
 static const sq_test_entry tests[] = {

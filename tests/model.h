@@ -3,10 +3,11 @@
  * model.h - the reference model the randomized tests compare against
  *
  * A priority queue as plainly as it can be written: an unordered array of
- * entries { id, key, seq }, where seq is a counter bumped on every enqueue
- * (a requeue counts as a fresh enqueue).  The first entry is the smallest
- * (key, seq) pair, found by a scan, so order and stability are obviously
- * right.  Ids are small integers below SQM_CAP chosen by the caller (a
+ * entries { id, key, tie, seq }, where seq is a counter bumped on every
+ * enqueue (a requeue counts as a fresh enqueue) and tie is the caller's
+ * order among equal keys, as a tie kind's less() compares (0 for every
+ * entry of a plain kind).  The first entry is the smallest (key, tie, seq)
+ * triple, found by a scan, so order and stability are obviously right.  Ids are small integers below SQM_CAP chosen by the caller (a
  * test's node index); a position table makes lookup by id O(1).
  *
  *	struct sqm m;			(about 100 KiB: static, not on the stack)
@@ -17,6 +18,8 @@
  *	sqm_dequeue(&m, 7);		false if 7 was not queued
  *	sqm_requeue(&m, 7, key);	true if the first id or first key changed
  *					(7 not queued: it is enqueued)
+ *	sqm_enqueue_tie(&m, 7, key, tie), sqm_requeue_tie(&m, 7, key, tie)
+ *					the same with a tie value
  *
  * For the white-box tests, which also look at the order and the stamps:
  *
@@ -60,6 +63,7 @@
 struct sqm_entry {
 	unsigned id;
 	uint64_t key;
+	unsigned tie;
 	uint64_t seq;
 };
 
@@ -78,11 +82,16 @@ static inline void sqm__bad(const char *what, unsigned id)
 	abort();
 }
 
-/* a before b in queue order: smaller key, then smaller seq */
+/* a before b in queue order: smaller key, then smaller tie, then
+ * smaller seq */
 static inline bool sqm__before(const struct sqm_entry *a,
 			       const struct sqm_entry *b)
 {
-	return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+	if (a->key != b->key)
+		return a->key < b->key;
+	if (a->tie != b->tie)
+		return a->tie < b->tie;
+	return a->seq < b->seq;
 }
 
 static inline void sqm_init(struct sqm *m)
@@ -145,8 +154,10 @@ static inline bool sqm_first(struct sqm *m, unsigned *id, uint64_t *key)
 	return true;
 }
 
-/* sqm_enqueue - add @id (not queued) with @key; true if it is now first */
-static inline bool sqm_enqueue(struct sqm *m, unsigned id, uint64_t key)
+/* sqm_enqueue_tie - add @id (not queued) with @key and @tie; true if it
+ * is now first */
+static inline bool sqm_enqueue_tie(struct sqm *m, unsigned id, uint64_t key,
+				   unsigned tie)
 {
 	const struct sqm_entry *f;
 	struct sqm_entry *e;
@@ -159,6 +170,7 @@ static inline bool sqm_enqueue(struct sqm *m, unsigned id, uint64_t key)
 	e = &m->e[m->n];
 	e->id = id;
 	e->key = key;
+	e->tie = tie;
 	e->seq = m->seq++;
 	m->pos[id] = (unsigned)(m->n + 1);
 	m->n++;
@@ -166,8 +178,14 @@ static inline bool sqm_enqueue(struct sqm *m, unsigned id, uint64_t key)
 		m->min = m->n - 1;
 		m->min_ok = true;
 	}
-	/* a new entry has the largest seq: first iff its key is strictly less */
+	/* a new entry has the largest seq: first iff (key, tie) is less */
 	return sqm__first(m) == e;
+}
+
+/* sqm_enqueue - sqm_enqueue_tie() with tie 0 */
+static inline bool sqm_enqueue(struct sqm *m, unsigned id, uint64_t key)
+{
+	return sqm_enqueue_tie(m, id, key, 0);
 }
 
 /* sqm_dequeue - remove @id; false if it was not queued */
@@ -207,21 +225,29 @@ static inline bool sqm_pop(struct sqm *m, unsigned *id, uint64_t *key)
 }
 
 /*
- * sqm_requeue - give @id the new @key, as dequeue + enqueue (it becomes
- * last among equal keys); an @id that is not queued is enqueued (armed).
+ * sqm_requeue_tie - give @id the new @key and @tie, as dequeue + enqueue
+ * (it becomes last among the entries equal to it); an @id that is not
+ * queued is enqueued (armed).
  * True if the first id or the first key changed, which is what every
  * backend's requeue returns.
  */
-static inline bool sqm_requeue(struct sqm *m, unsigned id, uint64_t key)
+static inline bool sqm_requeue_tie(struct sqm *m, unsigned id, uint64_t key,
+				   unsigned tie)
 {
 	unsigned id0 = 0, id1 = 0;
 	uint64_t k0 = 0, k1 = 0;
 	bool had = sqm_first(m, &id0, &k0);
 
 	(void)sqm_dequeue(m, id);
-	sqm_enqueue(m, id, key);
+	sqm_enqueue_tie(m, id, key, tie);
 	sqm_first(m, &id1, &k1);
 	return !had || id0 != id1 || k0 != k1;
+}
+
+/* sqm_requeue - sqm_requeue_tie() with tie 0 */
+static inline bool sqm_requeue(struct sqm *m, unsigned id, uint64_t key)
+{
+	return sqm_requeue_tie(m, id, key, 0);
 }
 
 /* ---- for the white-box tests ------------------------------------------- */

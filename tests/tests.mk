@@ -16,9 +16,12 @@
 # The programs of each variant:
 #
 #   contract-KIND   tests/contract.c, the macro-API contract, once per backend
+#   contract-tie-KIND  the same over a tie kind (SQ_TIE) of each backend of
+#                   SQ_TIE_KINDS, then the tie order itself
 #   diff            tests/diff.c, randomized differential test vs tests/model.h
 #   misuse-KIND     tests/misuse.c, SQ_DEBUG misuse messages, poison, check()
-#                   (always built with -DSQ_DEBUG), once per backend
+#                   (always built with -DSQ_DEBUG), once per backend, and
+#                   misuse-tie-KIND over each tie kind
 #   wb_KIND         every tests/wb_*.c, the backends' white-box suites
 #   keys            tests/keys.c, the key maps of common.h (int64_t, double)
 #
@@ -136,7 +139,9 @@ endif
 
 SQT_WB    := $(patsubst tests/%.c,%,$(wildcard tests/wb_*.c))
 SQT_PROGS := $(SQT_WB) keys diff $(addprefix contract-,$(SQT_KINDS)) \
-             $(addprefix misuse-,$(SQT_KINDS))
+             $(addprefix misuse-,$(SQT_KINDS)) \
+             $(addprefix contract-tie-,$(SQ_TIE_KINDS)) \
+             $(addprefix misuse-tie-,$(SQ_TIE_KINDS))
 
 SQT_BUILT := $(foreach v,$(SQT_VARIANTS),$(addprefix $(SQT_DIR)/$(v)/,$(SQT_PROGS)))
 SQT_BUILT += $(SQT_DIR)/o2/diff-slots64 $(SQT_DIR)/o2/diff-slots4096 \
@@ -163,9 +168,18 @@ sqt_cc = $(SQT_CC_$(1)) $(SQT_FLAGS_$(1)) $(WARN) \
 
 # $(call sqt_rules,VARIANT)
 define sqt_rules
+$(SQT_DIR)/$(1)/contract-tie-%: tests/contract.c $(SQT_HDRS)
+	@mkdir -p $$(@D)
+	$$(call sqt_cc,$(1)) -DSQ_TIE_BASE=$$* -o $$@ $$< $$(SQT_CMOCKA_L)
+
 $(SQT_DIR)/$(1)/contract-%: tests/contract.c $(SQT_HDRS)
 	@mkdir -p $$(@D)
 	$$(call sqt_cc,$(1)) -DSQ_K=$$* -o $$@ $$< $$(SQT_CMOCKA_L)
+
+$(SQT_DIR)/$(1)/misuse-tie-%: tests/misuse.c $(SQT_HDRS)
+	@mkdir -p $$(@D)
+	$$(call sqt_cc,$(1)) $$(if $$(filter -DSQ_DEBUG,$$(SQT_FLAGS_$(1))),,-DSQ_DEBUG) \
+		-DSQ_TIE_BASE=$$* -o $$@ $$< $$(SQT_CMOCKA_L)
 
 $(SQT_DIR)/$(1)/misuse-%: tests/misuse.c $(SQT_HDRS)
 	@mkdir -p $$(@D)

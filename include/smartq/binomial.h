@@ -537,6 +537,17 @@ static inline struct sq_binom_node *sq_binom_first(const struct sq_binom *q)
 	return q->bh_min;
 }
 
+/**
+ * sq_binom_key - the key a node is queued with
+ * @n: a node
+ * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_binom_key(const struct sq_binom_node *n)
+{
+	return n->key;
+}
+
 SQ__SLOW void sq_binom__renumber(struct sq_binom *q);
 
 /* sq_binom__stamp_room - make room for one more stamp: renumber when the

@@ -38,6 +38,18 @@
 #define sq_entry(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
+/**
+ * sq_entry_const - sq_entry() for a pointer to const
+ * @ptr:    pointer to the embedded node, const
+ * @type:   type of the containing struct
+ * @member: name of the node member inside @type
+ *
+ * What a tie order's less(a, b) needs: it is handed const nodes, and
+ * sq_entry() would cast the qualifier away (-Wcast-qual).
+ */
+#define sq_entry_const(ptr, type, member) \
+	((const type *)(const void *)((const char *)(ptr) - offsetof(type, member)))
+
 /*
  * GNU C extensions (builtins, attributes, inline asm) are used only behind
  * SQ__GNUC, each with an ISO C fallback.  Define SQ_PORTABLE to take the
@@ -74,6 +86,10 @@
  * Between two stores it keeps them two: gcc does not pair them into one
  * wider store, from whose upper half a later narrow load is forwarded
  * slowly if at all.
+ * SQ__GEN and SQ__GEN_INLINE are for the functions a macro generates in
+ * the user's file (the tie kinds): those the user never calls must not
+ * warn there, as clang's -Wunused-function does for a file's own inline
+ * functions.
  */
 #ifdef SQ__GNUC
 #define SQ__LIKELY(x)   __builtin_expect(!!(x), 1)
@@ -82,6 +98,8 @@
 #define SQ__SLOW        static __attribute__((noinline, unused))
 #define SQ__OPAQUE(x)   __asm__("" : "+r"(x))
 #define SQ__KEEP_BRANCH() __asm__ __volatile__("")
+#define SQ__GEN         static inline __attribute__((unused))
+#define SQ__GEN_INLINE  static inline __attribute__((always_inline, unused))
 #else
 #define SQ__LIKELY(x)   (x)
 #define SQ__UNLIKELY(x) (x)
@@ -89,6 +107,8 @@
 #define SQ__SLOW        static inline
 #define SQ__OPAQUE(x)   ((void)0)
 #define SQ__KEEP_BRANCH() ((void)0)
+#define SQ__GEN         static inline
+#define SQ__GEN_INLINE  static inline
 #endif
 
 /*
@@ -385,5 +405,172 @@ static inline void sq__die(const char *fn, const char *mistake)
 		(void)now;						\
 		return 0;						\
 	}
+
+/*
+ * SQ__TIE_KIND(B, name, less) - the tie kind @name over the backend @B
+ *
+ * What SQ_RB_TIE, SQ_GAVL_TIE and SQ_BINOM_TIE expand to (the backends'
+ * headers document them).  The queue struct sq_@name wraps struct sq_@B
+ * as .base, the node struct sq_@name_node wraps struct sq_@B_node as
+ * .base, and every verb of the contract is a one-line wrapper, so the
+ * macro API takes @name as it takes @B.  The comparing paths get
+ * sq_@name__tie, which orders two nodes of equal key by the user's
+ * @less (declared here, defined by the user after the macro); its
+ * address is a constant, so the call inlines as a direct one.
+ *
+ * What a backend provides for it: sq_B__tie_item (what its order
+ * compares), sq_B__tie_fn, sq_B__tie_node() (an item's node), its verbs
+ * with a tie order and a name for SQ_DEBUG's messages,
+ * sq_B__tie_{enqueue,dequeue,requeue,pop,pop_due,check}, and
+ * sq_B__visit().  The plain verbs call the same functions with NULL.
+ */
+/* NOLINTBEGIN(bugprone-macro-parentheses): name and less are tokens */
+#define SQ__TIE_KIND(B, name, less)					\
+	struct sq_##name##_node {					\
+		struct sq_##B##_node base;				\
+	};								\
+	struct sq_##name {						\
+		struct sq_##B base;					\
+	};								\
+	static bool less(const struct sq_##name##_node *,		\
+			 const struct sq_##name##_node *);		\
+	SQ__GEN_INLINE bool sq_##name##__tie(const sq_##B##__tie_item *a, \
+					     const sq_##B##__tie_item *b) \
+	{								\
+		return less(sq_entry_const(sq_##B##__tie_node(a),	\
+					   struct sq_##name##_node, base), \
+			    sq_entry_const(sq_##B##__tie_node(b),	\
+					   struct sq_##name##_node, base)); \
+	}								\
+	SQ__GEN_INLINE struct sq_##name##_node *			\
+	sq_##name##__node(struct sq_##B##_node *n)			\
+	{								\
+		return n ? sq_entry(n, struct sq_##name##_node, base) : NULL; \
+	}								\
+	SQ__GEN void sq_##name##_init(struct sq_##name *q)		\
+	{								\
+		sq_##B##_init(&q->base);				\
+	}								\
+	SQ__GEN void sq_##name##_init_at(struct sq_##name *q, uint64_t now) \
+	{								\
+		sq_##B##_init_at(&q->base, now);			\
+	}								\
+	SQ__GEN bool sq_##name##_init_geom(struct sq_##name *q,	\
+					   unsigned gran_shift, uint64_t base) \
+	{								\
+		return sq_##B##_init_geom(&q->base, gran_shift, base);	\
+	}								\
+	SQ__GEN uint64_t sq_##name##_time(const struct sq_##name *q)	\
+	{								\
+		return sq_##B##_time(&q->base);				\
+	}								\
+	SQ__GEN unsigned sq_##name##_gran_shift(const struct sq_##name *q) \
+	{								\
+		return sq_##B##_gran_shift(&q->base);			\
+	}								\
+	SQ__GEN uint64_t sq_##name##_advance(struct sq_##name *q, uint64_t now) \
+	{								\
+		return sq_##B##_advance(&q->base, now);			\
+	}								\
+	SQ__GEN void sq_##name##_node_init(struct sq_##name##_node *n)	\
+	{								\
+		sq_##B##_node_init(&n->base);				\
+	}								\
+	SQ__GEN bool sq_##name##_queued(const struct sq_##name##_node *n) \
+	{								\
+		return sq_##B##_queued(&n->base);			\
+	}								\
+	SQ__GEN bool sq_##name##_empty(const struct sq_##name *q)	\
+	{								\
+		return sq_##B##_empty(&q->base);			\
+	}								\
+	SQ__GEN size_t sq_##name##_count(const struct sq_##name *q)	\
+	{								\
+		return sq_##B##_count(&q->base);			\
+	}								\
+	SQ__GEN uint64_t sq_##name##_key(const struct sq_##name##_node *n) \
+	{								\
+		return n->base.key;					\
+	}								\
+	SQ__GEN_INLINE struct sq_##name##_node *			\
+	sq_##name##_first(const struct sq_##name *q)			\
+	{								\
+		return sq_##name##__node(sq_##B##_first(&q->base));	\
+	}								\
+	SQ__GEN_INLINE bool sq_##name##_enqueue(struct sq_##name *q,	\
+						struct sq_##name##_node *n, \
+						uint64_t key)		\
+	{								\
+		return sq_##B##__tie_enqueue(&q->base, &n->base, key,	\
+					     sq_##name##__tie,		\
+					     "sq_" #name "_enqueue");	\
+	}								\
+	SQ__GEN_INLINE bool sq_##name##_dequeue(struct sq_##name *q,	\
+						struct sq_##name##_node *n) \
+	{								\
+		return sq_##B##__tie_dequeue(&q->base, &n->base,	\
+					     sq_##name##__tie,		\
+					     "sq_" #name "_dequeue");	\
+	}								\
+	SQ__GEN_INLINE bool sq_##name##_requeue(struct sq_##name *q,	\
+						struct sq_##name##_node *n, \
+						uint64_t key)		\
+	{								\
+		return sq_##B##__tie_requeue(&q->base, &n->base, key,	\
+					     sq_##name##__tie,		\
+					     "sq_" #name "_requeue");	\
+	}								\
+	SQ__GEN_INLINE struct sq_##name##_node *			\
+	sq_##name##_pop(struct sq_##name *q)				\
+	{								\
+		return sq_##name##__node(sq_##B##__tie_pop(&q->base,	\
+							   sq_##name##__tie)); \
+	}								\
+	SQ__GEN_INLINE struct sq_##name##_node *			\
+	sq_##name##_pop_due(struct sq_##name *q, uint64_t now)		\
+	{								\
+		return sq_##name##__node(sq_##B##__tie_pop_due(&q->base, now, \
+							       sq_##name##__tie)); \
+	}								\
+	SQ__GEN int sq_##name##_check(const struct sq_##name *q)	\
+	{								\
+		return sq_##B##__tie_check(&q->base, sq_##name##__tie,	\
+					   "sq_" #name "_check");	\
+	}								\
+	struct sq_##name##__visit {					\
+		void (*fn)(struct sq_##name##_node *, void *);		\
+		void *arg;						\
+	};								\
+	SQ__GEN void sq_##name##__visit_one(struct sq_##B##_node *n, void *v) \
+	{								\
+		const struct sq_##name##__visit *w =			\
+			(const struct sq_##name##__visit *)v;		\
+		w->fn(sq_##name##__node(n), w->arg);			\
+	}								\
+	SQ__GEN size_t sq_##name##_visit(const struct sq_##name *q,	\
+					 void (*fn)(struct sq_##name##_node *, \
+						    void *),		\
+					 void *arg)			\
+	{								\
+		struct sq_##name##__visit w;				\
+		w.fn = fn;						\
+		w.arg = arg;						\
+		return sq_##B##__visit(&q->base, sq_##name##__visit_one, &w, \
+				       "sq_" #name "_visit");		\
+	}
+
+/* SQ__TIE_INORDER(B, name) - next and prev of a tie kind over a tree */
+#define SQ__TIE_INORDER(B, name)					\
+	SQ__GEN struct sq_##name##_node *				\
+	sq_##name##_next(const struct sq_##name##_node *n)		\
+	{								\
+		return sq_##name##__node(sq_##B##_next(&n->base));	\
+	}								\
+	SQ__GEN struct sq_##name##_node *				\
+	sq_##name##_prev(const struct sq_##name##_node *n)		\
+	{								\
+		return sq_##name##__node(sq_##B##_prev(&n->base));	\
+	}
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 #endif /* SMARTQ_COMMON_H */

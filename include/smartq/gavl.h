@@ -643,6 +643,17 @@ static inline struct sq_gavl_node *sq_gavl_first(const struct sq_gavl *q)
 }
 
 /**
+ * sq_gavl_key - the key a node is queued with
+ * @n: a node
+ * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_gavl_key(const struct sq_gavl_node *n)
+{
+	return n->key;
+}
+
+/**
  * sq_gavl_next - the node after @n in queue order
  * @n: a queued node
  * Return: the next node, NULL if @n is the last.

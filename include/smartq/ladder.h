@@ -1030,6 +1030,17 @@ static inline struct sq_ladder_node *sq_ladder_first(const struct sq_ladder *q)
 }
 
 /**
+ * sq_ladder_key - the key a node is queued with
+ * @n: a node
+ * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_ladder_key(const struct sq_ladder_node *n)
+{
+	return n->key;
+}
+
+/**
  * sq_ladder_enqueue - insert a node
  * @q:   the queue
  * @n:   a node not on any queue

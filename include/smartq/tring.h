@@ -837,6 +837,17 @@ static inline struct sq_tring_node *sq_tring_first(const struct sq_tring *q)
 }
 
 /**
+ * sq_tring_key - the key a node is queued with
+ * @n: a node
+ * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_tring_key(const struct sq_tring_node *n)
+{
+	return n->key;
+}
+
+/**
  * sq_tring_enqueue - insert a node with a key
  * @q:   the queue
  * @n:   a node that is not queued
