@@ -100,9 +100,10 @@
  */
 #define SQ_TIE(K, name, less)       SQ__XCAT2(SQ__TIE_, K)(name, less)
 #define SQ__TIE_rb                  SQ_RB_TIE
+#define SQ__TIE_gavl                SQ_GAVL_TIE
 
 /* SQ_TIE_KINDS(X) - X(K) for each backend that SQ_TIE takes */
-#define SQ_TIE_KINDS(X) X(rb)
+#define SQ_TIE_KINDS(X) X(rb) X(gavl)
 
 /*
  * The clock, on every backend: the ring's granularity (2^shift) and time

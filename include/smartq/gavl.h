@@ -7,6 +7,9 @@
  * difference, the first (smallest) node cached, and a pop that "cuts" the
  * first node off without rotations.  Equal keys descend to the right, so a
  * node lands after every node already queued with its key (stable, FIFO).
+ * A tie kind (SQ_GAVL_TIE, at the end) orders equal keys by the user's
+ * less() first: the descent, requeue's in-place test and check() take it
+ * as a parameter (sq_gavl__before()), NULL for the plain kind.
  *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + retrace, at most one (double) rotation
@@ -27,7 +30,8 @@
  * The invariants, kept by every operation and verified by sq_gavl_check():
  *
  *   (1) order: an in-order walk meets keys in non-decreasing order, equal
- *       keys in the order they were (re)queued;
+ *       keys in the order they were (re)queued (a tie kind's: in less()
+ *       order, and those equal under less() as they were (re)queued);
  *   (2) exact balance: gv_balance = h(left) - h(right) at every node, with
  *       no exception (cuts keep it exact too: they just stop rotating);
  *   (3) off the spine the tree is AVL: -1 <= gv_balance <= 1;
@@ -111,6 +115,36 @@ struct sq_gavl {
 	struct sq_gavl_node *gv_root, *gv_first;
 	size_t gv_count;
 };
+
+/*
+ * sq_gavl__tie_fn - the order among equal keys of a tie kind
+ * (SQ_GAVL_TIE): true if @a goes before @b.  The comparing paths take one
+ * as a parameter; the plain kind passes NULL, which the always-inlined
+ * descent folds away.  It compares nodes (sq_gavl__tie_item).
+ */
+typedef struct sq_gavl_node sq_gavl__tie_item;
+typedef bool (*sq_gavl__tie_fn)(const sq_gavl__tie_item *a,
+				const sq_gavl__tie_item *b);
+
+SQ__INLINE const struct sq_gavl_node *
+sq_gavl__tie_node(const sq_gavl__tie_item *n)
+{
+	return n;
+}
+
+/*
+ * sq_gavl__before - does @n, given key @key, go before queued node @x?
+ * By key; between equal keys by @tie, if any; equal under both, no:
+ * @n goes after @x (FIFO).  @tie is consulted only between equal keys.
+ */
+SQ__INLINE bool sq_gavl__before(const struct sq_gavl_node *n, uint64_t key,
+				const struct sq_gavl_node *x,
+				sq_gavl__tie_fn tie)
+{
+	if (tie && key == x->key)
+		return tie(n, x);
+	return key < x->key;
+}
 
 /* The balance of a node that is not queued; far outside [-height, 1]. */
 #define SQ_GAVL__UNQUEUED 0x4000
@@ -699,13 +733,14 @@ static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 	return p;
 }
 
-/* The compare: descend, link @n as a leaf, retrace.  No misuse check. */
+/* The compare: descend, link @n as a leaf, retrace, in the order of @tie
+ * among equal keys (NULL: FIFO).  No misuse check. */
 SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
-			     uint64_t key)
+				uint64_t key, sq_gavl__tie_fn tie)
 {
 	struct sq_gavl_node *parent = NULL, *gp = NULL, *ggp = NULL;
 	struct sq_gavl_node *cur = q->gv_root;
-	bool leftmost;
+	bool leftmost, went_left = false;
 
 	/* The words that do not depend on the descent are written before
 	 * it, once for every path, and the right child apart from the left,
@@ -727,7 +762,8 @@ SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 		ggp = gp;
 		gp = parent;	/* the retrace's second node: see there */
 		parent = cur;
-		cur = key < cur->key ? l : r;
+		went_left = sq_gavl__before(n, key, cur, tie);
+		cur = went_left ? l : r;
 	}
 	n->gv_parent = parent;
 	n->gv_right = NULL;	/* apart from the left: see above */
@@ -740,8 +776,10 @@ SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 		leftmost = true;
 	} else {
 		/* the last turn is not branched on either (SQ__CHILD);
-		 * left of the old first means no right turn on the way */
-		bool left = key < parent->key;
+		 * left of the old first means no right turn on the way;
+		 * a tie kind does not call its less twice (as in
+		 * sq_rb__insert()) */
+		bool left = tie ? went_left : key < parent->key;
 		size_t off = SQ__CHILD_AT(struct sq_gavl_node, gv_left, gv_right, !left);
 
 		*(struct sq_gavl_node **)(void *)((char *)parent + off) = n;
@@ -765,6 +803,33 @@ SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n)
 	sq_gavl__unlink(n);
 }
 
+/*
+ * The verbs that compare or check for misuse, once for the plain kind and
+ * the tie kinds (SQ_GAVL_TIE, SQ__TIE_KIND in common.h): @tie is the order
+ * among equal keys (NULL: FIFO), @who the public function named in
+ * SQ_DEBUG's messages.
+ */
+SQ__INLINE bool sq_gavl__tie_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
+				     uint64_t key, sq_gavl__tie_fn tie,
+				     const char *who)
+{
+	(void)who;	/* read only under SQ_DEBUG */
+	SQ__MISUSE(sq_gavl_queued(n), who, "node is already queued");
+	return sq_gavl__insert(q, n, key, tie);
+}
+
+SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
+				     sq_gavl__tie_fn tie, const char *who)
+{
+	bool was_first = n == q->gv_first;
+
+	(void)tie;	/* removal never compares */
+	(void)who;
+	SQ__MISUSE(!sq_gavl_queued(n), who, "node is not queued");
+	sq_gavl__remove(q, n);
+	return was_first;
+}
+
 /**
  * sq_gavl_enqueue - insert a node
  * @q:   the queue
@@ -777,9 +842,7 @@ SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n)
 SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				uint64_t key)
 {
-	SQ__MISUSE(sq_gavl_queued(n), "sq_gavl_enqueue",
-		   "node is already queued");
-	return sq_gavl__insert(q, n, key);
+	return sq_gavl__tie_enqueue(q, n, key, NULL, "sq_gavl_enqueue");
 }
 
 /**
@@ -794,11 +857,7 @@ SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
  */
 static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
 {
-	bool was_first = n == q->gv_first;
-
-	SQ__MISUSE(!sq_gavl_queued(n), "sq_gavl_dequeue", "node is not queued");
-	sq_gavl__remove(q, n);
-	return was_first;
+	return sq_gavl__tie_dequeue(q, n, NULL, "sq_gavl_dequeue");
 }
 
 /**
@@ -839,6 +898,44 @@ static inline struct sq_gavl_node *sq_gavl_pop_due(struct sq_gavl *q,
 	return f && f->key <= now ? sq_gavl_pop(q) : NULL;
 }
 
+/* pop and pop_due of a tie kind: they never compare */
+SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop(struct sq_gavl *q,
+						 sq_gavl__tie_fn tie)
+{
+	(void)tie;
+	return sq_gavl_pop(q);
+}
+
+SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop_due(struct sq_gavl *q,
+						     uint64_t now,
+						     sq_gavl__tie_fn tie)
+{
+	(void)tie;
+	return sq_gavl_pop_due(q, now);
+}
+
+static inline size_t sq_gavl__visit(const struct sq_gavl *q,
+				    void (*fn)(struct sq_gavl_node *, void *),
+				    void *arg, const char *who)
+{
+	struct sq_gavl_node *n = q->gv_first;
+	size_t seen = 0, count = q->gv_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
+	while (n) {
+		SQ__STEP(1);
+		struct sq_gavl_node *next = sq_gavl_next(n);
+
+		fn(n, arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		SQ__MISUSE(q->gv_count != count, who, "fn changed the queue");
+		seen++;
+		n = next;
+	}
+	return seen;
+}
+
 /**
  * sq_gavl_visit - call a function once for every queued node
  * @q:   the queue
@@ -853,22 +950,36 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 				   void (*fn)(struct sq_gavl_node *, void *),
 				   void *arg)
 {
-	struct sq_gavl_node *n = q->gv_first;
-	size_t seen = 0, count = q->gv_count;
+	return sq_gavl__visit(q, fn, arg, "sq_gavl_visit");
+}
 
-	(void)count;	/* read only under SQ_DEBUG */
-	while (n) {
-		SQ__STEP(1);
-		struct sq_gavl_node *next = sq_gavl_next(n);
+static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
+				     struct sq_gavl_node *n, uint64_t key,
+				     sq_gavl__tie_fn tie, const char *who)
+{
+	struct sq_gavl_node *prev, *next, *first;
+	uint64_t first_key;
 
-		fn(n, arg);
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-		SQ__MISUSE(q->gv_count != count, "sq_gavl_visit",
-			   "fn changed the queue");
-		seen++;
-		n = next;
+	(void)who;	/* no misuse to report: an idle node is armed */
+	if (!sq_gavl_queued(n))
+		return sq_gavl__insert(q, n, key, tie);
+	prev = sq_gavl_prev(n);
+	next = sq_gavl_next(n);
+	/* in place iff prev <= (key, n) < next; a tie kind's less sees n's
+	 * fields as they are now, so a requeue also re-sorts a node whose
+	 * tie fields changed */
+	if ((!prev || !sq_gavl__before(n, key, prev, tie)) &&
+	    (!next || sq_gavl__before(n, key, next, tie))) {
+		bool changed = !prev && n->key != key;
+
+		n->key = key;
+		return changed;
 	}
-	return seen;
+	first = q->gv_first;
+	first_key = first->key;
+	sq_gavl__remove(q, n);
+	sq_gavl__insert(q, n, key, tie);
+	return q->gv_first != first || q->gv_first->key != first_key;
 }
 
 /**
@@ -885,24 +996,7 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 				   uint64_t key)
 {
-	struct sq_gavl_node *prev, *next, *first;
-	uint64_t first_key;
-
-	if (!sq_gavl_queued(n))
-		return sq_gavl__insert(q, n, key);
-	prev = sq_gavl_prev(n);
-	next = sq_gavl_next(n);
-	if ((!prev || prev->key <= key) && (!next || next->key > key)) {
-		bool changed = !prev && n->key != key;
-
-		n->key = key;
-		return changed;
-	}
-	first = q->gv_first;
-	first_key = first->key;
-	sq_gavl__remove(q, n);
-	sq_gavl__insert(q, n, key);
-	return q->gv_first != first || q->gv_first->key != first_key;
+	return sq_gavl__tie_requeue(q, n, key, NULL, "sq_gavl_requeue");
 }
 
 /* H(n): the largest height of an AVL tree with @n nodes. */
@@ -927,29 +1021,18 @@ static inline unsigned sq_gavl__avl_max_height(size_t n)
 
 /* One invariant of sq_gavl_check(): return -1 from it when @cond fails. */
 #define SQ_GAVL__CHECK(cond, node, what) \
-	SQ__CHECK(cond, "sq_gavl_check", node, what)
+	SQ__CHECK(cond, who, node, what)
 
-/**
- * sq_gavl_check - verify every invariant of the queue
- * @q: the queue
- *
- * A post-order walk over parent links (no recursion) checks that every
- * child points back at its parent, computes subtree heights in two arrays
- * indexed by depth, and checks invariants (2)-(4) at each node and the
- * count; then the height bound height <= H(n) + 1 (see the top of this
- * file); then an in-order walk checks (1) and that gv_first is the
- * smallest node.
- * Return: 0 if sound; -1 (after a message under SQ_DEBUG) otherwise.
- * Complexity: O(n), O(1) extra memory (two fixed arrays).
- * Context: the caller serialises.
- */
-static inline int sq_gavl_check(const struct sq_gavl *q)
+/* sq_gavl_check() in the order of @tie; @who names the caller */
+static inline int sq_gavl__tie_check(const struct sq_gavl *q,
+				     sq_gavl__tie_fn tie, const char *who)
 {
 	unsigned lh[SQ_GAVL__MAX_DEPTH], rh[SQ_GAVL__MAX_DEPTH];
 	const struct sq_gavl_node *n = q->gv_root, *prev;
 	unsigned depth = 0, rights = 0, height = 0;
 	size_t seen = 0;
 
+	(void)who;	/* read only under SQ_DEBUG */
 	SQ_GAVL__CHECK((n == NULL) == (q->gv_count == 0), n,
 		       "root is NULL exactly when count is 0");
 	SQ_GAVL__CHECK((n == NULL) == (q->gv_first == NULL), q->gv_first,
@@ -1032,11 +1115,48 @@ walked:
 	SQ_GAVL__CHECK(n == q->gv_first, q->gv_first,
 		       "(5) first is the leftmost node");
 	for (prev = n, n = sq_gavl_next(n); n; prev = n, n = sq_gavl_next(n))
-		SQ_GAVL__CHECK(prev->key <= n->key, n,
+		SQ_GAVL__CHECK(!sq_gavl__before(n, n->key, prev, tie), n,
 			       "(1) keys do not decrease in order");
 	return 0;
 }
 #undef SQ_GAVL__CHECK
+
+/**
+ * sq_gavl_check - verify every invariant of the queue
+ * @q: the queue
+ *
+ * A post-order walk over parent links (no recursion) checks that every
+ * child points back at its parent, computes subtree heights in two arrays
+ * indexed by depth, and checks invariants (2)-(4) at each node and the
+ * count; then the height bound height <= H(n) + 1 (see the top of this
+ * file); then an in-order walk checks (1) and that gv_first is the
+ * smallest node.
+ * Return: 0 if sound; -1 (after a message under SQ_DEBUG) otherwise.
+ * Complexity: O(n), O(1) extra memory (two fixed arrays).
+ * Context: the caller serialises.
+ */
+static inline int sq_gavl_check(const struct sq_gavl *q)
+{
+	return sq_gavl__tie_check(q, NULL, "sq_gavl_check");
+}
 #undef SQ_GAVL__CHILD
+
+/**
+ * SQ_GAVL_TIE - declare a GAVL queue kind ordered by (key, less)
+ * @name: the new kind's token: struct sq_@name, struct sq_@name_node and
+ *        the verbs sq_@name_init ... sq_@name_check, next and prev
+ * @less: bool less(const struct sq_@name_node *a,
+ *        const struct sq_@name_node *b), defined by the user after the
+ *        macro: true if @a goes before @b
+ *
+ * As SQ_RB_TIE in rbtree.h, over this tree: the node wraps struct
+ * sq_gavl_node as .base (key: SQ_KEY(@name, n)), @less is consulted only
+ * between equal keys, nodes equal under both keep FIFO, and the costs are
+ * gavl's, pop still cutting the first node without a compare.
+ */
+#define SQ_GAVL_TIE(name, less)						\
+	SQ__TIE_KIND(gavl, name, less)					\
+	SQ__TIE_INORDER(gavl, name)					\
+	struct sq_##name##__tie_kind	/* the user's ';' ends it */
 
 #endif /* SMARTQ_GAVL_H */
