@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # One gnuplot data block per queue, in the CSV's order, and its title.
 awk -F, -v dir="$tmp" '
-NR == 1 { next }
+/^#/ || $1 == "workload" { next }
 {
 	if (!($4 in idx)) { idx[$4] = nq++; name[idx[$4]] = $4; peer[idx[$4]] = $5 }
 	line[idx[$4]] = line[idx[$4]] $3 " " $9 "\n"

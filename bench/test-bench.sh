@@ -151,13 +151,21 @@ for w in hold sched timer updown; do
 done
 
 # table.sh turns the CSV into the README's table: a header naming every
-# queue, a rule, and one row of numbers per N.
-sh "$(dirname "$0")/table.sh" "$tmp/hold.csv" min >"$tmp/table.md" ||
+# queue and each ratio asked for, a rule, one row of numbers per N, and
+# under it the run that bench/run.sh's "# run:" line records.
+{ sed -n 1p "$tmp/hold.csv"
+  echo "# run: sq-bench -n 1..4 | cpu: C | compiler: gcc X | commit: abc1234 | date: 2026-01-02 03:04 UTC | load: 0.5"
+  sed 1d "$tmp/hold.csv"; } >"$tmp/data.csv"
+sh "$(dirname "$0")/table.sh" -m -x "$last/$first" "$tmp/data.csv" >"$tmp/table.md" ||
 	fail "table.sh exited non-zero"
-[ "$(sed -n 1p "$tmp/table.md" | tr -cd '|' | wc -c)" -eq $((nq + 2)) ] ||
-	fail "table.sh: header is not one column per queue"
-[ "$(grep -c '^| [124] | [0-9]' "$tmp/table.md")" -eq 3 ] ||
-	fail "table.sh: not one row of numbers per N"
+[ "$(sed -n 1p "$tmp/table.md" | tr -cd '|' | wc -c)" -eq $((nq + 3)) ] ||
+	fail "table.sh: header is not one column per queue and ratio"
+[ "$(grep -c '^| [124] | [0-9].* | [0-9]*\.[0-9][0-9] |$' "$tmp/table.md")" -eq 3 ] ||
+	fail "table.sh: not one row of numbers and a ratio per N"
+grep -q 'commit abc1234; 2026-01-02 03:04 UTC, load average 0.5' "$tmp/table.md" ||
+	fail "table.sh: the run under the table is not the file's"
+sh "$(dirname "$0")/table.sh" -q nosuch "$tmp/data.csv" >/dev/null 2>&1 &&
+	fail "table.sh -q nosuch did not fail"
 ok
 
 for d in exp ties triangular negtriangular bimodal camel loguniform; do

@@ -2,7 +2,7 @@
 # results.sh [--check] FILE... - the tables of results in FILE, made anew
 # from the data they name.  A generated block reads
 #
-#   <!-- generated: sh bench/table.sh bench/results.csv -->
+#   <!-- generated: sh bench/table.sh bench/data/hold.csv -->
 #   ...the command's output...
 #   <!-- end generated -->
 #

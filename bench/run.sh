@@ -1,0 +1,91 @@
+#!/bin/sh
+# run.sh NAME... - run again the canonical runs behind the docs' tables
+# and keep their output as data: bench/data/NAME.csv is the harness's CSV
+# (--csv) of every command of NAME, each command's rows after a line
+#
+#   # run: sq-bench ARGS | cpu: ... | compiler: ... | commit: ... | date: ... | load: ...
+#
+# (the load average when the command started); `costs` keeps the output
+# of bench/costs.sh as bench/data/costs.txt, after such a line.  The
+# tables in README.md, bench/README.md and doc/ are made from these files
+# by bench/table.sh and bench/costs-table.sh (`make results`).  Every
+# timed run is pinned to CPU 1 and times 99 short repetitions a pass (2000
+# loops, after 200000 untimed): on a shared host most of them then escape
+# preemption, and the median reads those.  Build the harness first, with
+# the kernel's tree for the `kernel` and `costs` runs:
+#
+#   make build/bench/sq-bench LINUX_SRC=/usr/src/linux-source-6.1
+#   sh bench/run.sh hold kernel dists collapse timer spread
+#   make build/bench/sq-bench-notsc LINUX_SRC=... && sh bench/run.sh costs
+#
+# BENCH_BIN names another binary, BENCH_DATA another directory.
+set -eu
+bin=${BENCH_BIN:-build/bench/sq-bench}
+dir=${BENCH_DATA:-bench/data}
+[ -x "$bin" ] || { echo "run: no $bin: make build/bench/sq-bench" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '2,/^set -eu/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD -- include 'bench/*.[ch]' 2>/dev/null || commit="$commit+changes"
+
+# one harness command: its line, then its rows (the CSV header once)
+run() {
+	load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)
+	date=$(date -u '+%Y-%m-%d %H:%M UTC')
+	set -- -c 1 -l 2000 -r 99 --warmup 200000 "$@"
+	"$bin" --csv "$tmp/csv" "$@" >"$tmp/out"
+	cpu=$(sed -n 's/^cpu: \(.*\), pinned to CPU .*/\1/p' "$tmp/out")
+	mhz=$(sed -n 's/.* TSC \([0-9.]* MHz\).*/, TSC \1/p' "$tmp/out")
+	cc=$(sed -n 's/^compiler: [^(]*(\(.*\)), flags \(.*\)/\1 \2/p' "$tmp/out")
+	echo "# run: sq-bench $* | cpu: $cpu$mhz | compiler: $cc |" \
+		"commit: $commit | date: $date | load: $load" >>"$tmp/data"
+	[ -s "$tmp/data.head" ] || sed -n 1p "$tmp/csv" >"$tmp/data.head"
+	sed 1d "$tmp/csv" >>"$tmp/data"
+}
+
+for name in "$@"; do
+	: >"$tmp/data"
+	: >"$tmp/data.head"
+	case $name in
+	hold)	# the seeds' loop, every backend and peer, N to 2048
+		run -n 1..2048 ;;
+	dists)	# the literature's increments, to a million nodes; calq
+		# collapses on triangular and camel (bench/README.md)
+		for d in exp uniform bimodal; do
+			run -d $d -m 3G -n 1k,100k,1M -q backends,heap,calq
+		done
+		for d in triangular camel; do
+			run -d $d -m 3G -n 1k,100k,1M -q backends,heap
+		done ;;
+	collapse) # the calendar queue where its day width does not fit
+		run -d triangular -m 3G -n 1k,10k,100k -q rb,ladder,calq
+		run -d camel -m 3G -n 10k,20k,40k -q rb,ladder,calq ;;
+	timer)	# re-arm, cancel, expire
+		run -w timer -n 16,256,4k,64k -q backends,heap,calq ;;
+	spread)	# timers of 1 ms to 1 h, then the hold loop over an hour
+		run -w spread -n 1k,64k,1M -q backends,heap
+		run -w hold -m 3600000 --gran-shift 0 -n 1k,64k \
+			-q backends,heap ;;
+	kernel)	# the trees against the kernel's and libbsd's
+		run -n 1..64k -q rb,gavl,binom,linux_rb,bsd_rb ;;
+	costs)	# counted by callgrind, not timed
+		set -- 16,2048,65536 \
+			rb,gavl,binom,ladder,tring,linux_rb,bsd_rb,tsearch,tr_seed
+		notsc=${bin%/*}/sq-bench-notsc
+		echo "# run: sh bench/costs.sh $notsc $* |" \
+			"compiler: $(${CC:-cc} --version | sed 1q) -DBQ_NO_TSC |" \
+			"valgrind: $(valgrind --version) | commit: $commit |" \
+			"date: $(date -u '+%Y-%m-%d %H:%M UTC')" >"$tmp/costs"
+		sh bench/costs.sh "$notsc" "$@" >>"$tmp/costs"
+		mkdir -p "$dir"
+		mv "$tmp/costs" "$dir/costs.txt"
+		echo "run: $dir/costs.txt"
+		continue ;;
+	*)	echo "run: no run named $name (hold kernel dists collapse timer spread costs)" >&2
+		exit 2 ;;
+	esac
+	mkdir -p "$dir"
+	cat "$tmp/data.head" "$tmp/data" >"$dir/$name.csv"
+	echo "run: $dir/$name.csv"
+done
