@@ -26,7 +26,8 @@
  *   counted by tests/cost.c.
  *
  * Every backend: keys are uint64_t compared unsigned, all values valid;
- * equal keys come out in the order they were enqueued (or requeued);
+ * equal keys come out in the order they were enqueued (or requeued), or
+ * in a tie kind's, by the user's less() first (SQ_TIE: rb, gavl, binom);
  * first() never walks; dequeue() takes any queued node; nothing allocates
  * or locks: the caller owns the memory and serialises access.
  */
@@ -101,9 +102,10 @@
 #define SQ_TIE(K, name, less)       SQ__XCAT2(SQ__TIE_, K)(name, less)
 #define SQ__TIE_rb                  SQ_RB_TIE
 #define SQ__TIE_gavl                SQ_GAVL_TIE
+#define SQ__TIE_binom               SQ_BINOM_TIE
 
 /* SQ_TIE_KINDS(X) - X(K) for each backend that SQ_TIE takes */
-#define SQ_TIE_KINDS(X) X(rb) X(gavl)
+#define SQ_TIE_KINDS(X) X(rb) X(gavl) X(binom)
 
 /*
  * The clock, on every backend: the ring's granularity (2^shift) and time

@@ -349,20 +349,34 @@ static void expect_check_fails(void (*fn)(void), const char *what)
 }
 
 #ifdef SQ_TIE_BASE
-/* equal keys, ordered by prio; then the first node's prio changes behind
- * the queue's back, so it belongs last */
-static void damage_tie_order(void)
+/* equal keys, ordered by prio 1..7; then a node's prio changes behind the
+ * queue's back */
+static void fill_equal_keys(void)
 {
 	unsigned i;
 
 	setup();
 	for (i = 0; i < 7; i++) {
-		prio[i] = i;
+		prio[i] = i + 1;
 		SQ_ENQUEUE(K, &q, &nodes[i], 10);
 	}
 	if (SQ_CHECK(K, &q) != 0 || SQ_FIRST(K, &q) != &nodes[0])
 		_exit(4);
-	prio[0] = 100;
+}
+
+static void damage_tie_first(void)
+{
+	fill_equal_keys();
+	prio[0] = 100;		/* the first now belongs last */
+	check_and_exit();
+}
+
+/* a middle node now belongs first (in binom a child, not a root: the
+ * heap order must see it, not only the cached minimum) */
+static void damage_tie_middle(void)
+{
+	fill_equal_keys();
+	prio[3] = 0;
 	check_and_exit();
 }
 #endif
@@ -372,7 +386,8 @@ SQ_TEST(check_sees_damage)
 	expect_check_fails(damage_first_key, "first node's key");
 	expect_check_fails(damage_middle_key, "middle node's key");
 #ifdef SQ_TIE_BASE
-	expect_check_fails(damage_tie_order, "order among equal keys");
+	expect_check_fails(damage_tie_first, "first node's place among equal keys");
+	expect_check_fails(damage_tie_middle, "a middle node's place among equal keys");
 #endif
 }
 

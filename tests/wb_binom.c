@@ -10,7 +10,8 @@
  * the count); equal keys in FIFO order; the edge keys 0 and UINT64_MAX;
  * dequeue of every node of a single B_k, the deepest included; requeue
  * in place; check() catching heaps broken on purpose; the stamp counter
- * at its end (renumbered, the order kept); and, under SQ_DEBUG, a
+ * at its end (renumbered, the order kept), a tie kind's too (its
+ * (key, less, stamp) order kept); and, under SQ_DEBUG, a
  * dequeue or requeue through the wrong queue.  (The misuse every backend
  * catches is tests/misuse.c's.)  A failure prints the seed.
  */
@@ -494,6 +495,62 @@ SQ_TEST(binom_stamp_counter_end)
 	SQ_ASSERT(sq_binom_pop(&q) == &n[0]);
 }
 
+/* A tie kind (SQ_BINOM_TIE) ordered among equal keys by prio: the
+ * renumbering pops in (key, prio, stamp) order and links in that order */
+SQ_BINOM_TIE(wbt, wbt_less);
+struct wbt_item {
+	unsigned prio, order;		/* its (re)queue count: FIFO's witness */
+	SQ_NODE(wbt) node;
+};
+
+static bool wbt_less(const SQ_NODE(wbt) *a, const SQ_NODE(wbt) *b)
+{
+	return sq_entry_const(a, struct wbt_item, node)->prio <
+	       sq_entry_const(b, struct wbt_item, node)->prio;
+}
+
+SQ_TEST(binom_tie_stamp_counter_end)
+{
+	static struct wbt_item it[48];
+	struct sq_wbt q;
+	const struct wbt_item *p, *last = NULL;
+	uint64_t rng = 48, k, lastk = 0;
+	unsigned i, j, seq = 0, renumbers = 0;
+
+	sq_wbt_init(&q);
+	for (i = 0; i < 48; i++) {
+		if (i % 8 == 0)		/* each eighth (re)queue renumbers */
+			q.base.bh_seq = SQ_BINOM__SEQ_END - 4;
+		it[i].prio = (unsigned)(rng_next(&rng) % 3);
+		it[i].order = seq++;
+		sq_wbt_node_init(&it[i].node);
+		sq_wbt_enqueue(&q, &it[i].node, rng_next(&rng) % 3);
+		if (i % 3 == 2) {	/* and requeue an earlier one */
+			j = (unsigned)(rng_next(&rng) % i);
+			it[j].prio = (unsigned)(rng_next(&rng) % 3);
+			it[j].order = seq++;
+			sq_wbt_requeue(&q, &it[j].node, rng_next(&rng) % 3);
+		}
+		renumbers += q.base.bh_seq < 16;
+		SQ_ASSERT(sq_wbt_check(&q) == 0);
+	}
+	SQ_ASSERT(renumbers > 0);
+	while (!sq_wbt_empty(&q)) {
+		SQ_NODE(wbt) *n = sq_wbt_pop(&q);
+
+		p = sq_entry(n, struct wbt_item, node);
+		k = sq_wbt_key(n);
+		if (last)
+			SQ_ASSERTF(lastk < k || (lastk == k &&
+				   (last->prio < p->prio || (last->prio == p->prio &&
+				    last->order < p->order))),
+				   "pops out of (key, prio, FIFO) order\n");
+		last = p;
+		lastk = k;
+		SQ_ASSERT(sq_wbt_check(&q) == 0);
+	}
+}
+
 /* The random mix against the model, the counter pushed to a few stamps
  * before its end every 97 steps: the order stays the model's. */
 static unsigned long counter_calls, renumbered;
@@ -595,6 +652,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(binom_requeue_in_place),
 	SQ_T(binom_check_catches),
 	SQ_T(binom_stamp_counter_end),
+	SQ_T(binom_tie_stamp_counter_end),
 	SQ_T(binom_stamp_counter_end_random),
 #ifdef SQ_DEBUG
 	SQ_T(binom_other_queue_caught),

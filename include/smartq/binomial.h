@@ -25,7 +25,12 @@
  * from a counter in the queue, taken on every enqueue and requeue, and all
  * comparisons are on (key, stamp).  Every pair is distinct, the order is
  * total, and pops come out in exactly the order of the smartq trees:
- * smallest key first, earliest (re)queued among equal keys.  The stamp
+ * smallest key first, earliest (re)queued among equal keys.  A tie kind
+ * (SQ_BINOM_TIE, at the end) compares on (key, less, stamp): the user's
+ * less() between equal keys, the stamp between nodes equal under both.
+ * Every compare goes through sq_binom__challenge() or
+ * sq_binom__newest_before(), which take the tie order as a parameter,
+ * NULL for the plain kind, whose code is then what it was without it.  The stamp
  * shares a word with the node's degree (bh_seqdeg = stamp << 6 | degree),
  * so it has 58 bits.  When the counter reaches 2^58 (nine years of
  * enqueues at 10^9 a second), the next enqueue or requeue first
@@ -49,7 +54,7 @@
  *     holds 2^d nodes, and the i-th child from bh_child has degree d-1-i:
  *     the pop and the dequeue count degrees instead of reading them.
  *  3. Heap order: every node is less than each of its children on
- *     (key, stamp).
+ *     (key, stamp) (a tie kind: (key, less, stamp)).
  *  4. Every queued node's stamp is below the queue's counter, and the
  *     counter is at most 2^58 (the stamp's width).
  *  5. The nodes in the trees number bh_count.
@@ -198,27 +203,84 @@ SQ__INLINE bool sq_binom__before(uint64_t ak, uint64_t as, uint64_t bk,
 #endif
 }
 
-/* sq_binom__less - (key, seq) order; strict and total on queued nodes. */
-SQ__INLINE bool sq_binom__less(const struct sq_binom_node *a,
-			       const struct sq_binom_node *b)
+/*
+ * sq_binom__tie_fn - the order among equal keys of a tie kind
+ * (SQ_BINOM_TIE): true if @a goes before @b.  It compares nodes
+ * (sq_binom__tie_item); the plain kind passes NULL.
+ */
+typedef struct sq_binom_node sq_binom__tie_item;
+typedef bool (*sq_binom__tie_fn)(const sq_binom__tie_item *a,
+				 const sq_binom__tie_item *b);
+
+SQ__INLINE const struct sq_binom_node *
+sq_binom__tie_node(const sq_binom__tie_item *n)
 {
+	return n;
+}
+
+/*
+ * sq_binom__tie_before - (ak, @a, as) < (bk, @b, bs): (key, less, seq),
+ * @tie not NULL.  @b may be NULL, a sentinel that only keys and
+ * sequences compare against (sq_binom__tie_pop()'s start).  Two calls of
+ * @tie when neither node goes first by it.
+ */
+SQ__INLINE bool sq_binom__tie_before(const struct sq_binom_node *a,
+				     uint64_t ak, uint64_t as,
+				     const struct sq_binom_node *b,
+				     uint64_t bk, uint64_t bs,
+				     sq_binom__tie_fn tie)
+{
+	if (ak != bk)
+		return ak < bk;
+	if (b && tie(a, b))
+		return true;
+	if (b && tie(b, a))
+		return false;
+	return as < bs;
+}
+
+/* sq_binom__less - the order on queued nodes: (key, seq), or (key, @tie,
+ * seq); strict and total. */
+SQ__INLINE bool sq_binom__less(const struct sq_binom_node *a,
+			       const struct sq_binom_node *b,
+			       sq_binom__tie_fn tie)
+{
+	if (tie)
+		return sq_binom__tie_before(a, a->key, a->bh_seqdeg, b, b->key,
+					    b->bh_seqdeg, tie);
 	return sq_binom__before(a->key, a->bh_seqdeg, b->key, b->bh_seqdeg);
 }
 
 /*
- * sq_binom__challenge - @x, with key @xk and sequence @xs, challenges the
- * winner so far (*@w, whose key and sequence are *@wk and *@ws): if x
- * comes first on (key, seq) it becomes the winner and the old winner goes
- * to *@l, else x goes to *@l.  Without a branch: which one wins is a coin
- * flip to a predictor.  On x86-64 it is one compare (two instructions for
+ * sq_binom__newest_before - does @n, with key @key and the newest stamp
+ * (it is being (re)queued), go before queued node @x?  Its stamp loses
+ * every tie, so: a smaller key, or an equal one that @tie puts first.
+ */
+SQ__INLINE bool sq_binom__newest_before(const struct sq_binom_node *n,
+					uint64_t key,
+					const struct sq_binom_node *x,
+					sq_binom__tie_fn tie)
+{
+	if (tie && key == x->key)
+		return tie(n, x);
+	return key < x->key;
+}
+
+/*
+ * sq_binom__challenge_plain - @x, with key @xk and sequence @xs,
+ * challenges the winner so far (*@w, whose key and sequence are *@wk and
+ * *@ws): if x comes first on (key, seq) it becomes the winner and the old
+ * winner goes to *@l, else x goes to *@l.  Without a branch: which one
+ * wins is a coin flip to a predictor.  On x86-64 it is one compare (two instructions for
  * the 128-bit order) and four conditional moves; gcc turns the C selects
  * below into a branch once there are four of them, hence the asm.
  * Elsewhere the selects go through sq_binom__mask().
  */
-SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
-				    uint64_t *ws, struct sq_binom_node **l,
-				    struct sq_binom_node *x, uint64_t xk,
-				    uint64_t xs)
+SQ__INLINE void sq_binom__challenge_plain(struct sq_binom_node **w,
+					  uint64_t *wk, uint64_t *ws,
+					  struct sq_binom_node **l,
+					  struct sq_binom_node *x, uint64_t xk,
+					  uint64_t xs)
 {
 #ifdef SQ__X86_64
 	struct sq_binom_node *win = *w, *lose = x;
@@ -260,6 +322,28 @@ SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
 }
 
 /*
+ * sq_binom__challenge - the same in the order of @tie: the plain select
+ * when it is NULL; a tie kind's order calls the user's less between equal
+ * keys, so it selects with a branch.
+ */
+SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
+				    uint64_t *ws, struct sq_binom_node **l,
+				    struct sq_binom_node *x, uint64_t xk,
+				    uint64_t xs, sq_binom__tie_fn tie)
+{
+	if (!tie) {
+		sq_binom__challenge_plain(w, wk, ws, l, x, xk, xs);
+	} else if (sq_binom__tie_before(x, xk, xs, *w, *wk, *ws, tie)) {
+		*l = *w;
+		*w = x;
+		*wk = xk;
+		*ws = xs;
+	} else {
+		*l = x;
+	}
+}
+
+/*
  * sq_binom__carry - add the root @t of degree @d to the roots: binary
  * addition of 2^d, so while the slot is taken, link and carry up.  The
  * caller adds 2^d to bh_count (at once or at the end).  @t must have
@@ -271,7 +355,7 @@ SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
  * for a load from the node it just chose (the chain is the carry's cost).
  */
 SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
-				unsigned d)
+				unsigned d, sq_binom__tie_fn tie)
 {
 	struct sq_binom_node *o, *a, *b;
 	uint64_t tk = t->key, ts = t->bh_seqdeg;
@@ -281,7 +365,8 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 		/* a = the smaller root, b = the other; both have degree d,
 		 * so ts is a's word, and ts + 1 gives a degree d + 1 */
 		a = t;
-		sq_binom__challenge(&a, &tk, &ts, &b, o, o->key, o->bh_seqdeg);
+		sq_binom__challenge(&a, &tk, &ts, &b, o, o->key, o->bh_seqdeg,
+				    tie);
 		b->bh_parent = a;
 		b->bh_next = a->bh_child;
 		a->bh_child = b;
@@ -309,7 +394,7 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
  * the chain is still loading.
  */
 SQ__INLINE void sq_binom__release(struct sq_binom *q, struct sq_binom_node *c,
-				  unsigned hi, unsigned lo)
+				  unsigned hi, unsigned lo, sq_binom__tie_fn tie)
 {
 	struct sq_binom_node *next;
 
@@ -318,14 +403,15 @@ SQ__INLINE void sq_binom__release(struct sq_binom *q, struct sq_binom_node *c,
 		hi--;
 		next = c->bh_next;
 		c->bh_parent = NULL;
-		sq_binom__carry(q, c, hi);
+		sq_binom__carry(q, c, hi, tie);
 		c = next;
 	}
 }
 
 /* sq_binom__scan_min - the smallest root, NULL when empty.  The best key
  * and sequence so far stay in registers, as in sq_binom__carry(). */
-SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
+SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q,
+						    sq_binom__tie_fn tie)
 {
 	uint64_t occ = (uint64_t)q->bh_count, mk, ms;
 	struct sq_binom_node *m, *t, *l;
@@ -339,7 +425,8 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
 	while (occ) {
 		SQ__STEP(1);
 		t = q->bh_roots[sq__ctz64(occ)];
-		sq_binom__challenge(&m, &mk, &ms, &l, t, t->key, t->bh_seqdeg);
+		sq_binom__challenge(&m, &mk, &ms, &l, t, t->key, t->bh_seqdeg,
+				    tie);
 		occ &= occ - 1;
 	}
 	return m;
@@ -372,7 +459,8 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q)
  * whole is O(log n).  bh_min is kept: the minimum wins every link it
  * takes part in, so unless it is @x it is a root again afterwards.
  */
-static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
+static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x,
+				    sq_binom__tie_fn tie)
 {
 	struct sq_binom_node *root = x, *below_next, *p, *up, *p_next;
 	unsigned below_deg, p_deg;
@@ -384,7 +472,7 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 	q->bh_roots[sq_binom__degree(root)] = NULL;
 
 	below_deg = sq_binom__degree(x);
-	sq_binom__release(q, x->bh_child, below_deg, 0);
+	sq_binom__release(q, x->bh_child, below_deg, 0, tie);
 	below_next = x->bh_next;
 	p = x->bh_parent;
 	while (p) {
@@ -392,18 +480,18 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x)
 		up = p->bh_parent;
 		p_next = p->bh_next;
 		p_deg = sq_binom__degree(p);
-		sq_binom__release(q, p->bh_child, p_deg, below_deg + 1);
+		sq_binom__release(q, p->bh_child, p_deg, below_deg + 1, tie);
 		p->bh_child = below_next;
 		sq_binom__set_degree(p, below_deg);
 		p->bh_parent = NULL;
-		sq_binom__carry(q, p, below_deg);
+		sq_binom__carry(q, p, below_deg, tie);
 		below_next = p_next;
 		below_deg = p_deg;
 		p = up;
 	}
 	q->bh_count--;
 	if (q->bh_min == x)
-		q->bh_min = sq_binom__scan_min(q);
+		q->bh_min = sq_binom__scan_min(q, tie);
 }
 
 /* sq_binom__unlink - mark @x unqueued; poison its other links under SQ_DEBUG. */
@@ -420,15 +508,17 @@ SQ__INLINE void sq_binom__unlink(struct sq_binom_node *x)
  * sq_binom__insert - add @n as a tree of degree 0, its key and stamp
  * already set and its degree 0; returns true if it is the new minimum.
  * Since @n carries the newest stamp it is below the minimum exactly when
- * its key is, and it would win every link on the way.
+ * its key is (or, equal, @tie puts it first), and it would win every
+ * link on the way.
  */
-SQ__INLINE bool sq_binom__insert(struct sq_binom *q, struct sq_binom_node *n)
+SQ__INLINE bool sq_binom__insert(struct sq_binom *q, struct sq_binom_node *n,
+				 sq_binom__tie_fn tie)
 {
 	n->bh_parent = NULL;
 	n->bh_child = NULL;
-	sq_binom__carry(q, n, 0);
+	sq_binom__carry(q, n, 0, tie);
 	q->bh_count++;
-	if (!q->bh_min || n->key < q->bh_min->key) {
+	if (!q->bh_min || sq_binom__newest_before(n, n->key, q->bh_min, tie)) {
 		q->bh_min = n;
 		return true;
 	}
@@ -548,14 +638,14 @@ static inline uint64_t sq_binom_key(const struct sq_binom_node *n)
 	return n->key;
 }
 
-SQ__SLOW void sq_binom__renumber(struct sq_binom *q);
+SQ__SLOW void sq_binom__renumber(struct sq_binom *q, sq_binom__tie_fn tie);
 
 /* sq_binom__stamp_room - make room for one more stamp: renumber when the
  * counter is at its end (a compare that is never taken, in practice) */
-SQ__INLINE void sq_binom__stamp_room(struct sq_binom *q)
+SQ__INLINE void sq_binom__stamp_room(struct sq_binom *q, sq_binom__tie_fn tie)
 {
 	if (SQ__UNLIKELY(q->bh_seq == SQ_BINOM__SEQ_END))
-		sq_binom__renumber(q);
+		sq_binom__renumber(q, tie);
 }
 
 #ifdef SQ_DEBUG
@@ -572,6 +662,38 @@ static inline bool sq_binom__on(const struct sq_binom *q,
 }
 #endif
 
+/*
+ * The verbs that compare or check for misuse, once for the plain kind and
+ * the tie kinds (SQ_BINOM_TIE, SQ__TIE_KIND in common.h): @tie is the
+ * order among equal keys (NULL: FIFO), @who the public function named in
+ * SQ_DEBUG's messages.
+ */
+SQ__INLINE bool sq_binom__tie_enqueue(struct sq_binom *q,
+				      struct sq_binom_node *n, uint64_t key,
+				      sq_binom__tie_fn tie, const char *who)
+{
+	(void)who;	/* read only under SQ_DEBUG */
+	SQ__MISUSE(n->bh_parent != n, who, "node is already queued");
+	sq_binom__stamp_room(q, tie);
+	n->key = key;
+	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS;	/* degree 0 */
+	return sq_binom__insert(q, n, tie);
+}
+
+SQ__INLINE bool sq_binom__tie_dequeue(struct sq_binom *q,
+				      struct sq_binom_node *n,
+				      sq_binom__tie_fn tie, const char *who)
+{
+	bool was_first = n == q->bh_min;
+
+	(void)who;	/* read only under SQ_DEBUG */
+	SQ__MISUSE(n->bh_parent == n, who, "node is not queued");
+	SQ__MISUSE(!sq_binom__on(q, n), who, "node is on another queue");
+	sq_binom__remove(q, n, tie);
+	sq_binom__unlink(n);
+	return was_first;
+}
+
 /**
  * sq_binom_enqueue - insert a node
  * @q:   the queue
@@ -585,12 +707,7 @@ static inline bool sq_binom__on(const struct sq_binom *q,
 static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
 {
-	SQ__MISUSE(n->bh_parent != n, "sq_binom_enqueue",
-		   "node is already queued");
-	sq_binom__stamp_room(q);
-	n->key = key;
-	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS;	/* degree 0 */
-	return sq_binom__insert(q, n);
+	return sq_binom__tie_enqueue(q, n, key, NULL, "sq_binom_enqueue");
 }
 
 /**
@@ -604,26 +721,12 @@ static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
  */
 static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 {
-	bool was_first = n == q->bh_min;
-
-	SQ__MISUSE(n->bh_parent == n, "sq_binom_dequeue", "node is not queued");
-	SQ__MISUSE(!sq_binom__on(q, n), "sq_binom_dequeue",
-		   "node is on another queue");
-	sq_binom__remove(q, n);
-	sq_binom__unlink(n);
-	return was_first;
+	return sq_binom__tie_dequeue(q, n, NULL, "sq_binom_dequeue");
 }
 
-/**
- * sq_binom_pop - remove and return the first node
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(log n): its children join the roots, the roots are
- * scanned for the new minimum.  Always inlined under GNU C: with a
- * call, clang's pop + enqueue loop at small n cost half as much again.
- * Context: the caller serialises.
- */
-SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
+/* sq_binom_pop() in the order of @tie (sq_binom__challenge()) */
+SQ__INLINE struct sq_binom_node *sq_binom__tie_pop(struct sq_binom *q,
+						   sq_binom__tie_fn tie)
 {
 	struct sq_binom_node *m = q->bh_min, *best = NULL, *c, *next, *l;
 	uint64_t occ, bk = UINT64_MAX, bs = UINT64_MAX;
@@ -639,7 +742,7 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 		SQ__STEP(1);
 		c = q->bh_roots[sq__ctz64(occ)];
 		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key,
-				    c->bh_seqdeg);
+				    c->bh_seqdeg, tie);
 		occ &= occ - 1;
 	}
 	c = m->bh_child;
@@ -649,14 +752,37 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 		next = c->bh_next;
 		c->bh_parent = NULL;
 		sq_binom__challenge(&best, &bk, &bs, &l, c, c->key,
-				    c->bh_seqdeg);
-		sq_binom__carry(q, c, d);
+				    c->bh_seqdeg, tie);
+		sq_binom__carry(q, c, d, tie);
 		c = next;
 	}
 	q->bh_count--;
 	q->bh_min = best;
 	sq_binom__unlink(m);
 	return m;
+}
+
+/**
+ * sq_binom_pop - remove and return the first node
+ * @q: the queue
+ * Return: the node that was first, not queued any more; NULL if empty.
+ * Complexity: O(log n): its children join the roots, the roots are
+ * scanned for the new minimum.  Always inlined under GNU C: with a
+ * call, clang's pop + enqueue loop at small n cost half as much again.
+ * Context: the caller serialises.
+ */
+SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
+{
+	return sq_binom__tie_pop(q, NULL);
+}
+
+SQ__INLINE struct sq_binom_node *sq_binom__tie_pop_due(struct sq_binom *q,
+						       uint64_t now,
+						       sq_binom__tie_fn tie)
+{
+	const struct sq_binom_node *m = q->bh_min;
+
+	return m && m->key <= now ? sq_binom__tie_pop(q, tie) : NULL;
 }
 
 /**
@@ -671,23 +797,21 @@ SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
 						     uint64_t now)
 {
-	const struct sq_binom_node *m = q->bh_min;
-
-	return m && m->key <= now ? sq_binom_pop(q) : NULL;
+	return sq_binom__tie_pop_due(q, now, NULL);
 }
 
 /*
  * sq_binom__renumber - give the queued nodes the stamps 0 .. n-1 in their
- * (key, stamp) order, and the counter n: pop them all, in order, onto a
+ * (key, stamp) order (a tie kind's: (key, @tie, stamp)), and the counter n: pop them all, in order, onto a
  * list through their own bh_next, then insert them again in that order.
  * Equal keys keep their order and the heap is rebuilt, so nothing else
  * changes.  O(n log n), no allocation; it runs once per 2^58 stamps.
  */
-SQ__SLOW void sq_binom__renumber(struct sq_binom *q)
+SQ__SLOW void sq_binom__renumber(struct sq_binom *q, sq_binom__tie_fn tie)
 {
 	struct sq_binom_node *head = NULL, *tail = NULL, *n;
 
-	while ((n = sq_binom_pop(q)) != NULL) {
+	while ((n = sq_binom__tie_pop(q, tie)) != NULL) {
 		SQ__STEP(1);
 		n->bh_next = NULL;
 		if (tail)
@@ -701,31 +825,19 @@ SQ__SLOW void sq_binom__renumber(struct sq_binom *q)
 		SQ__STEP(1);
 		n = head->bh_next;
 		head->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS;
-		sq_binom__insert(q, head);
+		sq_binom__insert(q, head, tie);
 	}
 }
 
-/**
- * sq_binom_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg), tree by tree, each in preorder; it must
- *       not change the queue (SQ_DEBUG stops the program when the count
- *       changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n), no allocation, no recursion: a node's children have
- *             degrees d-1 .. 0 in sibling order, so a node of degree 0
- *             ends its sibling list and the walk climbs from there.
- * Context: the caller serialises.
- */
-static inline size_t sq_binom_visit(const struct sq_binom *q,
-				    void (*fn)(struct sq_binom_node *, void *),
-				    void *arg)
+static inline size_t sq_binom__visit(const struct sq_binom *q,
+				     void (*fn)(struct sq_binom_node *, void *),
+				     void *arg, const char *who)
 {
 	uint64_t occ = (uint64_t)q->bh_count;
 	size_t seen = 0, count = q->bh_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
 	for (; occ; occ &= occ - 1) {
 		SQ__STEP(1);
 		struct sq_binom_node *root = q->bh_roots[sq__ctz64(occ)];
@@ -738,7 +850,7 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 
 			fn(n, arg);
 			/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-			SQ__MISUSE(q->bh_count != count, "sq_binom_visit",
+			SQ__MISUSE(q->bh_count != count, who,
 				   "fn changed the queue");
 			seen++;
 			if (d) {
@@ -759,6 +871,73 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 }
 
 /**
+ * sq_binom_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), tree by tree, each in preorder; it must
+ *       not change the queue (SQ_DEBUG stops the program when the count
+ *       changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n), no allocation, no recursion: a node's children have
+ *             degrees d-1 .. 0 in sibling order, so a node of degree 0
+ *             ends its sibling list and the walk climbs from there.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_binom_visit(const struct sq_binom *q,
+				    void (*fn)(struct sq_binom_node *, void *),
+				    void *arg)
+{
+	return sq_binom__visit(q, fn, arg, "sq_binom_visit");
+}
+
+static inline bool sq_binom__tie_requeue(struct sq_binom *q,
+					 struct sq_binom_node *n, uint64_t key,
+					 sq_binom__tie_fn tie, const char *who)
+{
+	struct sq_binom_node *old, *c;
+	uint64_t old_key;
+	bool in_place;
+
+	if (n->bh_parent == n)
+		return sq_binom__tie_enqueue(q, n, key, tie, who);
+	(void)who;	/* read only under SQ_DEBUG */
+	SQ__MISUSE(!sq_binom__on(q, n), who, "node is on another queue");
+	sq_binom__stamp_room(q, tie);	/* before the shape is looked at */
+	old = q->bh_min;
+	old_key = old->key;
+	/*
+	 * The new stamp is the newest: @n stays above its parent when the
+	 * parent's key is <= @key, and below a child only when @key is
+	 * strictly smaller than the child's (a tie kind: in (key, less)
+	 * order, less seeing @n's fields as they are now, so a requeue also
+	 * re-sorts a node whose tie fields changed).
+	 */
+	in_place = !n->bh_parent ||
+		   !sq_binom__newest_before(n, key, n->bh_parent, tie);
+	for (c = n->bh_child; in_place && c; c = c->bh_next) {
+		SQ__STEP(1);
+		in_place = sq_binom__newest_before(n, key, c, tie);
+	}
+	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS |
+		       (n->bh_seqdeg & SQ_BINOM__DEG_MASK);
+	if (in_place) {
+		n->key = key;
+		if (!n->bh_parent) {
+			if (n == old)
+				q->bh_min = sq_binom__scan_min(q, tie);
+			else if (sq_binom__newest_before(n, key, old, tie))
+				q->bh_min = n;
+		}
+	} else {
+		sq_binom__remove(q, n, tie);
+		n->key = key;
+		sq_binom__set_degree(n, 0);
+		sq_binom__insert(q, n, tie);
+	}
+	return q->bh_min != old || q->bh_min->key != old_key;
+}
+
+/**
  * sq_binom_requeue - give a node a new key: re-arm it
  * @q:   the queue
  * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
@@ -772,48 +951,11 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
 {
-	struct sq_binom_node *old, *c;
-	uint64_t old_key;
-	bool in_place;
-
-	if (n->bh_parent == n)
-		return sq_binom_enqueue(q, n, key);
-	SQ__MISUSE(!sq_binom__on(q, n), "sq_binom_requeue",
-		   "node is on another queue");
-	sq_binom__stamp_room(q);	/* before the shape is looked at */
-	old = q->bh_min;
-	old_key = old->key;
-	/*
-	 * The new stamp is the newest: @n stays above its parent when the
-	 * parent's key is <= @key, and below a child only when @key is
-	 * strictly smaller than the child's.
-	 */
-	in_place = !n->bh_parent || n->bh_parent->key <= key;
-	for (c = n->bh_child; in_place && c; c = c->bh_next) {
-		SQ__STEP(1);
-		in_place = key < c->key;
-	}
-	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS |
-		       (n->bh_seqdeg & SQ_BINOM__DEG_MASK);
-	if (in_place) {
-		n->key = key;
-		if (!n->bh_parent) {
-			if (n == old)
-				q->bh_min = sq_binom__scan_min(q);
-			else if (key < old->key)
-				q->bh_min = n;
-		}
-	} else {
-		sq_binom__remove(q, n);
-		n->key = key;
-		sq_binom__set_degree(n, 0);
-		sq_binom__insert(q, n);
-	}
-	return q->bh_min != old || q->bh_min->key != old_key;
+	return sq_binom__tie_requeue(q, n, key, NULL, "sq_binom_requeue");
 }
 
 #define SQ_BINOM__CHECK(cond, node, what) \
-	SQ__CHECK(cond, "sq_binom_check", node, what)
+	SQ__CHECK(cond, who, node, what)
 
 /*
  * sq_binom__check_tree - invariants 2-4 for the tree under root @r, whose
@@ -824,10 +966,12 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
  */
 static inline int sq_binom__check_tree(const struct sq_binom *q,
 				       const struct sq_binom_node *r,
-				       uint64_t *seen, uint64_t count)
+				       uint64_t *seen, uint64_t count,
+				       sq_binom__tie_fn tie, const char *who)
 {
 	const struct sq_binom_node *v = r, *c;
 
+	(void)who;	/* read only under SQ_DEBUG */
 	for (;;) {
 		SQ__STEP(1);
 		c = v->bh_child;
@@ -860,7 +1004,7 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 					sq_binom__degree(v) - 1, c,
 					"sibling degree wrong");
 		}
-		SQ_BINOM__CHECK(sq_binom__less(c->bh_parent, c), c,
+		SQ_BINOM__CHECK(sq_binom__less(c->bh_parent, c, tie), c,
 				"heap order: child before parent");
 		SQ_BINOM__CHECK(sq_binom__stamp(c) < q->bh_seq, c,
 				"stamp >= counter");
@@ -869,21 +1013,15 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 	}
 }
 
-/**
- * sq_binom_check - walk the whole heap and verify every invariant
- * @q: the queue
- * Return: 0 if invariants 1-6 of this header hold, -1 otherwise (under
- * SQ_DEBUG after printing which one broke, at which node).
- * Complexity: O(n), iterative: the walk follows bh_parent back up, each
- * pointer verified before it is followed, so it terminates on any heap.
- * Context: the caller serialises.
- */
-static inline int sq_binom_check(const struct sq_binom *q)
+/* sq_binom_check() in the order of @tie; @who names the caller */
+static inline int sq_binom__tie_check(const struct sq_binom *q,
+				      sq_binom__tie_fn tie, const char *who)
 {
 	uint64_t count = (uint64_t)q->bh_count, seen = 0;
 	const struct sq_binom_node *r, *min = NULL;
 	unsigned d;
 
+	(void)who;	/* read only under SQ_DEBUG */
 	SQ_BINOM__CHECK(q->bh_seq <= SQ_BINOM__SEQ_END,
 			q->bh_min, "stamp counter past its 58 bits");
 	for (d = 0; d < 64; d++) {
@@ -899,10 +1037,10 @@ static inline int sq_binom_check(const struct sq_binom *q)
 				"root degree != slot");
 		SQ_BINOM__CHECK(sq_binom__stamp(r) < q->bh_seq, r,
 				"stamp >= counter");
-		if (!min || sq_binom__less(r, min))
+		if (!min || sq_binom__less(r, min, tie))
 			min = r;
 		seen++;
-		if (sq_binom__check_tree(q, r, &seen, count))
+		if (sq_binom__check_tree(q, r, &seen, count, tie, who))
 			return -1;
 	}
 	SQ_BINOM__CHECK(seen == count, q->bh_min, "node total != count");
@@ -910,5 +1048,38 @@ static inline int sq_binom_check(const struct sq_binom *q)
 	return 0;
 }
 #undef SQ_BINOM__CHECK
+
+/**
+ * sq_binom_check - walk the whole heap and verify every invariant
+ * @q: the queue
+ * Return: 0 if invariants 1-6 of this header hold, -1 otherwise (under
+ * SQ_DEBUG after printing which one broke, at which node).
+ * Complexity: O(n), iterative: the walk follows bh_parent back up, each
+ * pointer verified before it is followed, so it terminates on any heap.
+ * Context: the caller serialises.
+ */
+static inline int sq_binom_check(const struct sq_binom *q)
+{
+	return sq_binom__tie_check(q, NULL, "sq_binom_check");
+}
+
+/**
+ * SQ_BINOM_TIE - declare a binomial heap kind ordered by (key, less)
+ * @name: the new kind's token: struct sq_@name, struct sq_@name_node and
+ *        the verbs sq_@name_init ... sq_@name_check
+ * @less: bool less(const struct sq_@name_node *a,
+ *        const struct sq_@name_node *b), defined by the user after the
+ *        macro: true if @a goes before @b
+ *
+ * As SQ_RB_TIE in rbtree.h, over this heap: the node wraps struct
+ * sq_binom_node as .base (key: SQ_KEY(@name, n)), @less is consulted only
+ * between equal keys, and nodes equal under both keep FIFO by their
+ * stamps: the order is (key, less, stamp).  Costs are binom's; a compare
+ * of two equal keys calls @less once or twice (to know they are equal
+ * under it), and selects with a branch, not the plain kind's moves.
+ */
+#define SQ_BINOM_TIE(name, less)					\
+	SQ__TIE_KIND(binom, name, less)					\
+	struct sq_##name##__tie_kind	/* the user's ';' ends it */
 
 #endif /* SMARTQ_BINOMIAL_H */
