@@ -12,6 +12,8 @@
  *                         exceeds nr_latency; sched_slice = period / nr
  *   place_entity          a woken task: max(its vruntime, min_vruntime -
  *                         latency / 2) (GENTLE_FAIR_SLEEPERS)
+ *   task_fork_fair        a child: max(its parent's vruntime, min_vruntime
+ *                         + its slice in a queue one longer) (START_DEBIT)
  *   check_preempt_tick    at each tick (HZ = 250): resched when the slice
  *                         is used up, or when curr ran min_granularity and
  *                         leads the leftmost by more than its slice
@@ -31,9 +33,9 @@
  * only where a kind's order does (the ring, the priority arrays).
  *
  * Simulated time is in ns.  CPU costs of the workloads' system calls and
- * of a context switch are fixed constants (rp_costs), the same for every
- * queue and policy, so the simulated times of two exact queues are equal
- * and the run queue's own cost is measured, not modelled.
+ * of a context switch are assumed constants (rp_as), the same for every
+ * queue and policy; the run queue's own cost is charged from a table
+ * measured per kind (rp_cost_table), so only it differs between kinds.
  */
 #ifndef RP_MODEL_H
 #define RP_MODEL_H
@@ -118,22 +120,43 @@ static uint64_t rp_period(const struct rp_policy *p, uint64_t nr)
 	return p->min_gran * nr;
 }
 
-/* ---- costs ----------------------------------------------------------- */
+/* ---- the model's assumptions ------------------------------------------ */
+
+enum { RP_IPC_SOCKET, RP_IPC_PIPE };
 
 /*
- * CPU time of the work itself, from lmbench-era figures for a 2 GHz x86
- * (a small pipe read or write about 2 us, a context switch about 2 us, a
- * copy about 1 ns a byte).  They set the simulated times' scale, which
- * says nothing about the run queue; the run queue's cost is measured.
+ * Every invented figure of the model, in one place (doc/replay.md lists
+ * them and shows what each moves).  CPU times are lmbench-era figures for
+ * a 2 GHz x86 (a small pipe or socket write or read about 2 us, a context
+ * switch about 2 us, a copy about 1 ns a byte), chosen before any run and
+ * the same for every queue and policy.  sq-replay's options change them;
+ * the tests keep these values.
  */
-struct rp_costs {
-	uint64_t pipe_write, pipe_read, ctxsw;
+struct rp_assume {
+	uint64_t msg_write, msg_read;	/* a small pipe or socket write, read */
+	uint64_t ctxsw;			/* a context switch */
+	uint64_t fork, reap;		/* hackbench's parent: fork(), wait() */
 	uint64_t net_call, net_byte;	/* a loopback send or receive */
 	uint64_t server_work;		/* tbench: the server's own work */
+	int ipc;			/* hackbench: socketpair (2003) or pipe */
+	uint32_t sock_buf;		/* sk_sndbuf: wmem_default, 2.4 and 2.6.0 */
+	uint32_t skb_head;		/* sizeof(struct sk_buff), i386, 2.6.0 */
+	uint32_t pipe_buf;		/* one page, 2.4 and 2.6.0 */
+	double background;		/* tbench's daemons' bursts times this */
+	double rq_scale;		/* the run queue's cost times this */
 };
-static const struct rp_costs rp_costs = {
-	2000, 2000, 2000, 5000, 1, 5000,
-};
+#define RP_ASSUME_DEFAULT { 2000, 2000, 2000, 100000, 2000, 5000, 1, 5000, \
+			    RP_IPC_SOCKET, 65535, 180, 4096, 1.0, 1.0 }
+static struct rp_assume rp_as = RP_ASSUME_DEFAULT;
+
+/* What a message of @bytes charges its channel: a pipe its bytes; a
+ * socket the skb's truesize, the data rounded to a 32-byte line plus the
+ * sk_buff (alloc_skb). */
+static uint32_t rp_msg_charge(int ipc, uint32_t bytes)
+{
+	return ipc == RP_IPC_PIPE ? bytes : ((bytes + 31u) & ~31u) +
+					   rp_as.skb_head;
+}
 
 /*
  * The run queue's own cost in simulated time: ns of the modelled CPU per
@@ -188,8 +211,8 @@ static const struct rp_cost_table *rp_cost_next;
 
 /* ---- tasks and the simulation ----------------------------------------- */
 
-enum rp_role { RP_SENDER, RP_RECEIVER, RP_CLIENT, RP_SERVER, RP_DAEMON,
-	       RP_HOG };
+enum rp_role { RP_SENDER, RP_RECEIVER, RP_PARENT, RP_CLIENT, RP_SERVER,
+	       RP_DAEMON, RP_HOG };
 
 struct rp_task {
 	uint64_t vruntime;
@@ -203,7 +226,7 @@ struct rp_task {
 	uint64_t enq_seq;	/* when it entered the run queue (checks) */
 	uint64_t wake_at;	/* daemons: next wakeup */
 	uint32_t a, b, c;	/* the role's counters */
-	uint32_t wait_next;	/* next in a pipe's wait list */
+	uint32_t wait_next;	/* next on the wait queue it sleeps on */
 	uint8_t role;
 	bool on_rq;		/* runnable, curr included */
 	bool in_tree;		/* in the run queue (curr never is) */
@@ -234,6 +257,7 @@ struct rp_sim {
 	uint32_t nt;
 
 	uint64_t now, end;	/* end: stop at this simulated time */
+	uint64_t start;		/* the measured part starts here */
 	uint64_t min_vruntime, next_tick;
 	uint32_t nr_running, live;
 	uint32_t curr, last;	/* RP_NONE: idle / no buddy */
@@ -257,6 +281,7 @@ struct rp_sim {
 	uint64_t switches, picks, hash, enq_seq;
 	uint64_t runnable_sum;	/* nr_running at each pick, summed */
 	uint64_t first_exit;	/* when the first task finished */
+	uint32_t jain_n;	/* Jain's index over tasks 0 .. jain_n - 1 */
 	double jain_first_exit;
 
 	/* timing: the log the shadow replays, and its CPU time */
@@ -301,7 +326,8 @@ static void rp_flush(struct rp_sim *s)
 static void rp_log(struct rp_sim *s, unsigned op, uint32_t idx, uint64_t key)
 {
 	if (s->cost)
-		s->debt += rp_op_ns(s->cost, op, (double)s->nr_running);
+		s->debt += rp_op_ns(s->cost, op, (double)s->nr_running) *
+			   rp_as.rq_scale;
 	if (!s->timed)
 		return;
 	s->log[s->nlog].key = key;
@@ -476,25 +502,45 @@ static uint32_t rp_pick_eevdf_curr(const struct rp_sim *s)
 	return best;
 }
 
-/* place_entity of 6.6 (PLACE_LAG, PLACE_DEADLINE_INITIAL): at V less
- * the lag it slept with, inflated by (n + 1) / n so that adding it moves
- * V by no more than its lag; a new task asks for half a slice first. */
-static void rp_place_eevdf(struct rp_sim *s, uint32_t i, bool initial)
+/*
+ * place_entity of 6.6 (PLACE_LAG): at V less the lag it slept with,
+ * inflated by (n + 1) / n so that adding it moves V by no more than its
+ * lag; the deadline a slice later.  A new task comes here with vlag 0
+ * (__sched_fork) and gets a whole slice: 6.6's task_fork_fair placed it
+ * with half a slice (PLACE_DEADLINE_INITIAL), but wake_up_new_task's
+ * enqueue_entity places it again without ENQUEUE_INITIAL, and that
+ * placement is the one that stands.
+ */
+static void rp_place_eevdf(struct rp_sim *s, uint32_t i)
 {
 	struct rp_task *t = &s->t[i];
-	uint64_t vslice = s->pol->base_slice;
 	int64_t lag = 0;
 
-	if (s->nr_running && !initial) {
+	if (s->nr_running) {
 		int64_t load = (int64_t)s->nr_running;
 
 		lag = t->vlag * (load + 1) / load;
 	}
 	t->vruntime = rp_avg_vruntime(s) - (uint64_t)lag;
-	if (initial)
-		vslice /= 2;
-	t->deadline = t->vruntime + vslice;
+	t->deadline = t->vruntime + s->pol->base_slice;
 	s->vsum += (int64_t)(t->vruntime - RP_VBASE);
+}
+
+/*
+ * task_fork_fair and place_entity(initial) of 2.6.35: the child starts at
+ * its parent's vruntime, or later at min_vruntime plus the slice it would
+ * have in a queue grown by one (START_DEBIT), so that it takes no slot of
+ * the period already promised to the others (child_runs_first is 0).
+ */
+static void rp_place_fork(struct rp_sim *s, uint32_t i)
+{
+	struct rp_task *t = &s->t[i];
+	uint64_t nr = (uint64_t)s->nr_running + 1;
+
+	if (s->curr != RP_NONE)
+		t->vruntime = s->t[s->curr].vruntime;
+	t->vruntime = rp_max_vr(t->vruntime, s->min_vruntime +
+					     rp_period(s->pol, nr) / nr);
 }
 
 /* wakeup_preempt_entity: 1 if @se should preempt @cur, 0 within the
@@ -518,11 +564,16 @@ static void rp_enqueue_task(struct rp_sim *s, uint32_t i, bool initial)
 	if (t->on_rq || t->exited)
 		return;
 	rp_update_curr(s);
-	if (s->pol->base_slice)
-		rp_place_eevdf(s, i, initial);
-	else
+	if (s->pol->base_slice) {
+		if (initial)
+			t->vlag = 0;
+		rp_place_eevdf(s, i);
+	} else if (initial) {
+		rp_place_fork(s, i);
+	} else {
 		t->vruntime = rp_max_vr(t->vruntime,
 					s->min_vruntime - thresh);
+	}
 	t->on_rq = true;
 	s->nr_running++;
 	rq_enqueue(s, i);
@@ -594,13 +645,13 @@ static double rp_jain(const struct rp_sim *s)
 	double sum = 0, sq = 0;
 	uint32_t i;
 
-	for (i = 0; i < s->nt; i++) {
+	for (i = 0; i < s->jain_n; i++) {
 		double x = (double)s->t[i].sum_exec;
 
 		sum += x;
 		sq += x * x;
 	}
-	return sq > 0 ? sum * sum / ((double)s->nt * sq) : 1.0;
+	return sq > 0 ? sum * sum / ((double)s->jain_n * sq) : 1.0;
 }
 
 static void rp_exit(struct rp_sim *s)
@@ -685,7 +736,7 @@ static void rp_schedule(struct rp_sim *s)
 	s->hash = rp_mix(s->hash, se);
 	if (se != prev) {
 		s->switches++;
-		n->remaining += rp_costs.ctxsw;
+		n->remaining += rp_as.ctxsw;
 	}
 }
 
@@ -739,6 +790,7 @@ static void rp_sim_init(struct rp_sim *s, const struct rp_kind *q,
 	s->next_tick = RP_TICK_NS;
 	s->end = UINT64_MAX;
 	s->live = nt;
+	s->jain_n = nt;
 	s->cost = rp_cost_next;
 	s->timed = timed;
 	s->check = check;
@@ -823,140 +875,9 @@ static int rp_run(struct rp_sim *s)
 	return 0;
 }
 
-/* ---- hackbench ------------------------------------------------------- */
-
-/*
- * Rusty Russell's hackbench, as OSDL ran it in 2003: each group is 20
- * receivers, each reading one pipe, and 20 senders, each writing 100
- * messages of 100 bytes to every receiver of its group (message j of
- * loop i to receiver j).  A pipe holds one page (4096 bytes: 40 messages)
- * as in 2.4 and 2.6.0; a write to a full pipe blocks, a read of an empty
- * one blocks.  Readers and writers share the pipe's wait queue, woken all
- * at once: a write wakes the reader, a read wakes every waiting writer,
- * and each retries.  All tasks start runnable together (the children
- * wait on hackbench's start barrier; its timing starts there).
- */
-#define RP_HB_FDS	20
-#define RP_HB_MSG	100
-#define RP_HB_PIPE	4096
-
-struct rp_pipe {
-	uint32_t used;		/* message slots taken, writes under way too */
-	uint32_t avail;		/* messages written, not yet read */
-	uint32_t reader;	/* the receiver, RP_NONE unless it waits */
-	uint32_t wait_head, wait_tail;	/* waiting writers, FIFO */
-};
-
-struct rp_hackbench {
-	uint32_t groups, loops, cap;
-	struct rp_pipe *pipe;	/* groups * 20 */
-};
-
-/*
- * Task i is in group i / 40: 0..19 its receivers, 20..39 its senders.
- * The pipe task @i works on now: a receiver's own, or the one of the
- * receiver a sender writes to next (t->b).
- */
-static struct rp_pipe *rp_hb_pipe(struct rp_sim *s, uint32_t i)
-{
-	struct rp_hackbench *hb = (struct rp_hackbench *)s->wdata;
-	uint32_t g = i / (2 * RP_HB_FDS), r = i % (2 * RP_HB_FDS);
-
-	if (s->t[i].role == RP_SENDER)
-		r = s->t[i].b;
-	return &hb->pipe[g * RP_HB_FDS + r];
-}
-
-static void rp_hb_act(struct rp_sim *s, uint32_t i)
-{
-	struct rp_hackbench *hb = (struct rp_hackbench *)s->wdata;
-	struct rp_task *t = &s->t[i];
-	struct rp_pipe *p = rp_hb_pipe(s, i);
-
-	if (t->role == RP_SENDER) {
-		if (t->a == hb->loops) {
-			rp_exit(s);
-			return;
-		}
-		if (p->used == hb->cap) {
-			t->wait_next = RP_NONE;
-			if (p->wait_head == RP_NONE)
-				p->wait_head = i;
-			else
-				s->t[p->wait_tail].wait_next = i;
-			p->wait_tail = i;
-			rp_block(s, false);
-			return;
-		}
-		p->used++;
-		t->remaining = rp_costs.pipe_write;
-	} else {
-		if (t->a == hb->loops * RP_HB_FDS) {
-			rp_exit(s);
-			return;
-		}
-		if (!p->avail) {
-			p->reader = i;
-			rp_block(s, false);
-			return;
-		}
-		p->avail--;
-		t->remaining = rp_costs.pipe_read;
-	}
-	t->busy = true;
-}
-
-static void rp_hb_done(struct rp_sim *s, uint32_t i)
-{
-	struct rp_task *t = &s->t[i];
-	struct rp_pipe *p = rp_hb_pipe(s, i);
-
-	if (t->role == RP_SENDER) {
-		p->avail++;
-		if (p->reader != RP_NONE) {
-			uint32_t r = p->reader;
-
-			p->reader = RP_NONE;
-			rp_wake(s, r);
-		}
-		if (++t->b == RP_HB_FDS) {
-			t->b = 0;
-			t->a++;
-		}
-	} else {
-		uint32_t w;
-
-		p->used--;
-		t->a++;
-		w = p->wait_head;
-		p->wait_head = p->wait_tail = RP_NONE;
-		while (w != RP_NONE) {
-			uint32_t next = s->t[w].wait_next;
-
-			s->t[w].wait_next = RP_NONE;
-			rp_wake(s, w);
-			w = next;
-		}
-	}
-}
-
-static uint64_t rp_no_timer(struct rp_sim *s)
-{
-	(void)s;
-	return UINT64_MAX;
-}
-
-static void rp_no_fire(struct rp_sim *s)
-{
-	(void)s;
-}
-
-static const struct rp_workload rp_hackbench_wl = {
-	rp_hb_act, rp_hb_done, rp_no_timer, rp_no_fire,
-};
-
 struct rp_result {
 	uint64_t sim_ns;	/* simulated completion time / duration */
+	uint64_t start_ns;	/* hackbench: its untimed start (the forks) */
 	uint64_t rq_ns;		/* measured CPU time of the run queue */
 	uint64_t rq_ops, switches, picks, hash;
 	double jain;
@@ -978,7 +899,8 @@ static void rp_run_to_result(struct rp_result *r, struct rp_sim *s,
 	if (rp_run(s) != 0 && !s->check_err)
 		s->check_err = stuck;
 	rp_flush(s);
-	r->sim_ns = s->now;
+	r->sim_ns = s->now - s->start;
+	r->start_ns = s->start;
 	r->rq_ns = s->rq_ns;
 	r->rq_ops = s->rq_ops;
 	r->switches = s->switches;
@@ -997,36 +919,304 @@ static void rp_run_to_result(struct rp_result *r, struct rp_sim *s,
 		r->err = "the timed shadow queue disagreed with the model";
 }
 
+/* The figures count from now on (the start of hackbench's clock); the
+ * decision trace covers the whole run. */
+static void rp_measure_from_now(struct rp_sim *s)
+{
+	rp_flush(s);
+	s->start = s->now;
+	s->switches = s->picks = s->runnable_sum = 0;
+	s->detours = s->elig_checked = 0;
+	s->rq_ns = s->rq_ops = 0;
+	s->rq_sim_ns = 0;
+}
+
+/* ---- hackbench ------------------------------------------------------- */
+
+/*
+ * Rusty Russell's hackbench as OSDL ran it in 2003 (the version of its
+ * December 2001 mail): groups of 20 receivers, each reading its own
+ * socketpair(AF_UNIX, SOCK_STREAM), and 20 senders, each writing 100
+ * messages of 100 bytes to every receiver of its group (message j of loop
+ * i to receiver j); `-pipe` uses pipes instead (--ipc pipe).
+ *
+ * The parent forks each group's receivers, then its senders (fork
+ * placement: START_DEBIT under CFS); each child writes a byte to the
+ * "ready" channel and sleeps in poll() on the "wake" one; the parent reads
+ * every ready byte, starts its clock, writes the wake byte, which wakes
+ * every child, and reaps them in wait().  Its clock stops at the last
+ * reap: that is the completion time.
+ *
+ * A channel charges each message against a limit.  A pipe: its bytes,
+ * against one page; a write of at most PIPE_BUF waits for room for all of
+ * it, and every read wakes the waiting writers.  A socket: the skb's
+ * truesize against the writer's sk_sndbuf (sock_alloc_send_skb allocates
+ * while wmem_alloc < sndbuf); a read frees its skb, and unix_write_space
+ * wakes the writers only once wmem_alloc is down to a quarter of sndbuf.
+ * A write wakes the waiting reader.  Wait queues are woken newest first
+ * (prepare_to_wait and poll add at the head), every waiter at once.
+ */
+#define RP_HB_FDS	20
+#define RP_HB_MSG	100
+
+struct rp_chan {
+	uint32_t used;		/* bytes charged, writes under way too */
+	uint32_t room;		/* a write may start while used < room */
+	uint32_t wake_at;	/* a read wakes the writers if used <= this */
+	uint32_t charge;	/* what one message charges */
+	uint32_t avail;		/* messages written, not yet read */
+	uint32_t reader;	/* the reader if it waits, else RP_NONE */
+	uint32_t writers;	/* waiting writers: a stack through wait_next */
+};
+
+struct rp_hackbench {
+	uint32_t loops, children, parent;
+	struct rp_chan *chan;	/* group g's receiver r at g * 20 + r */
+	struct rp_chan ready;	/* the children's ready bytes to the parent */
+	uint32_t pollers;	/* children waiting for the wake byte: a stack */
+	uint32_t zombies;	/* exited, not yet reaped */
+	bool go;		/* the wake byte is written */
+};
+
+static void rp_chan_init(struct rp_chan *c, uint32_t msg_bytes)
+{
+	memset(c, 0, sizeof(*c));
+	c->charge = rp_msg_charge(rp_as.ipc, msg_bytes);
+	if (rp_as.ipc == RP_IPC_PIPE) {
+		c->room = rp_as.pipe_buf - msg_bytes + 1;
+		c->wake_at = UINT32_MAX;
+	} else {
+		c->room = rp_as.sock_buf;
+		c->wake_at = rp_as.sock_buf / 4;
+	}
+	c->reader = c->writers = RP_NONE;
+}
+
+/* Task @i waits on the stack @head (wait queues add at the head). */
+static void rp_wait_on(struct rp_sim *s, uint32_t *head, uint32_t i)
+{
+	s->t[i].wait_next = *head;
+	*head = i;
+	rp_block(s, false);
+}
+
+/* Wake every task on the stack @head, newest first. */
+static void rp_wake_all(struct rp_sim *s, uint32_t *head)
+{
+	uint32_t w = *head;
+
+	*head = RP_NONE;
+	while (w != RP_NONE) {
+		uint32_t next = s->t[w].wait_next;
+
+		s->t[w].wait_next = RP_NONE;
+		rp_wake(s, w);
+		w = next;
+	}
+}
+
+/* curr (@i) starts a write of one message, or waits for room: 0 then */
+static int rp_chan_write(struct rp_sim *s, struct rp_chan *c, uint32_t i)
+{
+	if (c->used >= c->room) {
+		rp_wait_on(s, &c->writers, i);
+		return 0;
+	}
+	c->used += c->charge;
+	s->t[i].remaining = rp_as.msg_write;
+	s->t[i].busy = true;
+	return 1;
+}
+
+static void rp_chan_written(struct rp_sim *s, struct rp_chan *c)
+{
+	c->avail++;
+	if (c->reader != RP_NONE) {
+		uint32_t r = c->reader;
+
+		c->reader = RP_NONE;
+		rp_wake(s, r);
+	}
+}
+
+/* curr (@i) starts a read of one message, or waits for one: 0 then */
+static int rp_chan_read(struct rp_sim *s, struct rp_chan *c, uint32_t i)
+{
+	if (!c->avail) {
+		c->reader = i;
+		rp_block(s, false);
+		return 0;
+	}
+	c->avail--;
+	s->t[i].remaining = rp_as.msg_read;
+	s->t[i].busy = true;
+	return 1;
+}
+
+static void rp_chan_consumed(struct rp_sim *s, struct rp_chan *c)
+{
+	c->used -= c->charge;
+	if (c->used <= c->wake_at)
+		rp_wake_all(s, &c->writers);
+}
+
+/*
+ * Task i < children is in group i / 40: 0..19 its receivers, 20..39 its
+ * senders; the parent is the last task.  The channel a child works on
+ * now: a receiver's own, or the one of the receiver a sender writes to
+ * next (t->b).  A child's t->c: 0 before its ready byte, 1 waiting for
+ * the wake byte, 2 at work.  The parent's a, b, c: children forked,
+ * ready bytes read, children reaped.
+ */
+static struct rp_chan *rp_hb_chan(struct rp_sim *s, uint32_t i)
+{
+	struct rp_hackbench *hb = (struct rp_hackbench *)s->wdata;
+	uint32_t g = i / (2 * RP_HB_FDS), r = i % (2 * RP_HB_FDS);
+
+	if (s->t[i].role == RP_SENDER)
+		r = s->t[i].b;
+	return &hb->chan[g * RP_HB_FDS + r];
+}
+
+static void rp_hb_parent_act(struct rp_sim *s, struct rp_hackbench *hb,
+			     struct rp_task *t, uint32_t i)
+{
+	if (t->a < hb->children) {
+		t->remaining = rp_as.fork;
+		t->busy = true;
+	} else if (t->b < hb->children) {
+		rp_chan_read(s, &hb->ready, i);
+	} else if (!hb->go) {
+		t->remaining = rp_as.msg_write;
+		t->busy = true;
+	} else if (t->c < hb->children) {
+		if (!hb->zombies) {
+			rp_block(s, false);	/* woken by an exit */
+			return;
+		}
+		hb->zombies--;
+		t->remaining = rp_as.reap;
+		t->busy = true;
+	} else {
+		rp_exit(s);
+	}
+}
+
+static void rp_hb_act(struct rp_sim *s, uint32_t i)
+{
+	struct rp_hackbench *hb = (struct rp_hackbench *)s->wdata;
+	struct rp_task *t = &s->t[i];
+
+	if (i == hb->parent) {
+		rp_hb_parent_act(s, hb, t, i);
+		return;
+	}
+	if (t->c == 0) {
+		rp_chan_write(s, &hb->ready, i);
+		return;
+	}
+	if (t->c == 1) {
+		if (!hb->go) {
+			rp_wait_on(s, &hb->pollers, i);
+			return;
+		}
+		t->c = 2;
+	}
+	if (t->role == RP_SENDER ? t->a == hb->loops
+				 : t->a == hb->loops * RP_HB_FDS) {
+		hb->zombies++;
+		rp_wake(s, hb->parent);
+		rp_exit(s);
+		return;
+	}
+	if (t->role == RP_SENDER)
+		rp_chan_write(s, rp_hb_chan(s, i), i);
+	else
+		rp_chan_read(s, rp_hb_chan(s, i), i);
+}
+
+static void rp_hb_done(struct rp_sim *s, uint32_t i)
+{
+	struct rp_hackbench *hb = (struct rp_hackbench *)s->wdata;
+	struct rp_task *t = &s->t[i];
+
+	if (i == hb->parent) {
+		if (t->a < hb->children) {
+			rp_fork(s, t->a++);
+		} else if (t->b < hb->children) {
+			rp_chan_consumed(s, &hb->ready);
+			t->b++;
+		} else if (!hb->go) {	/* hackbench's clock starts */
+			hb->go = true;
+			rp_measure_from_now(s);
+			rp_wake_all(s, &hb->pollers);
+		} else {
+			t->c++;
+		}
+		return;
+	}
+	if (t->c == 0) {
+		rp_chan_written(s, &hb->ready);
+		t->c = 1;
+	} else if (t->role == RP_SENDER) {
+		rp_chan_written(s, rp_hb_chan(s, i));
+		if (++t->b == RP_HB_FDS) {
+			t->b = 0;
+			t->a++;
+		}
+	} else {
+		rp_chan_consumed(s, rp_hb_chan(s, i));
+		t->a++;
+	}
+}
+
+static uint64_t rp_no_timer(struct rp_sim *s)
+{
+	(void)s;
+	return UINT64_MAX;
+}
+
+static void rp_no_fire(struct rp_sim *s)
+{
+	(void)s;
+}
+
+static const struct rp_workload rp_hackbench_wl = {
+	rp_hb_act, rp_hb_done, rp_no_timer, rp_no_fire,
+};
+
 static void rp_hackbench(struct rp_result *r, const struct rp_kind *q,
 			 const struct rp_policy *pol, uint32_t groups,
 			 uint32_t loops, int timed, int check)
 {
 	struct rp_hackbench hb;
 	struct rp_sim s;
-	uint32_t i, nt = groups * 2 * RP_HB_FDS;
+	uint32_t i, nc = groups * 2 * RP_HB_FDS;
 
 	memset(r, 0, sizeof(*r));
-	hb.groups = groups;
+	memset(&hb, 0, sizeof(hb));
 	hb.loops = loops;
-	hb.cap = RP_HB_PIPE / RP_HB_MSG;
-	hb.pipe = (struct rp_pipe *)rp_xcalloc(groups * RP_HB_FDS,
-					       sizeof(*hb.pipe));
+	hb.children = nc;
+	hb.parent = nc;
+	hb.pollers = RP_NONE;
+	hb.chan = (struct rp_chan *)rp_xcalloc(groups * RP_HB_FDS,
+					       sizeof(*hb.chan));
 	for (i = 0; i < groups * RP_HB_FDS; i++)
-		hb.pipe[i].reader = hb.pipe[i].wait_head =
-			hb.pipe[i].wait_tail = RP_NONE;
-	rp_sim_init(&s, q, pol, &rp_hackbench_wl, &hb, nt, timed, check);
-	/* hackbench forks each group's receivers, then its senders */
-	for (i = 0; i < nt; i++)
+		rp_chan_init(&hb.chan[i], RP_HB_MSG);
+	rp_chan_init(&hb.ready, 1);
+	rp_sim_init(&s, q, pol, &rp_hackbench_wl, &hb, nc + 1, timed, check);
+	s.jain_n = nc;		/* the children's fairness, not the parent's */
+	for (i = 0; i < nc; i++)
 		s.t[i].role = i % (2 * RP_HB_FDS) < RP_HB_FDS ? RP_RECEIVER
 							       : RP_SENDER;
-	for (i = 0; i < nt; i++)
-		rp_fork(&s, i);
+	s.t[nc].role = RP_PARENT;
+	rp_fork(&s, nc);
 	rp_run_to_result(r, &s, "hackbench deadlocked");
 	r->jain = s.jain_first_exit;
 	rp_sim_fini(&s);
 	if (!r->err)
 		r->err = s.check_err;
-	free(hb.pipe);
+	free(hb.chan);
 }
 
 /* ---- tbench ---------------------------------------------------------- */
@@ -1037,18 +1227,20 @@ static void rp_hackbench(struct rp_result *r, const struct rp_kind *q,
  * the reply and blocks for the next.  Each operation moves RP_TB_BYTES
  * (a page of file data each way) and its latency is from the request's
  * send to the reply's receipt, as dbench's max_latency is.  Beside them,
- * the daemons of an idle UP system wake periodically and burn a little
- * CPU: the periods are the kernel's (vmstat_update: 1 s; the clocksource
- * watchdog: 0.5 s; pdflush's writeback and ext3's journal commit: 5 s),
- * plus a user daemon once a second; phases and a 10% jitter come from
- * the seed.  Optional CPU-bound hogs (never in the seed's idle system)
- * show where the policies part: only above nr_latency runnable tasks.
+ * an assumed background: the daemons of an idle UP system wake
+ * periodically and burn a little CPU.  The periods are the kernel's
+ * (vmstat_update: 1 s; the clocksource watchdog: 0.5 s; pdflush's
+ * writeback and ext3's journal commit: 5 s), plus a user daemon once a
+ * second; the bursts are invented, scaled by rp_as.background (0: no
+ * daemons); phases and a 10% jitter come from the seed.  Optional
+ * CPU-bound hogs (never in the seed's idle system) show where the
+ * policies part: only above nr_latency runnable tasks.
  */
 #define RP_TB_BYTES 4096u
 
 static const struct {
 	uint64_t period, burst;
-} rp_daemons[] = {
+} rp_daemons[] = {	/* periods the kernel's, bursts invented */
 	{ 1000000000u, 50000u },	/* vmstat_update */
 	{ 500000000u, 20000u },		/* clocksource watchdog */
 	{ 5000000000u, 3000000u },	/* pdflush writeback */
@@ -1089,11 +1281,11 @@ static void rp_tb_act(struct rp_sim *s, uint32_t i)
 	case RP_CLIENT:		/* a: 0 send the request, 1 await the reply */
 		if (t->a == 0) {
 			tb->op_start = s->now;
-			t->remaining = rp_costs.net_call;
+			t->remaining = rp_as.net_call;
 		} else if (tb->reply) {
 			tb->reply = false;
-			t->remaining = rp_costs.net_call +
-				       rp_costs.net_byte * RP_TB_BYTES;
+			t->remaining = rp_as.net_call +
+				       rp_as.net_byte * RP_TB_BYTES;
 		} else {
 			rp_block(s, false);
 			return;
@@ -1105,14 +1297,17 @@ static void rp_tb_act(struct rp_sim *s, uint32_t i)
 			return;
 		}
 		tb->request = false;
-		t->remaining = 2 * rp_costs.net_call + rp_costs.server_work +
-			       rp_costs.net_byte * RP_TB_BYTES;
+		t->remaining = 2 * rp_as.net_call + rp_as.server_work +
+			       rp_as.net_byte * RP_TB_BYTES;
 		break;
 	case RP_HOG:
 		t->remaining = RP_HOG_STEP;
 		break;
 	default:		/* a daemon woken by its timer */
-		t->remaining = rp_daemons[i - RP_TB_DAEMON].burst;
+		t->remaining = (uint64_t)((double)rp_daemons[i - RP_TB_DAEMON]
+					  .burst * rp_as.background);
+		if (!t->remaining)
+			t->remaining = 1;
 		break;
 	}
 	t->busy = true;
@@ -1197,6 +1392,8 @@ static void rp_tbench(struct rp_result *r, const struct rp_kind *q,
 		/* the first wakeup somewhere in the first period */
 		s.t[i].wake_at = 1 + rp_rand(&tb.rng) %
 				     rp_daemons[i - RP_TB_DAEMON].period;
+		if (!(rp_as.background > 0))
+			s.t[i].wake_at = UINT64_MAX;	/* no background */
 	}
 	for (i = nd; i < nt; i++)
 		s.t[i].role = RP_HOG;

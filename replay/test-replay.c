@@ -27,6 +27,8 @@
 #define HB_LOOPS  6
 #define TB_NS     1500000000u	/* 1.5 s: the 0.5 s and 1 s daemons wake */
 
+static const struct rp_assume rp_as_default = RP_ASSUME_DEFAULT;
+
 static const struct rp_kind *first_exact(void)
 {
 	size_t k;
@@ -81,12 +83,19 @@ static void all_kinds(int tbench, const struct rp_policy *pol)
 	}
 }
 
+/* Sockets with a small sndbuf (14 messages), so that writers block here
+ * too, and pipes. */
 SQ_TEST(hackbench_exact_kinds_agree)
 {
 	size_t p;
 
+	rp_as.sock_buf = 4096;
 	for (p = 0; p < RP_NPOLICIES; p++)
 		all_kinds(0, &rp_policies[p]);
+	rp_as.ipc = RP_IPC_PIPE;
+	for (p = 0; p < RP_NPOLICIES; p++)
+		all_kinds(0, &rp_policies[p]);
+	rp_as = rp_as_default;
 }
 
 SQ_TEST(tbench_exact_kinds_agree)
@@ -107,8 +116,8 @@ SQ_TEST(hackbench_does_the_work)
 	rp_hackbench(&r, first_exact(), &rp_policies[0], HB_GROUPS, HB_LOOPS,
 		     0, 0);
 	SQ_ASSERT(!r.err);
-	SQ_ASSERT(r.sim_ns >= msgs * (rp_costs.pipe_write + rp_costs.pipe_read)
-			      + r.switches * rp_costs.ctxsw);
+	SQ_ASSERT(r.sim_ns >= msgs * (rp_as.msg_write + rp_as.msg_read)
+			      + r.switches * rp_as.ctxsw);
 	SQ_ASSERT(r.switches <= r.picks);
 	SQ_ASSERT(r.jain > 0 && r.jain <= 1.0);
 	/* untimed and unchecked: the same decisions */
@@ -127,7 +136,7 @@ SQ_TEST(tbench_moves_data)
 	SQ_ASSERT(r.ops > 1000 && r.mbps > 0);
 	/* no operation is faster than its own CPU work */
 	SQ_ASSERT(r.max_latency_ms * 1e6 >=
-		  (double)(4 * rp_costs.net_call + rp_costs.server_work));
+		  (double)(4 * rp_as.net_call + rp_as.server_work));
 	SQ_ASSERT(r.sim_ns == TB_NS);
 }
 
@@ -332,14 +341,169 @@ SQ_TEST(rq_cost_in_simulated_time)
 	 * still finish sooner: the costs break ties, and fewer switches) */
 	SQ_ASSERT(rb.rq_sim_ns > 0);
 	SQ_ASSERT(rb.sim_ns >= (uint64_t)HB_GROUPS * RP_HB_FDS * RP_HB_FDS *
-		  HB_LOOPS * (rp_costs.pipe_write + rp_costs.pipe_read) +
-		  rb.switches * rp_costs.ctxsw + rb.rq_sim_ns);
+		  HB_LOOPS * (rp_as.msg_write + rp_as.msg_read) +
+		  rb.switches * rp_as.ctxsw + rb.rq_sim_ns);
 	SQ_ASSERT_EQ(rb.hash, rb2.hash);
 	SQ_ASSERT_EQ(rb.sim_ns, rb2.sim_ns);
 	SQ_ASSERT(list.rq_sim_ns > rb.rq_sim_ns && list.sim_ns > rb.sim_ns);
 	printf("    sim ms: no cost %.3f, rb %.3f, list %.3f\n",
 	       (double)none.sim_ns / 1e6, (double)rb.sim_ns / 1e6,
 	       (double)list.sim_ns / 1e6);
+}
+
+/* A run of @nt tasks with nothing scheduled yet: the tests below drive
+ * the scheduler's functions by hand. */
+static void bare_sim(struct rp_sim *s, const struct rp_policy *pol,
+		     uint32_t nt)
+{
+	rp_sim_init(s, rp_kind_find("rb"), pol, &rp_hackbench_wl, NULL, nt,
+		    0, 1);
+}
+
+/* curr runs @ns more */
+static void run_for(struct rp_sim *s, uint64_t ns)
+{
+	s->now += ns;
+	rp_update_curr(s);
+}
+
+/*
+ * The channels: a socket takes writes while wmem_alloc < sndbuf and wakes
+ * its writers only once drained to a quarter; a pipe wakes them at every
+ * read; both wake the newest waiter first.
+ */
+SQ_TEST(hackbench_channels)
+{
+	struct rp_sim s;
+	struct rp_chan c;
+	uint32_t i, n = 0;
+
+	SQ_ASSERT_EQ(rp_msg_charge(RP_IPC_SOCKET, 100), 128 + 180);
+	SQ_ASSERT_EQ(rp_msg_charge(RP_IPC_SOCKET, 1), 32 + 180);
+	SQ_ASSERT_EQ(rp_msg_charge(RP_IPC_PIPE, 100), 100);
+	bare_sim(&s, &rp_policies[0], 4);
+	for (i = 0; i < 4; i++)
+		rp_fork(&s, i);
+	rp_chan_init(&c, 100);
+	/* 65535 / 308: 212 writes leave room for one more, not two */
+	while (c.used < c.room) {
+		rp_schedule(&s);
+		SQ_ASSERT(rp_chan_write(&s, &c, s.curr));
+		s.t[s.curr].busy = false;
+		s.t[s.curr].remaining = 0;
+		rp_chan_written(&s, &c);
+		n++;
+	}
+	SQ_ASSERT_EQ(n, 213);
+	/* three writers block, in the order 0, 1, 2 of whoever runs */
+	for (i = 0; i < 3; i++) {
+		rp_schedule(&s);
+		SQ_ASSERT(!rp_chan_write(&s, &c, s.curr));
+	}
+	SQ_ASSERT_EQ(s.nr_running, 1);
+	/* reads down to 54 messages (16632 bytes) wake nobody; one more
+	 * (16324 <= 65535 / 4) wakes all three */
+	while (c.used - c.charge > c.wake_at) {
+		c.avail--;
+		rp_chan_consumed(&s, &c);
+		SQ_ASSERT_EQ(s.nr_running, 1);
+	}
+	c.avail--;
+	rp_chan_consumed(&s, &c);
+	SQ_ASSERT_EQ(s.nr_running, 4);
+	SQ_ASSERT_EQ(c.writers, RP_NONE);
+	SQ_ASSERT_EQ(c.used, 53 * c.charge);
+	rp_sim_fini(&s);
+
+	rp_as.ipc = RP_IPC_PIPE;
+	bare_sim(&s, &rp_policies[0], 3);
+	for (i = 0; i < 3; i++)
+		rp_fork(&s, i);
+	rp_chan_init(&c, 100);
+	SQ_ASSERT_EQ(c.room, 4096 - 100 + 1);	/* 40 messages fit */
+	c.used = c.room;
+	{
+		uint32_t first, second;
+
+		rp_schedule(&s);
+		first = s.curr;
+		SQ_ASSERT(!rp_chan_write(&s, &c, first));
+		rp_schedule(&s);
+		second = s.curr;
+		SQ_ASSERT(!rp_chan_write(&s, &c, second));
+		c.used = 4096;
+		c.avail = 1;
+		rp_chan_consumed(&s, &c);	/* any read wakes them */
+		SQ_ASSERT_EQ(s.nr_running, 3);
+		/* newest first: the second waiter was enqueued first */
+		SQ_ASSERT(s.t[second].enq_seq < s.t[first].enq_seq);
+	}
+	rp_sim_fini(&s);
+	rp_as = rp_as_default;
+}
+
+/* START_DEBIT: a child at max(parent, min_vruntime + its slice in a
+ * queue one longer); EEVDF 6.6: at V with no lag, a whole slice. */
+SQ_TEST(fork_placement)
+{
+	const struct rp_policy *m = &rp_policies[0];
+	struct rp_sim s;
+	uint32_t i;
+	uint64_t v;
+
+	bare_sim(&s, m, 8);
+	rp_fork(&s, 0);		/* alone, at min_vruntime + latency */
+	SQ_ASSERT_EQ(s.t[0].vruntime, RP_VBASE + m->latency);
+	rp_schedule(&s);
+	SQ_ASSERT_EQ(s.curr, 0);
+	run_for(&s, 1000000);
+	/* the parent's vruntime is min_vruntime now: 2 tasks, 6 ms / 2 */
+	rp_fork(&s, 1);
+	SQ_ASSERT_EQ(s.t[1].vruntime, s.min_vruntime + m->latency / 2);
+	SQ_ASSERT(s.need_resched == false);	/* no preemption by a child */
+	for (i = 2; i < 8; i++) {
+		uint64_t nr = s.nr_running + 1u;
+
+		run_for(&s, 100000);
+		v = rp_max_vr(s.t[0].vruntime, s.min_vruntime +
+				 rp_period(m, nr) / nr);
+		rp_fork(&s, i);
+		SQ_ASSERT_EQ(s.t[i].vruntime, v);
+	}
+	/* beyond nr_latency the period grows: 2 ms x 8 over 8 */
+	SQ_ASSERT_EQ(rp_period(m, 8) / 8, m->min_gran);
+	rp_sim_fini(&s);
+
+	bare_sim(&s, eevdf(), 3);
+	rp_fork(&s, 0);
+	rp_schedule(&s);
+	run_for(&s, 300000);
+	s.t[1].vlag = 123456;	/* a new task's lag is 0 (__sched_fork) */
+	v = rp_avg_vruntime(&s);
+	rp_fork(&s, 1);
+	SQ_ASSERT_EQ(s.t[1].vlag, 0);
+	SQ_ASSERT_EQ(s.t[1].vruntime, v);
+	SQ_ASSERT_EQ(s.t[1].deadline, v + eevdf()->base_slice);
+	rp_sim_fini(&s);
+}
+
+/* The background is an option: none leaves tbench's latency at its own
+ * work; the assumed daemons (the 1 ms user daemon fires in 1.5 s) raise
+ * it above a millisecond. */
+SQ_TEST(background_is_an_assumption)
+{
+	struct rp_result none, some;
+
+	rp_as.background = 0;
+	rp_tbench(&none, first_exact(), &rp_policies[0], TB_NS, 0, 7, 0, 0);
+	rp_as = rp_as_default;
+	rp_tbench(&some, first_exact(), &rp_policies[0], TB_NS, 0, 7, 0, 0);
+	SQ_ASSERT(!none.err && !some.err);
+	SQ_ASSERT(none.max_latency_ms < 0.1);
+	SQ_ASSERT(some.max_latency_ms > 1.0);
+	SQ_ASSERT(none.ops > some.ops);
+	printf("    max latency: no background %.3f ms, assumed %.3f ms\n",
+	       none.max_latency_ms, some.max_latency_ms);
 }
 
 static const sq_test_entry tests[] = {
@@ -353,6 +517,9 @@ static const sq_test_entry tests[] = {
 	SQ_T(eevdf_deterministic_and_eligible),
 	SQ_T(eevdf_tree_pick_is_the_scans),
 	SQ_T(rq_cost_in_simulated_time),
+	SQ_T(hackbench_channels),
+	SQ_T(fork_placement),
+	SQ_T(background_is_an_assumption),
 };
 
 SQ_TEST_MAIN("replay", tests)
