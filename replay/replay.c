@@ -834,6 +834,7 @@ static const struct rp_variation rp_variations[] = {
 	{ "as assumed", -1, 0, -1, -1, 0 },
 	{ "run-queue cost x0 (none)", 0, 0, -1, -1, 0 },
 	{ "run-queue cost x4", 4, 0, -1, -1, 0 },
+	{ "run-queue cost x16", 16, 0, -1, -1, 0 },
 	{ "context switch 1 us", -1, 1000, -1, -1, 0 },
 	{ "context switch 8 us", -1, 8000, -1, -1, 0 },
 	{ "no background", -1, 0, 0, -1, 0 },
