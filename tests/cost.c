@@ -399,6 +399,36 @@ static void p_crowd_then_below(unsigned n)
 		;
 }
 
+/* a crowd whose spawns take a rung on every level, each rung kept by one
+ * key above the crowd (the ladder's full chain), then n keys in a band far
+ * below it, and a hold loop in that band */
+static void p_chain_then_below(unsigned n)
+{
+	const uint64_t base = (uint64_t)1 << 40;
+	unsigned i, id = 0, b;
+
+	c_enq(id++, 0);
+	c_enq(id++, (uint64_t)1 << 60);
+	for (b = 2; b <= 44; b += 6)		/* one key above each level */
+		c_enq(id++, base + ((uint64_t)1 << b));
+	for (i = 0; i < 100; i++)
+		c_enq(id++, base + i);
+	(void)c_pop();
+	(void)c_pop();
+	for (i = 0; i < n; i++)
+		c_enq(id + i, c_key[id + i] = ((uint64_t)1 << 20) +
+		      c_rand() % ((uint64_t)1 << 20));
+	c_measure();
+	for (i = 0; i < 4 * n; i++) {
+		long f = c_first();
+
+		(void)c_pop();
+		if (f >= (long)id)
+			c_enq((unsigned)f, ((uint64_t)1 << 20) +
+			      c_rand() % ((uint64_t)1 << 20));
+	}
+}
+
 struct cost_pattern {
 	const char *name;
 	void (*run)(unsigned n);
@@ -422,6 +452,7 @@ static const struct cost_pattern cost_patterns[] = {
 	{ "just below the time", p_just_below_time },
 	{ "crowd on every tier", p_crowd_every_tier },
 	{ "crowd, then below", p_crowd_then_below },
+	{ "full chain, then below", p_chain_then_below },
 };
 
 /* Patterns known to break a backend's bound today, each tracked by an
@@ -429,8 +460,7 @@ static const struct cost_pattern cost_patterns[] = {
 static const struct {
 	const char *backend, *pattern;
 } cost_known[] = {
-	{ "ladder", "crowd at the front" },
-	{ "ladder", "blocks, each below" },
+	{ "ladder", "full chain, then below" },
 	{ "tring", "dequeue the first" },
 };
 

@@ -422,6 +422,116 @@ SQ_TEST(ladder_rungs_run_out)
 }
 #endif
 
+/* pop everything, in the model's order */
+static void expect_model_order(struct sq_ladder *q, struct sq_ladder_node *n,
+			       struct sqm *m, const char *what)
+{
+	unsigned id, k = 0;
+
+	while (sqm_pop(m, &id, NULL)) {
+		SQ_ASSERTF(sq_ladder_pop(q) == &n[id], "%s: pop %u\n", what,
+			   k);
+		k++;
+	}
+	SQ_ASSERT(sq_ladder_pop(q) == NULL);
+	SQ_ASSERT(sq_ladder_check(q) == 0);
+}
+
+/*
+ * A crowd of one key reaches the front through an epoch: it stays in its
+ * bucket and the bottom takes THRES of it at a time (fed); keys enqueued
+ * in front of it spill below it, handing the fed nodes back; a requeue to
+ * its key goes behind it.  At most THRES of the crowd are ever in the
+ * bottom, check() rejects more, and the order is the model's.
+ */
+SQ_TEST(ladder_crowd_fed)
+{
+	enum { M = 10 * SQ_LADDER_THRES + 3, F = 8 * SQ_LADDER_THRES };
+	static struct sq_ladder_node n[1 + M + F];
+	static struct sqm m;
+	const uint64_t c = 1000000;
+	struct sq_ladder q;
+	const struct sq_ladder_node *x;
+	uint64_t s = 0xc40dfedu, key;
+	unsigned i, fed;
+
+	sq_ladder_init(&q);
+	sqm_init(&m);
+	for (i = 0; i < 1 + M + F; i++)
+		sq_ladder_node_init(&n[i]);
+	sq_ladder_enqueue(&q, &n[0], 0);
+	for (i = 1; i <= M; i++) {
+		sq_ladder_enqueue(&q, &n[i], c);
+		sqm_enqueue(&m, i, c);
+	}
+	SQ_ASSERT(sq_ladder_pop(&q) == &n[0]);		/* epoch: fed */
+	SQ_ASSERT_EQ(q.ld_nbottom, SQ_LADDER_THRES);
+	SQ_ASSERT(q.ld_nrungs == 1 && q.ld_rung[0].lr_cur == c);
+	SQ_ASSERT(n[SQ_LADDER_THRES].ld_home == &q.ld_bottom);
+	SQ_ASSERT(n[SQ_LADDER_THRES + 1].ld_home != &q.ld_bottom);
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+
+	/* one key in front; THRES + 1 of key cur in the bottom is damage */
+	SQ_ASSERT(sq_ladder_enqueue(&q, &n[M + 1], 5));
+	sqm_enqueue(&m, M + 1, 5);
+	fprintf(stderr, "(one check failure printed below is expected)\n");
+	n[M + 1].key = c;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	n[M + 1].key = 5;
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+
+	/* keys in front of the crowd; a member requeued to its key */
+	for (i = M + 2; i < 1 + M + F; i++) {
+		key = 1 + rng_below(&s, (unsigned)c - 1);
+		SQ_ASSERT(sq_ladder_enqueue(&q, &n[i], key) ==
+			  sqm_enqueue(&m, i, key));
+		if (i == M + F / 2) {
+			SQ_ASSERT(!sq_ladder_requeue(&q, &n[M / 2], c));
+			sqm_requeue(&m, M / 2, c);
+		}
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
+		for (fed = 0, x = q.ld_bottom.ll_first; x; x = x->ld_next)
+			fed += x->key == c;
+		SQ_ASSERT(fed <= SQ_LADDER_THRES);
+	}
+	SQ_ASSERT(q.ld_nbottom < F);	/* spilled below the crowd */
+	expect_model_order(&q, n, &m, "ladder_crowd_fed");
+}
+
+/*
+ * Blocks of keys, each below the last, with a pop after each: spills go
+ * into a rung that reaches below its cut, so they do not use up the rungs
+ * and the bottom stays short; the order is the model's.
+ */
+SQ_TEST(ladder_spill_reuse)
+{
+	enum { B = 40, K = 2 * SQ_LADDER_THRES + 2 };
+	static struct sq_ladder_node n[B * K];
+	static struct sqm m;
+	struct sq_ladder q;
+	uint64_t s = 0xb10c5u, key;
+	unsigned b, i, id = 0, most = 0, pid = 0;
+
+	sq_ladder_init(&q);
+	sqm_init(&m);
+	for (b = 0; b < B; b++) {
+		for (i = 0; i < K; i++, id++) {
+			key = ((uint64_t)(B - b) << 30) + rng_below(&s, 1u << 20);
+			sq_ladder_node_init(&n[id]);
+			SQ_ASSERT(sq_ladder_enqueue(&q, &n[id], key) ==
+				  sqm_enqueue(&m, id, key));
+			most = q.ld_nbottom > most ? (unsigned)q.ld_nbottom
+						   : most;
+		}
+		SQ_ASSERT(sqm_pop(&m, &pid, NULL));
+		SQ_ASSERT(sq_ladder_pop(&q) == &n[pid]);
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
+	}
+	SQ_ASSERTF(most <= 3 * SQ_LADDER_THRES + 1,
+		   "the bottom grew to %u nodes\n", most);
+	expect_model_order(&q, n, &m, "ladder_spill_reuse");
+}
+
 /* dequeue from the top, a bucket and the bottom; what it returns */
 SQ_TEST(ladder_dequeue_each_tier)
 {
@@ -534,9 +644,12 @@ SQ_TEST(ladder_check_catches)
 	SQ_ASSERT(sq_ladder_check(&q) == -1);
 	b0->key = k;
 	k = bt->key;			/* a bottom key in the rungs' range */
-	bt->key = g->lr_cur;
+	bt->key = g->lr_cur + 1;
 	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	bt->key = g->lr_cur;		/* one fed node: allowed */
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
 	bt->key = k;
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
 	SQ_ASSERT(sq_ladder_check(&q) == 0);
 
 	home = b1->ld_home;			/* links and homes */
@@ -884,6 +997,8 @@ static const sq_test_entry tests[] = {
 	SQ_T(ladder_edge_keys),
 	SQ_T(ladder_epoch_crossing),
 	SQ_T(ladder_dequeue_each_tier),
+	SQ_T(ladder_crowd_fed),
+	SQ_T(ladder_spill_reuse),
 #if !WB_SMALL
 	SQ_T(ladder_cost_flat),
 #endif

@@ -168,6 +168,9 @@
 /* A bottom longer than this is spilled into a rung, if one is free (see
  * sq_ladder__spill()). */
 #define SQ_LADDER__SPILL ((size_t)2 * (SQ_LADDER_THRES))
+/* A new spill rung reaches 2^REACH times as far below its cut as the
+ * spilled keys span above it (sq_ladder__spill()). */
+#define SQ_LADDER__REACH 3
 
 struct sq_ladder__list;
 
@@ -624,10 +627,44 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 }
 
 /*
+ * sq_ladder__feed - the bottom is empty and bucket @b of rung @g, crowded,
+ * starts with more than SQ_LADDER_THRES nodes of one key @key, and no node
+ * of it is below @key: the bottom takes its first SQ_LADDER_THRES nodes,
+ * the rest stays where it is, and the rung's cur becomes @key (keys equal
+ * to it still go to the bucket, behind the crowd).  So a crowd is never
+ * moved whole into the bottom, and never walked by a bottom insert or
+ * carried out of the bottom again by a spill: O(THRES) a feed, one feed
+ * per THRES pops.
+ */
+SQ__SLOW void sq_ladder__feed(struct sq_ladder *q, struct sq_ladder__rung *g,
+			      unsigned b, uint64_t key)
+{
+	struct sq_ladder_node *l = q->ld_bk[b].ll_first, *n = l, *p = l;
+	unsigned k;
+
+	for (k = 0; k < (SQ_LADDER_THRES); k++) {
+		SQ__STEP(1);
+		n->ld_home = &q->ld_bottom;
+		p = n;
+		n = n->ld_next;
+	}
+	p->ld_next = NULL;
+	n->ld_prev = NULL;	/* not NULL: the bucket held more */
+	q->ld_bk[b].ll_first = n;
+	q->ld_bottom.ll_first = l;
+	q->ld_bottom.ll_last = p;
+	q->ld_nbottom = SQ_LADDER_THRES;
+	q->ld_bins = 0;
+	g->lr_cur = key;
+}
+
+/*
  * sq_ladder__refill - the bottom is empty and the queue is not: move the
  * first non-empty bucket of the lowest rung into the bottom, spawning
  * rungs below while that bucket is crowded; with no rungs left, start an
- * epoch from the top.  Each node moves down at most once per rung.
+ * epoch from the top.  Each node moves down at most once per rung.  A
+ * crowd of one key is fed to the bottom SQ_LADDER_THRES nodes at a time
+ * from its bucket (sq_ladder__feed()).
  *
  * A bucket's nodes are cold, so it is walked once: its first THRES + 1
  * nodes tell whether it is crowded, and a crowded one is spread over the
@@ -638,15 +675,17 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 {
 	struct sq_ladder__rung *g;
 	struct sq_ladder_node *l, *z, *n;
-	uint64_t hi_off, min, max;
+	uint64_t lo, hi_off, min, max;
 	size_t cnt;
 	unsigned r, i;
+	bool last;
 	long b;
 
 	for (;;) {
 		SQ__STEP(1);
 		if (!q->ld_nrungs) {
-			/* an epoch: the top becomes rung 0 or the bottom */
+			/* an epoch: the top becomes rung 0 or the bottom (a
+			 * crowd of one key: a rung 0 of one bucket, fed) */
 			l = q->ld_top.ll_first;
 			z = q->ld_top.ll_last;
 			cnt = q->ld_ntop;
@@ -655,7 +694,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			q->ld_top.ll_first = q->ld_top.ll_last = NULL;
 			q->ld_ntop = 0;
 			q->ld_toplim = max;
-			if (cnt <= (SQ_LADDER_THRES) || min == max) {
+			if (cnt <= (SQ_LADDER_THRES)) {
 				for (n = l, min = UINT64_MAX, max = 0; n;
 				     n = n->ld_next) {
 					SQ__STEP(1);
@@ -678,17 +717,13 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		i = (unsigned)b - sq_ladder__base(r);
 		l = q->ld_bk[b].ll_first;
 		z = q->ld_bk[b].ll_last;
-		sq_ladder__bucket_clear(q, (unsigned)b);
-		/* the bucket's keys run up to lr_start + hi_off, and from
-		 * now on they go below this rung */
+		/* the bucket's keys run from lo (its start, or cur inside
+		 * it) up to lr_start + hi_off */
+		lo = g->lr_start + ((uint64_t)i << g->lr_shift);
+		lo = lo > g->lr_cur ? lo : g->lr_cur;
 		hi_off = ((uint64_t)i << g->lr_shift) +
 			 (((uint64_t)1 << g->lr_shift) - 1);
-		if (hi_off >= g->lr_span) {
-			hi_off = g->lr_span;
-			q->ld_nrungs = r;	/* its last bucket */
-		} else {
-			g->lr_cur = g->lr_start + hi_off + 1;
-		}
+		last = hi_off >= g->lr_span;
 		cnt = 0;
 		min = UINT64_MAX;
 		max = 0;
@@ -698,25 +733,43 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			min = n->key < min ? n->key : min;
 			max = n->key > max ? n->key : max;
 		}
-		if (!g->lr_shift) {
-			max = min;	/* width 1: one key, already in order */
-			n = NULL;
-		} else if (n && q->ld_nrungs < (SQ_LADDER_RUNGS)) {
+		if (n && min == max && min != lo && !last &&
+		    q->ld_nrungs >= (SQ_LADDER_RUNGS)) {
+			/* no rung to spread it: is it all one key? */
+			for (; n; n = n->ld_next) {
+				SQ__STEP(1);
+				min = n->key < min ? n->key : min;
+				max = n->key > max ? n->key : max;
+			}
+			if (min == max) {
+				sq_ladder__feed(q, g, (unsigned)b, min);
+				return;
+			}
+		} else if (n && min == max && min == lo) {
+			/* a crowd of the bucket's smallest key: fed */
+			sq_ladder__feed(q, g, (unsigned)b, min);
+			return;
+		}
+		/* from now on the bucket's keys go below this rung */
+		sq_ladder__bucket_clear(q, (unsigned)b);
+		if (last) {
+			hi_off = g->lr_span;
+			q->ld_nrungs = r;	/* its last bucket */
+		} else {
+			g->lr_cur = g->lr_start + hi_off + 1;
+		}
+		if (n && q->ld_nrungs < (SQ_LADDER_RUNGS)) {
 			/* crowded: a rung below, over the bucket's range */
-			min = g->lr_start + ((uint64_t)i << g->lr_shift);
 			r = q->ld_nrungs;
-			sq_ladder__spread(q, r, l, z, min,
-					  g->lr_start + hi_off - min, &min,
+			sq_ladder__spread(q, r, l, z, lo,
+					  g->lr_start + hi_off - lo, &min,
 					  &max);
 			if (min != max)
 				continue;
 			/* one key: all of it went to one bucket, in list
-			 * order, and goes to the bottom unsorted */
-			b = sq_ladder__rung_first(q, r);
-			l = q->ld_bk[b].ll_first;
-			sq_ladder__bucket_clear(q, (unsigned)b);
-			q->ld_nrungs = r;
-			n = NULL;
+			 * order, and is fed from there */
+			q->ld_rung[r].lr_cur = min;
+			continue;
 		}
 		for (; n; n = n->ld_next) {	/* no rung free: its key range */
 			SQ__STEP(1);
@@ -729,31 +782,81 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 }
 
 /*
+ * sq_ladder__unfeed - give the nodes fed to the bottom back to their
+ * bucket, at its head (where they came from: the bucket at the lowest
+ * rung's cur), so that a spill below that rung can cut the bottom.  They
+ * are its tail, at most SQ_LADDER_THRES nodes of key lr_cur.
+ */
+SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q)
+{
+	unsigned r = q->ld_nrungs - 1;
+	const struct sq_ladder__rung *g = &q->ld_rung[r];
+	unsigned b = sq_ladder__base(r) +
+		     (unsigned)((g->lr_cur - g->lr_start) >> g->lr_shift);
+	struct sq_ladder__list *l = &q->ld_bk[b];
+	struct sq_ladder_node *t = q->ld_bottom.ll_last, *h = t, *p;
+
+	for (;;) {
+		SQ__STEP(1);
+		h->ld_home = l;
+		q->ld_nbottom--;
+		p = h->ld_prev;
+		if (!p || p->key != g->lr_cur)
+			break;
+		h = p;
+	}
+	/* the bottom keeps more than THRES nodes: p is one of them */
+	if (p)
+		p->ld_next = NULL;
+	q->ld_bottom.ll_last = p;
+	h->ld_prev = NULL;
+	if (q->ld_map[b >> 6] >> (b & 63) & 1) {
+		t->ld_next = l->ll_first;
+		l->ll_first->ld_prev = t;
+	} else {
+		q->ld_map[b >> 6] |= (uint64_t)1 << (b & 63);
+		q->ld_summary |= (uint64_t)1 << (b >> 6);
+		l->ll_last = t;
+	}
+	l->ll_first = h;
+}
+
+/*
  * sq_ladder__spill - the bottom holds more than SQ_LADDER__SPILL nodes and
  * has taken another SQ_LADDER_THRES inserts (keys enqueued below the lowest
- * rung: the present, the past): if a rung is free, keep about its first
- * SQ_LADDER_THRES nodes and spread the rest over a new lowest rung, which
- * takes the keys above those kept.  Equal keys stay together: the cut goes
- * before the run of equal keys that holds the THRES-th node, or, when that
- * run starts at the head, after it.
+ * rung: the present, the past): keep about its first SQ_LADDER_THRES nodes
+ * and move the rest into the lowest rung, below its cur, when the rung
+ * reaches that far down; else spread them over a new lowest rung, if one is
+ * free, which takes the keys above those kept.  Equal keys stay together:
+ * the cut goes before the run of equal keys that holds the THRES-th node,
+ * or, when that run starts at the head, after it.
+ *
+ * A new spill rung reaches 2^SQ_LADDER__REACH times as far below the cut
+ * as the spilled keys span above it (or down to key 0), so that later
+ * spills, of keys further in the past, go into it and do not each take a
+ * rung (keys descending block by block would use them all up, and leave
+ * the bottom a long sorted list).
  *
  * A spill moves nodes, and is paid for by the inserts since the bottom was
  * last filled or spilled (ld_bins): it may move at most 4 per insert (plus
- * SQ_LADDER__SPILL).  So a big crowd of equal keys (tasks woken at one
- * time) is not carried out of the bottom and back for every few keys
- * inserted in front of it; the two-finger insert keeps those cheap.  With
- * no rung free the bottom stays a long sorted list.  Every path is O(1)
- * amortised per insert.
+ * SQ_LADDER__SPILL).  So a run of equal keys inserted into the bottom is
+ * not carried out of it and back for every few keys inserted in front of
+ * it; the two-finger insert keeps those cheap.  (A crowd that reaches the
+ * bottom from a bucket is fed, never moved whole.)  With no rung free and
+ * the lowest not reaching the cut, the bottom stays a long sorted list.
+ * Every path is O(1) amortised per insert.
  */
 SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 {
-	unsigned r = q->ld_nrungs;
-	struct sq_ladder_node *h = q->ld_bottom.ll_first, *p = h, *run = h, *s, *t;
+	unsigned r = q->ld_nrungs, sh, bits;
+	struct sq_ladder__rung *g = r ? &q->ld_rung[r - 1] : NULL;
+	struct sq_ladder_node *h, *p, *run, *s, *t;
 	size_t kept = 1, before = 0, budget = (size_t)4 * q->ld_bins + SQ_LADDER__SPILL;
-	uint64_t hi;
+	uint64_t hi, lo, cut;
 
-	if (r >= (SQ_LADDER_RUNGS))
-		return;		/* no rung free: it stays a long list */
+	if (g && q->ld_bottom.ll_last->key == g->lr_cur)
+		sq_ladder__unfeed(q);
+	h = p = run = q->ld_bottom.ll_first;
 	for (; kept < (SQ_LADDER_THRES) && p->ld_next; kept++) {
 		SQ__STEP(1);
 		p = p->ld_next;
@@ -780,13 +883,36 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 		if (!s)
 			return;	/* one key: every insert is O(1) */
 	}
-	hi = r ? q->ld_rung[r - 1].lr_cur - 1 : q->ld_toplim;
+	cut = s->key;
+	if (!(g && cut >= g->lr_start) && r >= (SQ_LADDER_RUNGS))
+		return;		/* no rung free: it stays a long list */
 	t = q->ld_bottom.ll_last;
 	p->ld_next = NULL;
 	q->ld_bottom.ll_last = p;
 	q->ld_nbottom = kept;
 	q->ld_bins = 0;
-	sq_ladder__spread(q, r, s, t, s->key, hi - s->key, &hi, &hi);
+	if (g && cut >= g->lr_start) {
+		/* the lowest rung reaches down to the cut: into its
+		 * used-up buckets, in list order */
+		unsigned base = sq_ladder__base(r - 1);
+
+		for (p = s; p; p = t) {
+			SQ__STEP(1);
+			t = p->ld_next;
+			sq_ladder__bucket_add(q, base + (unsigned)((p->key -
+						g->lr_start) >> g->lr_shift), p);
+		}
+		g->lr_cur = cut;
+		return;
+	}
+	hi = g ? g->lr_cur - 1 : q->ld_toplim;
+	bits = sq_ladder__bits(r);
+	lo = g && g->lr_span > hi - cut ? g->lr_span : hi - cut;
+	sh = sq_ladder__shift(lo, bits) + SQ_LADDER__REACH + bits;
+	lo = sh < 64 && hi >= ((uint64_t)1 << sh) - 1 ?
+		     hi - (((uint64_t)1 << sh) - 1) : 0;
+	sq_ladder__spread(q, r, s, t, lo, hi - lo, &hi, &hi);
+	q->ld_rung[r].lr_cur = cut;
 }
 
 /*
@@ -1258,7 +1384,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 	const struct sq_ladder__rung *g;
 	size_t room = q->ld_count;
 	uint64_t hi, m, occ;
-	bool below = true;	/* may the bottom hold keys <= hi */
+	const struct sq_ladder_node *n;
 	unsigned r, w, i, base, nb;
 	long got;
 
@@ -1319,24 +1445,20 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 		SQ_LADDER__CHECK(g->lr_start <= g->lr_cur &&
 				 g->lr_cur - g->lr_start <= g->lr_span, NULL,
 				 "rung cur outside the rung");
-		SQ_LADDER__CHECK(((g->lr_cur - g->lr_start) &
-				  (((uint64_t)1 << g->lr_shift) - 1)) == 0,
-				 NULL, "rung cur not at a bucket's start");
 		SQ_LADDER__CHECK(g->lr_start + g->lr_span == hi, NULL,
 				 "rung does not end where the one above "
 				 "starts");
 		for (i = 0; i < nb; i++) {
 			SQ__STEP(1);
 			const struct sq_ladder__list *l = &q->ld_bk[base + i];
-			const struct sq_ladder_node *n;
 
 			m = q->ld_map[(base + i) >> 6] >> ((base + i) & 63) & 1;
 			if (!m)
 				continue;
 			SQ_LADDER__CHECK(l->ll_first, NULL,
 					 "bucket bit set, bucket empty");
-			SQ_LADDER__CHECK((uint64_t)i << g->lr_shift >=
-					 g->lr_cur - g->lr_start,
+			SQ_LADDER__CHECK((g->lr_cur - g->lr_start) >>
+					 g->lr_shift <= i,
 					 l->ll_first, "bucket below rung cur");
 			got = sq_ladder__check_list(l, g->lr_cur, hi, room,
 						    false);
@@ -1350,15 +1472,20 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 			}
 			room -= (size_t)got;
 		}
-		below = g->lr_cur > 0;
 		hi = g->lr_cur - 1;
 	}
 
-	/* the bottom: invariants 2 and 3 */
-	got = sq_ladder__check_list(&q->ld_bottom, 0, hi, below ? room : 0,
-				    true);
+	/* the bottom: invariants 2 and 3 (hi + 1: the lowest rung's cur) */
+	got = sq_ladder__check_list(&q->ld_bottom, 0, q->ld_nrungs ? hi + 1 : hi,
+				    room, true);
 	if (got < 0)
 		return -1;
+	for (n = q->ld_bottom.ll_last, i = 0;
+	     q->ld_nrungs && n && n->key == hi + 1; n = n->ld_prev) {
+		SQ__STEP(1);
+		SQ_LADDER__CHECK(++i <= (SQ_LADDER_THRES), n,
+				 "more than THRES fed nodes in the bottom");
+	}
 	SQ_LADDER__CHECK((size_t)got == q->ld_nbottom, q->ld_bottom.ll_first,
 			 "bottom count wrong");
 	SQ_LADDER__CHECK((size_t)got == room, q->ld_bottom.ll_first,
