@@ -23,10 +23,12 @@
  * whose lr_cur it reaches, else to the bottom: a tail append, except in the
  * bottom, where it is inserted in order.  When the bottom runs empty it is
  * refilled from the lowest rung's first non-empty bucket: a bucket of at
- * most SQ_LADDER_THRES nodes (or of one key) is sorted into the bottom; a
- * crowded one is spread over a new rung below, of narrower buckets (a
- * "spawn"); when every rung is empty the top is spread over a new rung 0
- * ("epoch"), or sorted straight into the bottom when it is small.  Every
+ * most SQ_LADDER_THRES nodes is sorted into the bottom; a crowded one is
+ * spread over a new rung below, of narrower buckets (a "spawn"), and a
+ * crowd of one key stays in its bucket, which gives the bottom
+ * SQ_LADDER_THRES of it at a time (it is "fed"); when every rung is empty
+ * the top is spread over a new rung 0 ("epoch"), or sorted straight into
+ * the bottom when it is small.  Every
  * node moves down a bounded number of times, so enqueue and pop are O(1)
  * amortised whatever the key distribution: rungs are made only where
  * nodes crowd.
@@ -34,7 +36,7 @@
  * Integer keys and power-of-two widths.  A bucket index is a subtraction
  * and a shift.  A spawned rung covers the range of its bucket, so its
  * width is 2^SQ_LADDER__CBITS times narrower (or 1); at width 1 a bucket
- * holds one key, already in FIFO order, and goes to the bottom without
+ * holds one key, already in FIFO order, and is fed to the bottom without
  * sorting, however large.
  *
  * Exact and stable without a stamp.  Equal keys always go to the same
@@ -50,9 +52,11 @@
  * defaults (1024, 64, 10 rungs) give 10 + 9 * 6 = 64 bits: a crowded bucket
  * always finds a free rung, for any keys, unless spills took rungs.  A
  * spill: a bottom longer than SQ_LADDER__SPILL (keys enqueued below the
- * lowest rung: the present, the past) keeps its front and spreads the
- * rest over a new lowest rung, if one is free (sq_ladder__spill()).  With
- * SQ_LADDER_RUNGS set below the bound, or after spills, a crowded bucket
+ * lowest rung: the present, the past) keeps its front and moves the rest
+ * into the lowest rung when it reaches down that far, else over a new
+ * lowest rung that reaches 2^SQ_LADDER__REACH times further down, if one
+ * is free (sq_ladder__spill()).  With SQ_LADDER_RUNGS set below the bound,
+ * or when spills and a chain of spawns hold every rung, a crowded bucket
  * on the last rung is merge-sorted into the bottom (the paper's answer),
  * O(m log m) once; with no rung free a long bottom stays a sorted list,
  * whose inserts cost twice the distance from its nearer end.  Either way
@@ -65,11 +69,15 @@
  *  2. The bottom is non-empty exactly when the queue is; it is sorted by
  *     key, so its head is the first node (first() reads it).
  *  3. Every bottom key is below the lowest rung's lr_cur, or at most
- *     ld_toplim when there is no rung.
- *  4. Rung r: lr_start <= lr_cur, lr_cur - lr_start is a multiple of the
- *     width and at most lr_span; lr_span >> lr_shift is below the rung's
- *     bucket count; rung 0 ends at ld_toplim (lr_start + lr_span ==
- *     ld_toplim) and rung r > 0 ends just below rung r-1's lr_cur.
+ *     ld_toplim when there is no rung; except the nodes fed from the
+ *     bucket at lr_cur, of key lr_cur: the bottom's tail, at most
+ *     SQ_LADDER_THRES of them, queued before every node of that key left
+ *     in the bucket.
+ *  4. Rung r: lr_start <= lr_cur and lr_cur - lr_start is at most lr_span
+ *     (lr_cur is a bucket's start, or a fed crowd's key, or a spill's
+ *     cut); lr_span >> lr_shift is below the rung's bucket count; rung 0
+ *     ends at ld_toplim (lr_start + lr_span == ld_toplim) and rung r > 0
+ *     ends just below rung r-1's lr_cur.
  *  5. A node in bucket i of rung r has lr_cur <= key <= lr_start + lr_span
  *     and (key - lr_start) >> lr_shift == i.
  *  6. Bitmap bit b is set iff bucket b is not empty (buckets of dead rungs
@@ -201,10 +209,12 @@ struct sq_ladder__list {
  * @lr_cur:   the first key the rung still takes (the used-up buckets are
  *            below it, and keys there go down)
  * @lr_shift: log2 of the bucket width
+ * @lr_spill: made by a spill (so a spill below it reaches further down)
  */
 struct sq_ladder__rung {
 	uint64_t lr_start, lr_span, lr_cur;
 	unsigned lr_shift;
+	unsigned lr_spill;
 };
 
 /**
@@ -583,6 +593,7 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 	g->lr_span = span;
 	g->lr_cur = start;
 	g->lr_shift = sh;
+	g->lr_spill = 0;
 	sq_ladder__rung_reset(q, r);
 	for (;;) {
 		SQ__STEP(1);
@@ -659,6 +670,34 @@ SQ__SLOW void sq_ladder__feed(struct sq_ladder *q, struct sq_ladder__rung *g,
 }
 
 /*
+ * sq_ladder__crowd - bucket @b of rung @r, just detached by the refill, is
+ * crowded and its first THRES + 1 nodes (those before @n) hold one key,
+ * @key: feed it to the bottom, leaving the bucket where it was, if no node
+ * of the bucket can be below @key (it is @lo, the smallest key the bucket
+ * may hold), or if no rung is free to spread it and a walk of the rest,
+ * from @n, finds that key only.  Returns true if it fed the bottom.
+ */
+SQ__SLOW bool sq_ladder__crowd(struct sq_ladder *q, unsigned r, unsigned b,
+			       const struct sq_ladder_node *n, uint64_t key,
+			       uint64_t lo)
+{
+	if (key != lo) {
+		if (q->ld_nrungs < (SQ_LADDER_RUNGS))
+			return false;	/* spread: a finer rung feeds it */
+		for (; n; n = n->ld_next) {
+			SQ__STEP(1);
+			if (n->key != key)
+				return false;
+		}
+	}
+	q->ld_map[b >> 6] |= (uint64_t)1 << (b & 63);	/* undo the detach */
+	q->ld_summary |= (uint64_t)1 << (b >> 6);
+	q->ld_nrungs = r + 1;
+	sq_ladder__feed(q, &q->ld_rung[r], b, key);
+	return true;
+}
+
+/*
  * sq_ladder__refill - the bottom is empty and the queue is not: move the
  * first non-empty bucket of the lowest rung into the bottom, spawning
  * rungs below while that bucket is crowded; with no rungs left, start an
@@ -678,7 +717,6 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 	uint64_t lo, hi_off, min, max;
 	size_t cnt;
 	unsigned r, i;
-	bool last;
 	long b;
 
 	for (;;) {
@@ -718,12 +756,18 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		l = q->ld_bk[b].ll_first;
 		z = q->ld_bk[b].ll_last;
 		/* the bucket's keys run from lo (its start, or cur inside
-		 * it) up to lr_start + hi_off */
-		lo = g->lr_start + ((uint64_t)i << g->lr_shift);
-		lo = lo > g->lr_cur ? lo : g->lr_cur;
+		 * it) up to lr_start + hi_off, and from now on they go below
+		 * this rung */
+		lo = g->lr_cur;
+		sq_ladder__bucket_clear(q, (unsigned)b);
 		hi_off = ((uint64_t)i << g->lr_shift) +
 			 (((uint64_t)1 << g->lr_shift) - 1);
-		last = hi_off >= g->lr_span;
+		if (hi_off >= g->lr_span) {
+			hi_off = g->lr_span;
+			q->ld_nrungs = r;	/* its last bucket */
+		} else {
+			g->lr_cur = g->lr_start + hi_off + 1;
+		}
 		cnt = 0;
 		min = UINT64_MAX;
 		max = 0;
@@ -733,30 +777,12 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			min = n->key < min ? n->key : min;
 			max = n->key > max ? n->key : max;
 		}
-		if (n && min == max && min != lo && !last &&
-		    q->ld_nrungs >= (SQ_LADDER_RUNGS)) {
-			/* no rung to spread it: is it all one key? */
-			for (; n; n = n->ld_next) {
-				SQ__STEP(1);
-				min = n->key < min ? n->key : min;
-				max = n->key > max ? n->key : max;
-			}
-			if (min == max) {
-				sq_ladder__feed(q, g, (unsigned)b, min);
-				return;
-			}
-		} else if (n && min == max && min == lo) {
-			/* a crowd of the bucket's smallest key: fed */
-			sq_ladder__feed(q, g, (unsigned)b, min);
-			return;
-		}
-		/* from now on the bucket's keys go below this rung */
-		sq_ladder__bucket_clear(q, (unsigned)b);
-		if (last) {
-			hi_off = g->lr_span;
-			q->ld_nrungs = r;	/* its last bucket */
-		} else {
-			g->lr_cur = g->lr_start + hi_off + 1;
+		if (SQ__UNLIKELY(n != NULL)) {
+			if (lo < g->lr_start + ((uint64_t)i << g->lr_shift))
+				lo = g->lr_start + ((uint64_t)i << g->lr_shift);
+			if (min == max &&
+			    sq_ladder__crowd(q, r, (unsigned)b, n, min, lo))
+				return;		/* fed */
 		}
 		if (n && q->ld_nrungs < (SQ_LADDER_RUNGS)) {
 			/* crowded: a rung below, over the bucket's range */
@@ -906,13 +932,18 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 		return;
 	}
 	hi = g ? g->lr_cur - 1 : q->ld_toplim;
-	bits = sq_ladder__bits(r);
-	lo = g && g->lr_span > hi - cut ? g->lr_span : hi - cut;
-	sh = sq_ladder__shift(lo, bits) + SQ_LADDER__REACH + bits;
-	lo = sh < 64 && hi >= ((uint64_t)1 << sh) - 1 ?
-		     hi - (((uint64_t)1 << sh) - 1) : 0;
+	lo = cut;
+	if (g && g->lr_spill) {
+		/* spills descend: reach below the cut */
+		bits = sq_ladder__bits(r);
+		lo = g->lr_span > hi - cut ? g->lr_span : hi - cut;
+		sh = sq_ladder__shift(lo, bits) + SQ_LADDER__REACH + bits;
+		lo = sh < 64 && hi >= ((uint64_t)1 << sh) - 1 ?
+			     hi - (((uint64_t)1 << sh) - 1) : 0;
+	}
 	sq_ladder__spread(q, r, s, t, lo, hi - lo, &hi, &hi);
 	q->ld_rung[r].lr_cur = cut;
+	q->ld_rung[r].lr_spill = 1;
 }
 
 /*
