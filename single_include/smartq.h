@@ -5366,10 +5366,12 @@ static inline int sq_tring_check(const struct sq_tring *q)
  * whose lr_cur it reaches, else to the bottom: a tail append, except in the
  * bottom, where it is inserted in order.  When the bottom runs empty it is
  * refilled from the lowest rung's first non-empty bucket: a bucket of at
- * most SQ_LADDER_THRES nodes (or of one key) is sorted into the bottom; a
- * crowded one is spread over a new rung below, of narrower buckets (a
- * "spawn"); when every rung is empty the top is spread over a new rung 0
- * ("epoch"), or sorted straight into the bottom when it is small.  Every
+ * most SQ_LADDER_THRES nodes is sorted into the bottom; a crowded one is
+ * spread over a new rung below, of narrower buckets (a "spawn"), and a
+ * crowd of one key stays in its bucket, which gives the bottom
+ * SQ_LADDER_THRES of it at a time (it is "fed"); when every rung is empty
+ * the top is spread over a new rung 0 ("epoch"), or sorted straight into
+ * the bottom when it is small.  Every
  * node moves down a bounded number of times, so enqueue and pop are O(1)
  * amortised whatever the key distribution: rungs are made only where
  * nodes crowd.
@@ -5377,7 +5379,7 @@ static inline int sq_tring_check(const struct sq_tring *q)
  * Integer keys and power-of-two widths.  A bucket index is a subtraction
  * and a shift.  A spawned rung covers the range of its bucket, so its
  * width is 2^SQ_LADDER__CBITS times narrower (or 1); at width 1 a bucket
- * holds one key, already in FIFO order, and goes to the bottom without
+ * holds one key, already in FIFO order, and is fed to the bottom without
  * sorting, however large.
  *
  * Exact and stable without a stamp.  Equal keys always go to the same
@@ -5393,9 +5395,11 @@ static inline int sq_tring_check(const struct sq_tring *q)
  * defaults (1024, 64, 10 rungs) give 10 + 9 * 6 = 64 bits: a crowded bucket
  * always finds a free rung, for any keys, unless spills took rungs.  A
  * spill: a bottom longer than SQ_LADDER__SPILL (keys enqueued below the
- * lowest rung: the present, the past) keeps its front and spreads the
- * rest over a new lowest rung, if one is free (sq_ladder__spill()).  With
- * SQ_LADDER_RUNGS set below the bound, or after spills, a crowded bucket
+ * lowest rung: the present, the past) keeps its front and moves the rest
+ * into the lowest rung when it reaches down that far, else over a new
+ * lowest rung, if one is free (sq_ladder__spill()); a spill rung made
+ * below another reaches 2^SQ_LADDER__REACH times further down.  With SQ_LADDER_RUNGS set below the bound,
+ * or when spills and a chain of spawns hold every rung, a crowded bucket
  * on the last rung is merge-sorted into the bottom (the paper's answer),
  * O(m log m) once; with no rung free a long bottom stays a sorted list,
  * whose inserts cost twice the distance from its nearer end.  Either way
@@ -5408,11 +5412,15 @@ static inline int sq_tring_check(const struct sq_tring *q)
  *  2. The bottom is non-empty exactly when the queue is; it is sorted by
  *     key, so its head is the first node (first() reads it).
  *  3. Every bottom key is below the lowest rung's lr_cur, or at most
- *     ld_toplim when there is no rung.
- *  4. Rung r: lr_start <= lr_cur, lr_cur - lr_start is a multiple of the
- *     width and at most lr_span; lr_span >> lr_shift is below the rung's
- *     bucket count; rung 0 ends at ld_toplim (lr_start + lr_span ==
- *     ld_toplim) and rung r > 0 ends just below rung r-1's lr_cur.
+ *     ld_toplim when there is no rung; except the nodes fed from the
+ *     bucket at lr_cur, of key lr_cur: the bottom's tail, at most
+ *     SQ_LADDER_THRES of them, queued before every node of that key left
+ *     in the bucket.
+ *  4. Rung r: lr_start <= lr_cur and lr_cur - lr_start is at most lr_span
+ *     (lr_cur is a bucket's start, or a fed crowd's key, or a spill's
+ *     cut); lr_span >> lr_shift is below the rung's bucket count; rung 0
+ *     ends at ld_toplim (lr_start + lr_span == ld_toplim) and rung r > 0
+ *     ends just below rung r-1's lr_cur.
  *  5. A node in bucket i of rung r has lr_cur <= key <= lr_start + lr_span
  *     and (key - lr_start) >> lr_shift == i.
  *  6. Bitmap bit b is set iff bucket b is not empty (buckets of dead rungs
@@ -5510,6 +5518,10 @@ static inline int sq_tring_check(const struct sq_tring *q)
 /* A bottom longer than this is spilled into a rung, if one is free (see
  * sq_ladder__spill()). */
 #define SQ_LADDER__SPILL ((size_t)2 * (SQ_LADDER_THRES))
+/* A spill rung made below a spill rung reaches 2^REACH times as far below
+ * its cut as the larger of its keys' span and that rung's span
+ * (sq_ladder__spill()). */
+#define SQ_LADDER__REACH 3
 
 struct sq_ladder__list;
 
@@ -5540,10 +5552,12 @@ struct sq_ladder__list {
  * @lr_cur:   the first key the rung still takes (the used-up buckets are
  *            below it, and keys there go down)
  * @lr_shift: log2 of the bucket width
+ * @lr_spill: made by a spill (so a spill below it reaches further down)
  */
 struct sq_ladder__rung {
 	uint64_t lr_start, lr_span, lr_cur;
 	unsigned lr_shift;
+	unsigned lr_spill;
 };
 
 /**
@@ -5922,6 +5936,7 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 	g->lr_span = span;
 	g->lr_cur = start;
 	g->lr_shift = sh;
+	g->lr_spill = 0;
 	sq_ladder__rung_reset(q, r);
 	for (;;) {
 		SQ__STEP(1);
@@ -5966,10 +5981,72 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 }
 
 /*
+ * sq_ladder__feed - the bottom is empty and bucket @b of rung @g, crowded,
+ * starts with more than SQ_LADDER_THRES nodes of one key @key, and no node
+ * of it is below @key: the bottom takes its first SQ_LADDER_THRES nodes,
+ * the rest stays where it is, and the rung's cur becomes @key (keys equal
+ * to it still go to the bucket, behind the crowd).  So a crowd is never
+ * moved whole into the bottom, and never walked by a bottom insert or
+ * carried out of the bottom again by a spill: O(THRES) a feed, one feed
+ * per THRES pops.
+ */
+SQ__SLOW void sq_ladder__feed(struct sq_ladder *q, struct sq_ladder__rung *g,
+			      unsigned b, uint64_t key)
+{
+	struct sq_ladder_node *l = q->ld_bk[b].ll_first, *n = l, *p = l;
+	unsigned k;
+
+	for (k = 0; k < (SQ_LADDER_THRES); k++) {
+		SQ__STEP(1);
+		n->ld_home = &q->ld_bottom;
+		p = n;
+		n = n->ld_next;
+	}
+	p->ld_next = NULL;
+	n->ld_prev = NULL;	/* not NULL: the bucket held more */
+	q->ld_bk[b].ll_first = n;
+	q->ld_bottom.ll_first = l;
+	q->ld_bottom.ll_last = p;
+	q->ld_nbottom = SQ_LADDER_THRES;
+	q->ld_bins = 0;
+	g->lr_cur = key;
+}
+
+/*
+ * sq_ladder__crowd - bucket @b of rung @r, just detached by the refill, is
+ * crowded and its first THRES + 1 nodes (those before @n) hold one key,
+ * @key: feed it to the bottom, leaving the bucket where it was, if no node
+ * of the bucket can be below @key (it is @lo, the smallest key the bucket
+ * may hold), or if no rung is free to spread it and a walk of the rest,
+ * from @n, finds that key only.  Returns true if it fed the bottom.
+ */
+SQ__SLOW bool sq_ladder__crowd(struct sq_ladder *q, unsigned r, unsigned b,
+			       const struct sq_ladder_node *n, uint64_t key,
+			       uint64_t lo)
+{
+	if (key != lo) {
+		if (q->ld_nrungs < (SQ_LADDER_RUNGS))
+			return false;	/* spread: a finer rung feeds it */
+		for (; n; n = n->ld_next) {
+			SQ__STEP(1);
+			if (n->key != key)
+				return false;
+		}
+	}
+	q->ld_map[b >> 6] |= (uint64_t)1 << (b & 63);	/* undo the detach */
+	q->ld_summary |= (uint64_t)1 << (b >> 6);
+	q->ld_nrungs = r + 1;
+	sq_ladder__feed(q, &q->ld_rung[r], b, key);
+	return true;
+}
+
+/*
  * sq_ladder__refill - the bottom is empty and the queue is not: move the
  * first non-empty bucket of the lowest rung into the bottom, spawning
  * rungs below while that bucket is crowded; with no rungs left, start an
- * epoch from the top.  Each node moves down at most once per rung.
+ * epoch from the top.  Each node moves down at most once per rung.  A
+ * crowd of one key is fed to the bottom SQ_LADDER_THRES nodes at a time
+ * from its bucket (sq_ladder__feed()).
  *
  * A bucket's nodes are cold, so it is walked once: its first THRES + 1
  * nodes tell whether it is crowded, and a crowded one is spread over the
@@ -5980,7 +6057,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 {
 	struct sq_ladder__rung *g;
 	struct sq_ladder_node *l, *z, *n;
-	uint64_t hi_off, min, max;
+	uint64_t lo, hi_off, min, max;
 	size_t cnt;
 	unsigned r, i;
 	long b;
@@ -5988,7 +6065,8 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 	for (;;) {
 		SQ__STEP(1);
 		if (!q->ld_nrungs) {
-			/* an epoch: the top becomes rung 0 or the bottom */
+			/* an epoch: the top becomes rung 0 or the bottom (a
+			 * crowd of one key: a rung 0 of one bucket, fed) */
 			l = q->ld_top.ll_first;
 			z = q->ld_top.ll_last;
 			cnt = q->ld_ntop;
@@ -5997,7 +6075,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			q->ld_top.ll_first = q->ld_top.ll_last = NULL;
 			q->ld_ntop = 0;
 			q->ld_toplim = max;
-			if (cnt <= (SQ_LADDER_THRES) || min == max) {
+			if (cnt <= (SQ_LADDER_THRES)) {
 				for (n = l, min = UINT64_MAX, max = 0; n;
 				     n = n->ld_next) {
 					SQ__STEP(1);
@@ -6020,9 +6098,11 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		i = (unsigned)b - sq_ladder__base(r);
 		l = q->ld_bk[b].ll_first;
 		z = q->ld_bk[b].ll_last;
+		/* the bucket's keys run from lo (its start, or cur inside
+		 * it) up to lr_start + hi_off, and from now on they go below
+		 * this rung */
+		lo = g->lr_cur;
 		sq_ladder__bucket_clear(q, (unsigned)b);
-		/* the bucket's keys run up to lr_start + hi_off, and from
-		 * now on they go below this rung */
 		hi_off = ((uint64_t)i << g->lr_shift) +
 			 (((uint64_t)1 << g->lr_shift) - 1);
 		if (hi_off >= g->lr_span) {
@@ -6040,25 +6120,25 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			min = n->key < min ? n->key : min;
 			max = n->key > max ? n->key : max;
 		}
-		if (!g->lr_shift) {
-			max = min;	/* width 1: one key, already in order */
-			n = NULL;
-		} else if (n && q->ld_nrungs < (SQ_LADDER_RUNGS)) {
+		if (SQ__UNLIKELY(n != NULL)) {
+			if (lo < g->lr_start + ((uint64_t)i << g->lr_shift))
+				lo = g->lr_start + ((uint64_t)i << g->lr_shift);
+			if (min == max &&
+			    sq_ladder__crowd(q, r, (unsigned)b, n, min, lo))
+				return;		/* fed */
+		}
+		if (n && q->ld_nrungs < (SQ_LADDER_RUNGS)) {
 			/* crowded: a rung below, over the bucket's range */
-			min = g->lr_start + ((uint64_t)i << g->lr_shift);
 			r = q->ld_nrungs;
-			sq_ladder__spread(q, r, l, z, min,
-					  g->lr_start + hi_off - min, &min,
+			sq_ladder__spread(q, r, l, z, lo,
+					  g->lr_start + hi_off - lo, &min,
 					  &max);
 			if (min != max)
 				continue;
 			/* one key: all of it went to one bucket, in list
-			 * order, and goes to the bottom unsorted */
-			b = sq_ladder__rung_first(q, r);
-			l = q->ld_bk[b].ll_first;
-			sq_ladder__bucket_clear(q, (unsigned)b);
-			q->ld_nrungs = r;
-			n = NULL;
+			 * order, and is fed from there */
+			q->ld_rung[r].lr_cur = min;
+			continue;
 		}
 		for (; n; n = n->ld_next) {	/* no rung free: its key range */
 			SQ__STEP(1);
@@ -6071,31 +6151,84 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 }
 
 /*
+ * sq_ladder__unfeed - give the nodes fed to the bottom back to their
+ * bucket, at its head (where they came from: the bucket at the lowest
+ * rung's cur), so that a spill below that rung can cut the bottom.  They
+ * are its tail, at most SQ_LADDER_THRES nodes of key lr_cur.
+ */
+SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q)
+{
+	unsigned r = q->ld_nrungs - 1;
+	const struct sq_ladder__rung *g = &q->ld_rung[r];
+	unsigned b = sq_ladder__base(r) +
+		     (unsigned)((g->lr_cur - g->lr_start) >> g->lr_shift);
+	struct sq_ladder__list *l = &q->ld_bk[b];
+	struct sq_ladder_node *t = q->ld_bottom.ll_last, *h = t, *p;
+
+	for (;;) {
+		SQ__STEP(1);
+		h->ld_home = l;
+		q->ld_nbottom--;
+		p = h->ld_prev;
+		if (!p || p->key != g->lr_cur)
+			break;
+		h = p;
+	}
+	/* the bottom keeps more than THRES nodes: p is one of them */
+	if (p)
+		p->ld_next = NULL;
+	q->ld_bottom.ll_last = p;
+	h->ld_prev = NULL;
+	if (q->ld_map[b >> 6] >> (b & 63) & 1) {
+		t->ld_next = l->ll_first;
+		l->ll_first->ld_prev = t;
+	} else {
+		q->ld_map[b >> 6] |= (uint64_t)1 << (b & 63);
+		q->ld_summary |= (uint64_t)1 << (b >> 6);
+		l->ll_last = t;
+	}
+	l->ll_first = h;
+}
+
+/*
  * sq_ladder__spill - the bottom holds more than SQ_LADDER__SPILL nodes and
  * has taken another SQ_LADDER_THRES inserts (keys enqueued below the lowest
- * rung: the present, the past): if a rung is free, keep about its first
- * SQ_LADDER_THRES nodes and spread the rest over a new lowest rung, which
- * takes the keys above those kept.  Equal keys stay together: the cut goes
- * before the run of equal keys that holds the THRES-th node, or, when that
- * run starts at the head, after it.
+ * rung: the present, the past): keep about its first SQ_LADDER_THRES nodes
+ * and move the rest into the lowest rung, below its cur, when the rung
+ * reaches that far down; else spread them over a new lowest rung, if one is
+ * free, which takes the keys above those kept.  Equal keys stay together:
+ * the cut goes before the run of equal keys that holds the THRES-th node,
+ * or, when that run starts at the head, after it.
+ *
+ * A spill rung made below another spill rung reaches below its cut
+ * 2^SQ_LADDER__REACH times the larger of the spilled keys' span and the
+ * span of the rung above (or down to key 0), so that later spills, of keys
+ * further in the past, go into it and do not each take a rung (keys
+ * descending block by block would use them all up, and leave the bottom a
+ * long sorted list); spans so grow 2^REACH-fold from one such rung to the
+ * next.  A first spill rung spans the spilled keys only, as fine as they
+ * need.
  *
  * A spill moves nodes, and is paid for by the inserts since the bottom was
  * last filled or spilled (ld_bins): it may move at most 4 per insert (plus
- * SQ_LADDER__SPILL).  So a big crowd of equal keys (tasks woken at one
- * time) is not carried out of the bottom and back for every few keys
- * inserted in front of it; the two-finger insert keeps those cheap.  With
- * no rung free the bottom stays a long sorted list.  Every path is O(1)
- * amortised per insert.
+ * SQ_LADDER__SPILL).  So a run of equal keys inserted into the bottom is
+ * not carried out of it and back for every few keys inserted in front of
+ * it; the two-finger insert keeps those cheap.  (A crowd that reaches the
+ * bottom from a bucket is fed, never moved whole.)  With no rung free and
+ * the lowest not reaching the cut, the bottom stays a long sorted list.
+ * Every path is O(1) amortised per insert.
  */
 SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 {
-	unsigned r = q->ld_nrungs;
-	struct sq_ladder_node *h = q->ld_bottom.ll_first, *p = h, *run = h, *s, *t;
+	unsigned r = q->ld_nrungs, sh, bits;
+	struct sq_ladder__rung *g = r ? &q->ld_rung[r - 1] : NULL;
+	struct sq_ladder_node *h, *p, *run, *s, *t;
 	size_t kept = 1, before = 0, budget = (size_t)4 * q->ld_bins + SQ_LADDER__SPILL;
-	uint64_t hi;
+	uint64_t hi, lo, cut;
 
-	if (r >= (SQ_LADDER_RUNGS))
-		return;		/* no rung free: it stays a long list */
+	if (g && q->ld_bottom.ll_last->key == g->lr_cur)
+		sq_ladder__unfeed(q);
+	h = p = run = q->ld_bottom.ll_first;
 	for (; kept < (SQ_LADDER_THRES) && p->ld_next; kept++) {
 		SQ__STEP(1);
 		p = p->ld_next;
@@ -6122,13 +6255,41 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 		if (!s)
 			return;	/* one key: every insert is O(1) */
 	}
-	hi = r ? q->ld_rung[r - 1].lr_cur - 1 : q->ld_toplim;
+	cut = s->key;
+	if (!(g && cut >= g->lr_start) && r >= (SQ_LADDER_RUNGS))
+		return;		/* no rung free: it stays a long list */
 	t = q->ld_bottom.ll_last;
 	p->ld_next = NULL;
 	q->ld_bottom.ll_last = p;
 	q->ld_nbottom = kept;
 	q->ld_bins = 0;
-	sq_ladder__spread(q, r, s, t, s->key, hi - s->key, &hi, &hi);
+	if (g && cut >= g->lr_start) {
+		/* the lowest rung reaches down to the cut: into its
+		 * used-up buckets, in list order */
+		unsigned base = sq_ladder__base(r - 1);
+
+		for (p = s; p; p = t) {
+			SQ__STEP(1);
+			t = p->ld_next;
+			sq_ladder__bucket_add(q, base + (unsigned)((p->key -
+						g->lr_start) >> g->lr_shift), p);
+		}
+		g->lr_cur = cut;
+		return;
+	}
+	hi = g ? g->lr_cur - 1 : q->ld_toplim;
+	lo = cut;
+	if (g && g->lr_spill) {
+		/* spills descend: reach below the cut */
+		bits = sq_ladder__bits(r);
+		lo = g->lr_span > hi - cut ? g->lr_span : hi - cut;
+		sh = sq_ladder__shift(lo, bits) + SQ_LADDER__REACH + bits;
+		lo = sh < 64 && hi >= ((uint64_t)1 << sh) - 1 ?
+			     hi - (((uint64_t)1 << sh) - 1) : 0;
+	}
+	sq_ladder__spread(q, r, s, t, lo, hi - lo, &hi, &hi);
+	q->ld_rung[r].lr_cur = cut;
+	q->ld_rung[r].lr_spill = 1;
 }
 
 /*
@@ -6600,7 +6761,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 	const struct sq_ladder__rung *g;
 	size_t room = q->ld_count;
 	uint64_t hi, m, occ;
-	bool below = true;	/* may the bottom hold keys <= hi */
+	const struct sq_ladder_node *n;
 	unsigned r, w, i, base, nb;
 	long got;
 
@@ -6661,24 +6822,20 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 		SQ_LADDER__CHECK(g->lr_start <= g->lr_cur &&
 				 g->lr_cur - g->lr_start <= g->lr_span, NULL,
 				 "rung cur outside the rung");
-		SQ_LADDER__CHECK(((g->lr_cur - g->lr_start) &
-				  (((uint64_t)1 << g->lr_shift) - 1)) == 0,
-				 NULL, "rung cur not at a bucket's start");
 		SQ_LADDER__CHECK(g->lr_start + g->lr_span == hi, NULL,
 				 "rung does not end where the one above "
 				 "starts");
 		for (i = 0; i < nb; i++) {
 			SQ__STEP(1);
 			const struct sq_ladder__list *l = &q->ld_bk[base + i];
-			const struct sq_ladder_node *n;
 
 			m = q->ld_map[(base + i) >> 6] >> ((base + i) & 63) & 1;
 			if (!m)
 				continue;
 			SQ_LADDER__CHECK(l->ll_first, NULL,
 					 "bucket bit set, bucket empty");
-			SQ_LADDER__CHECK((uint64_t)i << g->lr_shift >=
-					 g->lr_cur - g->lr_start,
+			SQ_LADDER__CHECK((g->lr_cur - g->lr_start) >>
+					 g->lr_shift <= i,
 					 l->ll_first, "bucket below rung cur");
 			got = sq_ladder__check_list(l, g->lr_cur, hi, room,
 						    false);
@@ -6692,15 +6849,20 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 			}
 			room -= (size_t)got;
 		}
-		below = g->lr_cur > 0;
 		hi = g->lr_cur - 1;
 	}
 
-	/* the bottom: invariants 2 and 3 */
-	got = sq_ladder__check_list(&q->ld_bottom, 0, hi, below ? room : 0,
-				    true);
+	/* the bottom: invariants 2 and 3 (hi + 1: the lowest rung's cur) */
+	got = sq_ladder__check_list(&q->ld_bottom, 0, q->ld_nrungs ? hi + 1 : hi,
+				    room, true);
 	if (got < 0)
 		return -1;
+	for (n = q->ld_bottom.ll_last, i = 0;
+	     q->ld_nrungs && n && n->key == hi + 1; n = n->ld_prev) {
+		SQ__STEP(1);
+		SQ_LADDER__CHECK(++i <= (SQ_LADDER_THRES), n,
+				 "more than THRES fed nodes in the bottom");
+	}
 	SQ_LADDER__CHECK((size_t)got == q->ld_nbottom, q->ld_bottom.ll_first,
 			 "bottom count wrong");
 	SQ_LADDER__CHECK((size_t)got == room, q->ld_bottom.ll_first,

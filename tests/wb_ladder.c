@@ -18,8 +18,11 @@
  * equal keys and full-range keys; equal keys in FIFO order through an
  * epoch; the edge keys 0 and UINT64_MAX and crowds next to them; keys below
  * the epoch and a spilled bottom; rung exhaustion (the fallback sort, and
- * a bottom that cannot spill); dequeue from each tier; and check()
- * catching queues broken on purpose.  A failure prints the seed.
+ * a bottom that cannot spill); a crowd of one key fed to the bottom from
+ * its bucket (keys arriving in front of it, and with no rung free); blocks
+ * of keys each below the last, spilled into a rung that reaches down;
+ * dequeue from each tier; and check() catching queues broken on purpose.
+ * A failure prints the seed.
  * With the default geometry, the cost of adversarial patterns (every key
  * equal, sawtooth, monotone, crowds of one key in every tier, requeue to
  * the same key, the first of each tier dequeued) in loop steps per
@@ -532,6 +535,53 @@ SQ_TEST(ladder_spill_reuse)
 	expect_model_order(&q, n, &m, "ladder_spill_reuse");
 }
 
+#if WB_SMALL
+/*
+ * A crowd of one key, not at its bucket's start, on the last rung with
+ * every rung held (a key above the crowd keeps each): no rung to spread it
+ * over, so a walk finds it is one key and it is fed all the same.
+ */
+SQ_TEST(ladder_crowd_no_rung)
+{
+	enum { M = 20 };
+	static struct sq_ladder_node n[M + 6];
+	const uint64_t x = (uint64_t)1 << 40, k = x + ((uint64_t)1 << 49) + 7;
+	const uint64_t above[] = { x + ((uint64_t)1 << 53),
+				   x + ((uint64_t)1 << 51),
+				   (uint64_t)1 << 60 };
+	struct sq_ladder q;
+	unsigned i;
+
+	sq_ladder_init(&q);
+	for (i = 0; i < M + 6; i++)
+		sq_ladder_node_init(&n[i]);
+	sq_ladder_enqueue(&q, &n[0], 0);		/* starts the era */
+	for (i = 1; i <= M; i++)			/* the crowd */
+		sq_ladder_enqueue(&q, &n[i], k);
+	sq_ladder_enqueue(&q, &n[M + 1], x);
+	for (i = 0; i < 3; i++)
+		sq_ladder_enqueue(&q, &n[M + 2 + i], above[i]);
+	SQ_ASSERT(sq_ladder_pop(&q) == &n[0]);	/* epoch, rungs 0..3 */
+	SQ_ASSERT_EQ(q.ld_nrungs, SQ_LADDER_RUNGS);
+	SQ_ASSERT(sq_ladder_pop(&q) == &n[M + 1]);	/* x; then the crowd */
+	SQ_ASSERT_EQ(q.ld_nrungs, SQ_LADDER_RUNGS);
+	SQ_ASSERT_EQ(q.ld_nbottom, SQ_LADDER_THRES);
+	SQ_ASSERT(q.ld_rung[SQ_LADDER_RUNGS - 1].lr_cur == k);
+	SQ_ASSERT(((k - q.ld_rung[SQ_LADDER_RUNGS - 1].lr_start) &
+		   (((uint64_t)1 << q.ld_rung[SQ_LADDER_RUNGS - 1].lr_shift) -
+		    1)) != 0);			/* not at a bucket's start */
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	for (i = 1; i <= M; i++) {
+		SQ_ASSERT(sq_ladder_pop(&q) == &n[i]);
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
+	}
+	SQ_ASSERT(sq_ladder_pop(&q) == &n[M + 3]);	/* x + 2^51 */
+	SQ_ASSERT(sq_ladder_pop(&q) == &n[M + 2]);	/* x + 2^53 */
+	SQ_ASSERT(sq_ladder_pop(&q) == &n[M + 4]);	/* 2^60 */
+	SQ_ASSERT(sq_ladder_empty(&q));
+}
+#endif
+
 /* dequeue from the top, a bucket and the bottom; what it returns */
 SQ_TEST(ladder_dequeue_each_tier)
 {
@@ -1007,6 +1057,7 @@ static const sq_test_entry tests[] = {
 #endif
 #if WB_SMALL	/* shapes built by hand for the small ladder */
 	SQ_T(ladder_rungs_run_out),
+	SQ_T(ladder_crowd_no_rung),
 	SQ_T(ladder_check_catches),
 #endif
 };

@@ -54,8 +54,8 @@
  * spill: a bottom longer than SQ_LADDER__SPILL (keys enqueued below the
  * lowest rung: the present, the past) keeps its front and moves the rest
  * into the lowest rung when it reaches down that far, else over a new
- * lowest rung that reaches 2^SQ_LADDER__REACH times further down, if one
- * is free (sq_ladder__spill()).  With SQ_LADDER_RUNGS set below the bound,
+ * lowest rung, if one is free (sq_ladder__spill()); a spill rung made
+ * below another reaches 2^SQ_LADDER__REACH times further down.  With SQ_LADDER_RUNGS set below the bound,
  * or when spills and a chain of spawns hold every rung, a crowded bucket
  * on the last rung is merge-sorted into the bottom (the paper's answer),
  * O(m log m) once; with no rung free a long bottom stays a sorted list,
@@ -176,8 +176,9 @@
 /* A bottom longer than this is spilled into a rung, if one is free (see
  * sq_ladder__spill()). */
 #define SQ_LADDER__SPILL ((size_t)2 * (SQ_LADDER_THRES))
-/* A new spill rung reaches 2^REACH times as far below its cut as the
- * spilled keys span above it (sq_ladder__spill()). */
+/* A spill rung made below a spill rung reaches 2^REACH times as far below
+ * its cut as the larger of its keys' span and that rung's span
+ * (sq_ladder__spill()). */
 #define SQ_LADDER__REACH 3
 
 struct sq_ladder__list;
@@ -857,11 +858,14 @@ SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q)
  * the cut goes before the run of equal keys that holds the THRES-th node,
  * or, when that run starts at the head, after it.
  *
- * A new spill rung reaches 2^SQ_LADDER__REACH times as far below the cut
- * as the spilled keys span above it (or down to key 0), so that later
- * spills, of keys further in the past, go into it and do not each take a
- * rung (keys descending block by block would use them all up, and leave
- * the bottom a long sorted list).
+ * A spill rung made below another spill rung reaches below its cut
+ * 2^SQ_LADDER__REACH times the larger of the spilled keys' span and the
+ * span of the rung above (or down to key 0), so that later spills, of keys
+ * further in the past, go into it and do not each take a rung (keys
+ * descending block by block would use them all up, and leave the bottom a
+ * long sorted list); spans so grow 2^REACH-fold from one such rung to the
+ * next.  A first spill rung spans the spilled keys only, as fine as they
+ * need.
  *
  * A spill moves nodes, and is paid for by the inserts since the bottom was
  * last filled or spilled (ld_bins): it may move at most 4 per insert (plus
