@@ -74,7 +74,8 @@ for name in "$@"; do
 			rb,gavl,binom,ladder,tring,linux_rb,bsd_rb,tsearch,tr_seed
 		notsc=${bin%/*}/sq-bench-notsc
 		echo "# run: sh bench/costs.sh $notsc $* |" \
-			"compiler: $(${CC:-cc} --version | sed 1q) -DBQ_NO_TSC |" \
+			"compiler: $(${CC:-cc} --version | sed 1q)" \
+			"${CFLAGS:--O2 -g} -DBQ_NO_TSC |" \
 			"valgrind: $(valgrind --version) | commit: $commit |" \
 			"date: $(date -u '+%Y-%m-%d %H:%M UTC')" >"$tmp/costs"
 		sh bench/costs.sh "$notsc" "$@" >>"$tmp/costs"
