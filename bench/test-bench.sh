@@ -168,6 +168,23 @@ sh "$(dirname "$0")/table.sh" -q nosuch "$tmp/data.csv" >/dev/null 2>&1 &&
 	fail "table.sh -q nosuch did not fail"
 ok
 
+# costs-table.sh turns bench/costs.sh's output (bench/run.sh costs) into
+# one row per queue, each cell its figures at every N.
+{ echo "# run: sh bench/costs.sh B 16,2048 rb,gavl | compiler: gcc X | commit: abc1234"
+  printf '%-8s %7s %8s %8s %8s %9s %8s\n' queue N instr D1 L2 branches mispred
+  echo "rb 16 125 0.06 0 30.1 3.66"; echo "gavl 16 172 0.06 0 31.0 2.44"
+  echo "rb 2048 181 2.75 0 40.2 3.93"; echo "gavl 2048 234 4.57 0 41.0 3.11"
+} >"$tmp/costs.txt"
+sh "$(dirname "$0")/costs-table.sh" "$tmp/costs.txt" >"$tmp/costs.md" ||
+	fail "costs-table.sh exited non-zero"
+grep -q '^| `rb` | 125 / 181 | 0.06 / 2.75 | 0 / 0 | 3.66 / 3.93 |$' "$tmp/costs.md" &&
+	grep -q '^| `gavl` | 172 / 234 |' "$tmp/costs.md" &&
+	[ "$(grep -c '^| `' "$tmp/costs.md")" -eq 2 ] ||
+	fail "costs-table.sh: not one row per queue with its figures at each N"
+grep -q 'commit: abc1234' "$tmp/costs.md" ||
+	fail "costs-table.sh: the run under the table is not the file's"
+ok
+
 for d in exp ties triangular negtriangular bimodal camel loguniform; do
 	for w in hold sched timer updown; do
 		"$BIN" -n 1..8 -l 100 -r 1 --warmup 10 -d "$d" -w "$w" \
