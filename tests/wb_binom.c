@@ -512,7 +512,7 @@ static bool wbt_less(const SQ_NODE(wbt) *a, const SQ_NODE(wbt) *b)
 SQ_TEST(binom_tie_stamp_counter_end)
 {
 	static struct wbt_item it[48];
-	struct sq_wbt q;
+	static struct sq_wbt q;
 	const struct wbt_item *p, *last = NULL;
 	uint64_t rng = 48, k, lastk = 0;
 	unsigned i, j, seq = 0, renumbers = 0;
