@@ -4,14 +4,15 @@
  *
  * Every header calls SQ__STEP(1) once per iteration of each loop whose
  * trip count depends on the queue's contents; this file counts them.  For
- * every backend of SQ_KINDS, each adversarial pattern below runs at N and
+ * every backend of SQ_KINDS, and a tie kind (SQ_TIE) of each backend of
+ * SQ_TIE_KINDS, each adversarial pattern below runs at N and
  * at 8N; its cost per operation is (steps + calls) / calls over the
  * measured phase.  A pattern fails when the cost grows from N to 8N more
  * than the backend's bound allows:
  *
  *   flat (ladder, tring: O(1), amortised where the README says so)
  *       cost(8N) <= 1.5 * cost(N)
- *   log (rb, gavl, binom: O(log n))
+ *   log (rb, gavl, binom and their tie kinds: O(log n))
  *       cost(8N) <= 1.5 * cost(N) * log2(8N) / log2(N)
  *
  * A pattern known to break a backend's bound is listed in cost_known[],
@@ -94,15 +95,33 @@ struct cost_ops {
 
 SQ_KINDS(COST_ADAPTER)
 
+/* tie_B: backend B ordered among equal keys by id % 3, so the patterns'
+ * crowds of one key are crowds of a few less() classes, each FIFO */
+#define COST_TIE(B)                                                            \
+	SQ_TIE(B, tie_##B, tie_##B##_less);                                    \
+	COST_ADAPTER(tie_##B, 1)                                               \
+	static bool tie_##B##_less(const SQ_NODE(tie_##B) *a,                  \
+				   const SQ_NODE(tie_##B) *b)                  \
+	{                                                                      \
+		return sq_entry_const(a, struct tie_##B##_item, link)->id % 3 < \
+		       sq_entry_const(b, struct tie_##B##_item, link)->id % 3;  \
+	}
+SQ_TIE_KINDS(COST_TIE)
+
 #define COST_OPS(K, exact)                                                     \
 	{ #K, K##_init, K##_enqueue, K##_dequeue, K##_requeue, K##_first,      \
 	  K##_pop, K##_pop_due, K##_check },
+#define COST_TIE_OPS(B) COST_OPS(tie_##B, 1)
 
-static struct cost_ops cost_backends[] = { SQ_KINDS(COST_OPS) };
+static struct cost_ops cost_backends[] = { SQ_KINDS(COST_OPS)
+					   SQ_TIE_KINDS(COST_TIE_OPS) };
 
-/* the trees and the heap are O(log n); ladder and tring O(1) */
+/* the trees and the heap are O(log n), and so their tie kinds; ladder
+ * and tring O(1) */
 static bool cost_is_log(const char *name)
 {
+	if (!strncmp(name, "tie_", 4))
+		name += 4;
 	return !strcmp(name, "rb") || !strcmp(name, "gavl") ||
 	       !strcmp(name, "binom");
 }
