@@ -30,9 +30,9 @@
 # (its own is small; o2, and asan when it runs), the C++11 unit
 # tests/cxx.cpp, tests/headers.sh (each public header compiled alone as
 # C99/C11 with gcc and clang and as C++11, with and without SQ_DEBUG), and
-# valgrind-contract-KIND: the o2 contract suites under valgrind's memcheck
-# (tests/valgrind.sh; it skips, saying so, when valgrind is not installed
-# or SQ_VALGRIND=no).
+# valgrind-contract-KIND: the o2 contract suites, the tie kinds' too,
+# under valgrind's memcheck (tests/valgrind.sh; it skips, saying so, when
+# valgrind is not installed or SQ_VALGRIND=no).
 #
 # cmocka is used when it is found ($(PKG_CONFIG), else a compile-and-link probe);
 # force it with SQ_CMOCKA=yes|no, CMOCKA_CFLAGS=..., CMOCKA_LIBS=....
@@ -153,7 +153,8 @@ endif
 ifeq ($(SQ_CXX),yes)
 SQT_BUILT += $(SQT_DIR)/cxx
 endif
-SQT_VALGRIND := $(addprefix $(SQT_DIR)/valgrind-contract-,$(SQT_KINDS))
+SQT_VALGRIND := $(addprefix $(SQT_DIR)/valgrind-contract-,$(SQT_KINDS)) \
+                $(addprefix $(SQT_DIR)/valgrind-contract-tie-,$(SQ_TIE_KINDS))
 SQT_BUILT += $(SQT_VALGRIND)
 
 TEST_PROGS += $(SQT_DIR)/headers $(SQT_BUILT)
