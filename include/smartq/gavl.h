@@ -182,6 +182,40 @@ SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
 	}
 }
 
+/* ---- the hooks of an augmented tree ------------------------------------
+ *
+ * As in rbtree.h: a tree that keeps in each node a summary of its subtree
+ * (gavl_elig.h: the smallest eligibility value in it) hears of every
+ * change of shape through hooks.  The bodies that change shape take them
+ * (the *_aug functions) and the plain tree passes NULL: those bodies are
+ * always inlined, the hooks are constants at every call, and every test
+ * of them folds away.
+ *
+ * sq_gavl__rotated_fn(old, top): a rotation lifted @top above @old, whose
+ * new children are linked: top takes old's summary, old's is recomputed.
+ */
+typedef void sq_gavl__rotated_fn(struct sq_gavl_node *old,
+				 struct sq_gavl_node *top);
+
+/**
+ * struct sq_gavl__aug - the hooks of insert, erase and the cut
+ * @propagate:  recompute the summary of @from (whatever it held), then of
+ *              each node above it up to @stop, not included (NULL:
+ *              through the root); above @from it may end at a node whose
+ *              summary did not change
+ * @insert_fix: sq_gavl__insert_fix_aug() with the tree's rotated hook, out
+ *              of line as sq_gavl__insert_fix() is
+ * @fix:        sq_gavl__fix_aug() likewise
+ */
+struct sq_gavl__aug {
+	void (*propagate)(struct sq_gavl_node *from,
+			  const struct sq_gavl_node *stop);
+	void (*insert_fix)(struct sq_gavl *q, struct sq_gavl_node *x,
+			   struct sq_gavl_node *y, int b, int d, int dy);
+	struct sq_gavl_node *(*fix)(struct sq_gavl *q, struct sq_gavl_node *x,
+				    unsigned s);
+};
+
 /* @b seen from side @s: b itself for the left (0), -b for the right (1). */
 SQ__INLINE int sq_gavl__lean(int b, unsigned s)
 {
@@ -208,10 +242,11 @@ SQ__INLINE int sq_gavl__lean(int b, unsigned s)
  * and the subtree's height changes by
  *	max(-B'(y), 0) - 1 - max(-B(y), 0) - max(-B(x), 0)
  * (measure every height from h(A): h(y) = h(A) + 1 + max(-B(y), 0) ...).
+ * @rot: the augmented tree's rotation hook, NULL for the plain tree.
  * Return: that height change.
  */
 SQ__INLINE int sq_gavl__rotate(struct sq_gavl *q, struct sq_gavl_node *x,
-			       unsigned s)
+			       unsigned s, sq_gavl__rotated_fn *rot)
 {
 	struct sq_gavl_node *y = SQ_GAVL__CHILD(x, s), *p = x->gv_parent;
 	struct sq_gavl_node *b = SQ_GAVL__CHILD(y, !s);
@@ -231,6 +266,8 @@ SQ__INLINE int sq_gavl__rotate(struct sq_gavl *q, struct sq_gavl_node *x,
 	ny = by - 1 + (nx < 0 ? nx : 0);
 	x->gv_balance = sq_gavl__lean(nx, s);
 	y->gv_balance = sq_gavl__lean(ny, s);
+	if (rot)
+		rot(x, y);
 	return (ny < 0 ? -ny : 0) - 1 - (by < 0 ? -by : 0) - (bx < 0 ? -bx : 0);
 }
 
@@ -257,21 +294,30 @@ SQ__INLINE int sq_gavl__rotate(struct sq_gavl *q, struct sq_gavl_node *x,
  * For s = 1, y is never on the spine, so it is AVL (-1..1), and x itself
  * may be a spine node right-heavy by more than two: it then stays on the
  * spine, still right-heavy but less.
+ * @rot: the augmented tree's rotation hook, NULL for the plain tree.
  * Return: the new root of the subtree.
  */
-SQ__SLOW struct sq_gavl_node *sq_gavl__fix(struct sq_gavl *q,
-					   struct sq_gavl_node *x, unsigned s)
+SQ__INLINE struct sq_gavl_node *sq_gavl__fix_aug(struct sq_gavl *q,
+						 struct sq_gavl_node *x,
+						 unsigned s,
+						 sq_gavl__rotated_fn *rot)
 {
 	struct sq_gavl_node *y = SQ_GAVL__CHILD(x, s);
 
 	if (sq_gavl__lean(y->gv_balance, s) >= 0) {
-		sq_gavl__rotate(q, x, s);
+		sq_gavl__rotate(q, x, s, rot);
 		return y;
 	}
 	/* the first rotation may lower x's side s: keep b(x) exact */
-	x->gv_balance += sq_gavl__lean(sq_gavl__rotate(q, y, !s), s);
-	sq_gavl__rotate(q, x, s);
+	x->gv_balance += sq_gavl__lean(sq_gavl__rotate(q, y, !s, rot), s);
+	sq_gavl__rotate(q, x, s, rot);
 	return x->gv_parent;
+}
+
+SQ__SLOW struct sq_gavl_node *sq_gavl__fix(struct sq_gavl *q,
+					   struct sq_gavl_node *x, unsigned s)
+{
+	return sq_gavl__fix_aug(q, x, s, NULL);
 }
 
 /*
@@ -299,9 +345,13 @@ SQ__SLOW struct sq_gavl_node *sq_gavl__fix(struct sq_gavl *q,
  * AVL: -1..1, and d is +1 or -1), max(-B(z), 0) * d is (d - b(z)) / 2,
  * max(B(z), 0) * d is (b(z) + d) / 2, and B(x) - 2 is 0 exactly when
  * b = d: no product, no lean taken and undone, no branch on z.
+ * @rot: the augmented tree's rotation hook, NULL for the plain tree (the
+ * double rotation is two for it: z above y, then z above x).
  */
-SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
-				  struct sq_gavl_node *y, int b, int d, int dy)
+SQ__INLINE void sq_gavl__insert_fix_aug(struct sq_gavl *q,
+					struct sq_gavl_node *x,
+					struct sq_gavl_node *y, int b, int d,
+					int dy, sq_gavl__rotated_fn *rot)
 {
 	unsigned s = d < 0;
 	struct sq_gavl_node *p = x->gv_parent;
@@ -318,6 +368,8 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
 		sq_gavl__replace_child(q, p, x, y);
 		x->gv_balance = b - d;
 		y->gv_balance = 0;
+		if (rot)
+			rot(x, y);
 		return;
 	}
 	bz = z->gv_balance;
@@ -337,6 +389,16 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
 	y->gv_balance = (d - bz) / 2;	/* d when it leaned away, else 0 */
 	x->gv_balance = b - d - up;
 	z->gv_balance = up & -(int)(b != d);
+	if (rot) {
+		rot(y, z);
+		rot(x, z);
+	}
+}
+
+SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
+				  struct sq_gavl_node *y, int b, int d, int dy)
+{
+	sq_gavl__insert_fix_aug(q, x, y, b, d, dy, NULL);
 }
 
 /*
@@ -367,10 +429,11 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
  * two sides agree: the rotation's one mispredictable test waits on no
  * load at all.
  */
-static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
-					 struct sq_gavl_node *p,
-					 struct sq_gavl_node *g,
-					 struct sq_gavl_node *gg, int d)
+SQ__INLINE void sq_gavl__insert_fixup_aug(struct sq_gavl *q,
+					  struct sq_gavl_node *p,
+					  struct sq_gavl_node *g,
+					  struct sq_gavl_node *gg, int d,
+					  const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *n;
 	int b = p->gv_balance, dy;
@@ -401,7 +464,15 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
 	}
 	p->gv_balance = b + d;
 	if ((b ^ d) >= 0)	/* b leans the same way as d */
-		sq_gavl__insert_fix(q, p, n, b, d, dy);
+		(aug ? aug->insert_fix : sq_gavl__insert_fix)(q, p, n, b, d, dy);
+}
+
+static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
+					 struct sq_gavl_node *p,
+					 struct sq_gavl_node *g,
+					 struct sq_gavl_node *gg, int d)
+{
+	sq_gavl__insert_fixup_aug(q, p, g, gg, d, NULL);
 }
 
 /*
@@ -411,8 +482,9 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
  * Walk up while the subtree got lower.  A rotation that leaves the subtree
  * as high as before (its lifted child was balanced) ends the walk.
  */
-static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
-					struct sq_gavl_node *p, bool left)
+SQ__INLINE void sq_gavl__erase_fixup_aug(struct sq_gavl *q,
+					 struct sq_gavl_node *p, bool left,
+					 const struct sq_gavl__aug *aug)
 {
 	while (p) {
 		SQ__STEP(1);
@@ -426,7 +498,7 @@ static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
 			if (b <= -2) {
 				bool same = p->gv_right->gv_balance == 0;
 
-				p = sq_gavl__fix(q, p, 1);
+				p = (aug ? aug->fix : sq_gavl__fix)(q, p, 1);
 				if (same)
 					return;
 			}
@@ -437,7 +509,7 @@ static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
 			if (b >= 2) {
 				bool same = p->gv_left->gv_balance == 0;
 
-				p = sq_gavl__fix(q, p, 0);
+				p = (aug ? aug->fix : sq_gavl__fix)(q, p, 0);
 				if (same)
 					return;
 			}
@@ -447,6 +519,12 @@ static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
 			left = up->gv_left == p;
 		p = up;
 	}
+}
+
+static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
+					struct sq_gavl_node *p, bool left)
+{
+	sq_gavl__erase_fixup_aug(q, p, left, NULL);
 }
 
 /* Leftmost node of the non-empty subtree @n. */
@@ -470,7 +548,9 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__leftmost(struct sq_gavl_node *n)
  * walk ends.  No rotation, no key compare.  The new first node is the
  * leftmost of R, or f's parent when R is empty.
  */
-SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
+SQ__INLINE void sq_gavl__cut_first_aug(struct sq_gavl *q,
+				       struct sq_gavl_node *f,
+				       const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *p = f->gv_parent, *r = f->gv_right;
 	struct sq_gavl_node *w = r ? r : f, *first = r ? r : p, *c;
@@ -506,6 +586,8 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
 	q->gv_first = first;
 	if (p) {
 		p->gv_left = r;
+		if (aug)	/* r's subtree is whole: the loss is from p up */
+			aug->propagate(p, NULL);
 		while (p->gv_balance-- == 1) {
 			SQ__STEP(1);
 			p = p->gv_parent;
@@ -517,6 +599,11 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
 	}
 }
 
+SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
+{
+	sq_gavl__cut_first_aug(q, f, NULL);
+}
+
 /*
  * sq_gavl__erase - unlink @n, which is not the first node, and rebalance
  *
@@ -526,7 +613,8 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
  * right child; s takes @n's links and balance.  Then retrace as an AVL
  * tree from the place that lost a level.
  */
-static inline void sq_gavl__erase(struct sq_gavl *q, struct sq_gavl_node *n)
+SQ__INLINE void sq_gavl__erase_aug(struct sq_gavl *q, struct sq_gavl_node *n,
+				   const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *p = n->gv_parent;
 	struct sq_gavl_node *l = n->gv_left, *r = n->gv_right;
@@ -538,7 +626,9 @@ static inline void sq_gavl__erase(struct sq_gavl *q, struct sq_gavl_node *n)
 		if (c)
 			c->gv_parent = p;
 		sq_gavl__replace_child(q, p, n, c);
-		sq_gavl__erase_fixup(q, p, left);
+		if (aug)	/* c's subtree is whole: the loss is from p up */
+			aug->propagate(p, NULL);
+		sq_gavl__erase_fixup_aug(q, p, left, aug);
 		return;
 	}
 
@@ -549,7 +639,9 @@ static inline void sq_gavl__erase(struct sq_gavl *q, struct sq_gavl_node *n)
 		r->gv_parent = p;
 		r->gv_balance = n->gv_balance;
 		sq_gavl__replace_child(q, p, n, r);
-		sq_gavl__erase_fixup(q, r, false);
+		if (aug)	/* r in n's place: from r up */
+			aug->propagate(r, NULL);
+		sq_gavl__erase_fixup_aug(q, r, false, aug);
 	} else {
 		struct sq_gavl_node *s = sq_gavl__leftmost(r);
 		struct sq_gavl_node *sp = s->gv_parent, *sr = s->gv_right;
@@ -564,8 +656,17 @@ static inline void sq_gavl__erase(struct sq_gavl *q, struct sq_gavl_node *n)
 		s->gv_parent = p;
 		s->gv_balance = n->gv_balance;
 		sq_gavl__replace_child(q, p, n, s);
-		sq_gavl__erase_fixup(q, sp, true);
+		if (aug) {	/* sp up to s lost s; s in n's place */
+			aug->propagate(sp, s);
+			aug->propagate(s, NULL);
+		}
+		sq_gavl__erase_fixup_aug(q, sp, true, aug);
 	}
+}
+
+static inline void sq_gavl__erase(struct sq_gavl *q, struct sq_gavl_node *n)
+{
+	sq_gavl__erase_aug(q, n, NULL);
 }
 
 /* Mark @n not queued; under SQ_DEBUG poison its dead links. */
@@ -734,9 +835,11 @@ static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 }
 
 /* The compare: descend, link @n as a leaf, retrace, in the order of @tie
- * among equal keys (NULL: FIFO).  No misuse check. */
-SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
-				uint64_t key, sq_gavl__tie_fn tie)
+ * among equal keys (NULL: FIFO); @aug: the hooks of an augmented tree,
+ * NULL for the plain one.  No misuse check. */
+SQ__INLINE bool sq_gavl__insert_aug(struct sq_gavl *q, struct sq_gavl_node *n,
+				    uint64_t key, sq_gavl__tie_fn tie,
+				    const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *parent = NULL, *gp = NULL, *ggp = NULL;
 	struct sq_gavl_node *cur = q->gv_root;
@@ -774,6 +877,8 @@ SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 		 * gv_first waits on (as in sq_rb__insert()) */
 		SQ__KEEP_BRANCH();
 		leftmost = true;
+		if (aug)	/* a leaf's summary is its own */
+			aug->propagate(n, NULL);
 	} else {
 		/* the last turn is not branched on either (SQ__CHILD);
 		 * left of the old first means no right turn on the way;
@@ -784,7 +889,10 @@ SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 
 		*(struct sq_gavl_node **)(void *)((char *)parent + off) = n;
 		leftmost = parent == q->gv_first && left;	/* rarely the first */
-		sq_gavl__insert_fixup(q, parent, gp, ggp, 2 * (int)left - 1);
+		if (aug)	/* a leaf's summary is its own */
+			aug->propagate(n, NULL);
+		sq_gavl__insert_fixup_aug(q, parent, gp, ggp,
+					  2 * (int)left - 1, aug);
 	}
 	q->gv_count++;
 	if (leftmost)
@@ -792,15 +900,27 @@ SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 	return leftmost;
 }
 
+SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
+				uint64_t key, sq_gavl__tie_fn tie)
+{
+	return sq_gavl__insert_aug(q, n, key, tie, NULL);
+}
+
 /* Remove @n: cut it when it is first, else erase with rebalancing. */
-SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n)
+SQ__INLINE void sq_gavl__remove_aug(struct sq_gavl *q, struct sq_gavl_node *n,
+				    const struct sq_gavl__aug *aug)
 {
 	if (n == q->gv_first)
-		sq_gavl__cut_first(q, n);
+		sq_gavl__cut_first_aug(q, n, aug);
 	else
-		sq_gavl__erase(q, n);
+		sq_gavl__erase_aug(q, n, aug);
 	q->gv_count--;
 	sq_gavl__unlink(n);
+}
+
+SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n)
+{
+	sq_gavl__remove_aug(q, n, NULL);
 }
 
 /*
@@ -953,17 +1073,16 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 	return sq_gavl__visit(q, fn, arg, "sq_gavl_visit");
 }
 
-static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
-				     struct sq_gavl_node *n, uint64_t key,
-				     sq_gavl__tie_fn tie, const char *who)
+/* Give queued node @n the key @key (sq_gavl_requeue()); @tie as in
+ * sq_gavl__insert_aug(); @aug: the hooks of an augmented tree, NULL for
+ * the plain one.  A key rewritten in place changes no subtree's summary. */
+SQ__INLINE bool sq_gavl__requeue_aug(struct sq_gavl *q, struct sq_gavl_node *n,
+				     uint64_t key, sq_gavl__tie_fn tie,
+				     const struct sq_gavl__aug *aug)
 {
-	struct sq_gavl_node *prev, *next, *first;
+	struct sq_gavl_node *prev = sq_gavl_prev(n), *next, *first;
 	uint64_t first_key;
 
-	(void)who;	/* no misuse to report: an idle node is armed */
-	if (!sq_gavl_queued(n))
-		return sq_gavl__insert(q, n, key, tie);
-	prev = sq_gavl_prev(n);
 	next = sq_gavl_next(n);
 	/* in place iff prev <= (key, n) < next; a tie kind's less sees n's
 	 * fields as they are now, so a requeue also re-sorts a node whose
@@ -977,9 +1096,19 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 	}
 	first = q->gv_first;
 	first_key = first->key;
-	sq_gavl__remove(q, n);
-	sq_gavl__insert(q, n, key, tie);
+	sq_gavl__remove_aug(q, n, aug);
+	sq_gavl__insert_aug(q, n, key, tie, aug);
 	return q->gv_first != first || q->gv_first->key != first_key;
+}
+
+static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
+				     struct sq_gavl_node *n, uint64_t key,
+				     sq_gavl__tie_fn tie, const char *who)
+{
+	(void)who;	/* no misuse to report: an idle node is armed */
+	if (!sq_gavl_queued(n))
+		return sq_gavl__insert(q, n, key, tie);
+	return sq_gavl__requeue_aug(q, n, key, tie, NULL);
 }
 
 /**

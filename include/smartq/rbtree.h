@@ -242,18 +242,56 @@ SQ__INLINE void sq_rb__replace_child(struct sq_rb *q,
 		parent->rb_right = new_child;
 }
 
+/* ---- the hooks of an augmented tree ------------------------------------
+ *
+ * A tree that keeps in each node a summary of its subtree (rb_elig.h: the
+ * smallest eligibility value in it) hears of every change of shape
+ * through hooks, as with the kernel's rbtree_augmented.h.  The bodies
+ * that change shape take them as arguments (the *_aug functions) and the
+ * plain tree passes NULL: those bodies are always inlined, the hooks are
+ * constants at every call, and every test of them folds away, so the
+ * plain tree's code is what it was without them.
+ *
+ * sq_rb__rotated_fn(old, top): a rotation lifted @top above @old, whose
+ * new children are linked.  top's subtree holds what old's held, so top
+ * takes old's summary; old's is recomputed from its children.
+ */
+typedef void sq_rb__rotated_fn(struct sq_rb__link *old, struct sq_rb__link *top);
+
+/**
+ * struct sq_rb__aug - the hooks of insert, erase and pop
+ * @propagate:    recompute the summary of @from (whatever it held: a new
+ *                leaf's, a node moved into an erased one's place), then
+ *                of each node above it up to @stop, not included (NULL:
+ *                through the root); above @from it may end at a node whose
+ *                summary did not change: nothing further up changes then
+ * @insert_fixup: sq_rb__insert_fixup_aug() with the tree's rotated hook,
+ *                out of line as sq_rb__insert_fixup() is
+ * @erase_fixup:  sq_rb__erase_fixup_aug() likewise
+ */
+struct sq_rb__aug {
+	void (*propagate)(struct sq_rb__link *from,
+			  const struct sq_rb__link *stop);
+	void (*insert_fixup)(struct sq_rb *q, struct sq_rb__link *n);
+	void (*erase_fixup)(struct sq_rb *q, struct sq_rb__link *p,
+			    unsigned side);
+};
+
 /*
  * The last step of every rotation: @top takes @old's place (and its parent
  * word, hence its colour); @old becomes @top's child with @color.
  */
 SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
-				     struct sq_rb__link *top, uintptr_t color)
+				     struct sq_rb__link *top, uintptr_t color,
+				     sq_rb__rotated_fn *rot)
 {
 	struct sq_rb__link *parent = sq_rb__parent(old);
 
 	top->rb_parent_color = old->rb_parent_color;
 	sq_rb__set_parent_color(old, top, color);
 	sq_rb__replace_child(q, parent, old, top);
+	if (rot)
+		rot(old, top);
 }
 
 /* ---- the child words by side ------------------------------------------- */
@@ -306,8 +344,11 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
  *          p   U       ==>        n   g
  *         / \                        / \
  *        n   t                      t   U
+ *
+ * @rot: the augmented tree's rotation hook, NULL for the plain tree.
  */
-SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
+SQ__INLINE void sq_rb__insert_fixup_aug(struct sq_rb *q, struct sq_rb__link *n,
+					sq_rb__rotated_fn *rot)
 {
 	struct sq_rb__link *p = sq_rb__red_parent(n), *g, *u, *t;
 	unsigned s;
@@ -342,6 +383,8 @@ SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
 			if (t)
 				sq_rb__set_parent_color(t, p, SQ_RB__BLACK);
 			sq_rb__set_parent_color(p, n, 0);
+			if (rot)
+				rot(p, n);
 			p = n;
 			t = SQ_RB__CHILD(n, !s);
 		}
@@ -350,9 +393,14 @@ SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
 		SQ_RB__CHILD(p, !s) = g;
 		if (t)
 			sq_rb__set_parent_color(t, g, SQ_RB__BLACK);
-		sq_rb__rotate_finish(q, g, p, 0);
+		sq_rb__rotate_finish(q, g, p, 0, rot);
 		return;
 	}
+}
+
+SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
+{
+	sq_rb__insert_fixup_aug(q, n, NULL);
 }
 
 /* ---- erase fix-up (no compare) ----------------------------------------- */
@@ -410,9 +458,11 @@ SQ__SLOW void sq_rb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
  *          X   S       ==>        P   F
  *             / \                / \
  *           (n)  f              X  (n)
+ *
+ * @rot: the augmented tree's rotation hook, NULL for the plain tree.
  */
-SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb__link *p,
-				    unsigned side)
+SQ__INLINE void sq_rb__erase_fixup_aug(struct sq_rb *q, struct sq_rb__link *p,
+				       unsigned side, sq_rb__rotated_fn *rot)
 {
 	struct sq_rb__link *x, *s, *near, *far;
 
@@ -425,7 +475,7 @@ SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb__link *p,
 			SQ_RB__CHILD(p, !side) = near;
 			SQ_RB__CHILD(s, side) = p;
 			sq_rb__set_parent_color(near, p, SQ_RB__BLACK);
-			sq_rb__rotate_finish(q, p, s, 0);
+			sq_rb__rotate_finish(q, p, s, 0, rot);
 			s = near;
 		}
 		far = SQ_RB__CHILD(s, !side);
@@ -453,6 +503,8 @@ SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb__link *p,
 			SQ_RB__CHILD(p, !side) = near;
 			if (far)
 				sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
+			if (rot)
+				rot(s, near);
 			far = s;
 			s = near;
 		}
@@ -463,9 +515,23 @@ SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb__link *p,
 		sq_rb__set_parent_color(far, s, SQ_RB__BLACK);
 		if (near)
 			sq_rb__set_parent(near, p);
-		sq_rb__rotate_finish(q, p, s, SQ_RB__BLACK);
+		sq_rb__rotate_finish(q, p, s, SQ_RB__BLACK, rot);
 		return;
 	}
+}
+
+SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb__link *p,
+				    unsigned side)
+{
+	sq_rb__erase_fixup_aug(q, p, side, NULL);
+}
+
+/* The erase fix-up of the plain tree (@aug NULL) or of an augmented one. */
+SQ__INLINE void sq_rb__erase_fixup_with(struct sq_rb *q, struct sq_rb__link *p,
+					unsigned side,
+					const struct sq_rb__aug *aug)
+{
+	(aug ? aug->erase_fixup : sq_rb__erase_fixup)(q, p, side);
 }
 
 /* ---- erase (no compare) ------------------------------------------------ */
@@ -497,7 +563,24 @@ SQ__SLOW void sq_rb__erase_fixup(struct sq_rb *q, struct sq_rb__link *p,
  *                                       \
  *                                        c
  */
-static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n)
+/* @aug: after the unlink, before the fix-up's rotations: the nodes from
+ * @low up lost the erased node, and @y (if not NULL) took its place */
+SQ__INLINE void sq_rb__erase_propagate(struct sq_rb__link *y,
+				       struct sq_rb__link *low,
+				       const struct sq_rb__aug *aug)
+{
+	if (!aug)
+		return;
+	if (y) {
+		aug->propagate(low, y);
+		low = y;
+	}
+	aug->propagate(low, NULL);
+}
+
+/* @aug: the hooks of an augmented tree, NULL for the plain one. */
+SQ__INLINE void sq_rb__erase_aug(struct sq_rb *q, struct sq_rb__link *n,
+				 const struct sq_rb__aug *aug)
 {
 	struct sq_rb__link *left = n->rb_left, *right = n->rb_right;
 	struct sq_rb__link *parent, *short_parent, *y, *c;
@@ -509,12 +592,13 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n)
 
 		c = left ? left : right;
 		sq_rb__replace_child(q, parent, n, c);
+		sq_rb__erase_propagate(NULL, parent, aug);
 		if (c) {
 			c->rb_parent_color = pc;	/* n was black */
 			return;
 		}
 		if ((pc & SQ_RB__BLACK) && parent)
-			sq_rb__erase_fixup(q, parent, side);
+			sq_rb__erase_fixup_with(q, parent, side, aug);
 		return;
 	}
 
@@ -539,13 +623,21 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n)
 	if (c) {
 		sq_rb__set_parent_color(c, short_parent, SQ_RB__BLACK);
 		y->rb_parent_color = pc;
+		sq_rb__erase_propagate(y, short_parent, aug);
 	} else {
 		bool y_was_black = sq_rb__is_black(y);
 
 		y->rb_parent_color = pc;
+		sq_rb__erase_propagate(y, short_parent, aug);
 		if (y_was_black)	/* c's place: y's right, or y's parent's left */
-			sq_rb__erase_fixup(q, short_parent, short_parent == y);
+			sq_rb__erase_fixup_with(q, short_parent,
+						short_parent == y, aug);
 	}
+}
+
+static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n)
+{
+	sq_rb__erase_aug(q, n, NULL);
 }
 
 /* The node after the cached leftmost @n, in O(1): n has no left child, so
@@ -619,8 +711,9 @@ SQ__INLINE struct sq_rb__link *sq_rb__prev(const struct sq_rb__link *n)
  * lands after every node equal to it; the node stays leftmost only if the
  * descent never turned right.  True if @n is now the first.
  */
-SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
-			      uint64_t key, sq_rb__tie_fn tie)
+SQ__INLINE bool sq_rb__insert_aug(struct sq_rb *q, struct sq_rb__link *n,
+				  uint64_t key, sq_rb__tie_fn tie,
+				  const struct sq_rb__aug *aug)
 {
 	struct sq_rb__link *cur = q->rb_root, *parent = NULL;
 	bool leftmost, went_left = false;
@@ -667,25 +760,40 @@ SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
 	if (leftmost)
 		q->rb_leftmost = n;
 	q->rb_count++;
+	if (aug)	/* a leaf's summary is its own; its ancestors gain it */
+		aug->propagate(n, NULL);
 	/* a red leaf under a red parent breaks (4); elsewhere nothing:
 	 * no call */
 	if (parent && !sq_rb__is_black(parent))
-		sq_rb__insert_fixup(q, n);
+		(aug ? aug->insert_fixup : sq_rb__insert_fixup)(q, n);
 	return leftmost;
 }
 
+SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
+			      uint64_t key, sq_rb__tie_fn tie)
+{
+	return sq_rb__insert_aug(q, n, key, tie, NULL);
+}
+
 /* Unlink queued link @n; its own words are left as they were. */
-SQ__INLINE void sq_rb__remove(struct sq_rb *q, struct sq_rb__link *n)
+SQ__INLINE void sq_rb__remove_aug(struct sq_rb *q, struct sq_rb__link *n,
+				  const struct sq_rb__aug *aug)
 {
 	if (q->rb_leftmost == n)
 		q->rb_leftmost = sq_rb__after_leftmost(n);
-	sq_rb__erase(q, n);
+	sq_rb__erase_aug(q, n, aug);
 	q->rb_count--;
+}
+
+SQ__INLINE void sq_rb__remove(struct sq_rb *q, struct sq_rb__link *n)
+{
+	sq_rb__remove_aug(q, n, NULL);
 }
 
 /* Unlink and return the first link, NULL if empty; its own words are
  * left as they were. */
-SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q)
+SQ__INLINE struct sq_rb__link *sq_rb__pop_aug(struct sq_rb *q,
+					     const struct sq_rb__aug *aug)
 {
 	struct sq_rb__link *n = q->rb_leftmost, *parent, *c;
 	uintptr_t pc;
@@ -707,16 +815,51 @@ SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q)
 		 * would wait for it too */
 		SQ__KEEP_BRANCH();
 	}
+	if (aug)	/* c's subtree is whole: the loss is from parent up */
+		aug->propagate(parent, NULL);
 	if (c) {
 		c->rb_parent_color = pc;	/* red leaf takes n's black */
 		q->rb_leftmost = c;
 	} else {
 		q->rb_leftmost = parent;
 		if ((pc & SQ_RB__BLACK) && parent)
-			sq_rb__erase_fixup(q, parent, 0);
+			sq_rb__erase_fixup_with(q, parent, 0, aug);
 	}
 	q->rb_count--;
 	return n;
+}
+
+SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q)
+{
+	return sq_rb__pop_aug(q, NULL);
+}
+
+/* Give queued link @l the key @key (sq_rb_requeue()); @tie as in
+ * sq_rb__insert_aug(); @aug: the hooks of an augmented tree, NULL for the
+ * plain one.  A key rewritten in place changes no subtree's summary. */
+SQ__INLINE bool sq_rb__requeue_aug(struct sq_rb *q, struct sq_rb__link *l,
+				   uint64_t key, sq_rb__tie_fn tie,
+				   const struct sq_rb__aug *aug)
+{
+	const struct sq_rb__link *nb;
+	bool was_first = q->rb_leftmost == l;
+
+	/* In place iff prev <= (key, l) < next: l must end after every node
+	 * equal to it, so an equal next forces a move.  Plain: prev->key <=
+	 * key < next->key.  A tie kind's less sees l's fields as they are
+	 * now, so a requeue also re-sorts a node whose tie fields changed. */
+	nb = sq_rb__next(l);
+	if (!nb || sq_rb__before(l, key, nb, tie)) {
+		nb = was_first ? NULL : sq_rb__prev(l);
+		if (!nb || !sq_rb__before(l, key, nb, tie)) {
+			bool changed = was_first && sq_rb__key(l) != key;
+
+			sq_rb__set_key(l, key);
+			return changed;
+		}
+	}
+	sq_rb__remove_aug(q, l, aug);
+	return sq_rb__insert_aug(q, l, key, tie, aug) || was_first;
 }
 
 /* ---- public API --------------------------------------------------------- */
@@ -1002,29 +1145,11 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				   const char *who)
 {
 	struct sq_rb__link *l = &n->rb_link;
-	const struct sq_rb__link *nb;
-	bool was_first;
 
 	(void)who;	/* no misuse to report: an idle node is armed */
 	if (l->rb_parent_color == (uintptr_t)l)	/* not queued */
 		return sq_rb__insert(q, l, key, tie);
-	was_first = q->rb_leftmost == l;
-	/* In place iff prev <= (key, l) < next: l must end after every node
-	 * equal to it, so an equal next forces a move.  Plain: prev->key <=
-	 * key < next->key.  A tie kind's less sees l's fields as they are
-	 * now, so a requeue also re-sorts a node whose tie fields changed. */
-	nb = sq_rb__next(l);
-	if (!nb || sq_rb__before(l, key, nb, tie)) {
-		nb = was_first ? NULL : sq_rb__prev(l);
-		if (!nb || !sq_rb__before(l, key, nb, tie)) {
-			bool changed = was_first && n->key != key;
-
-			n->key = key;
-			return changed;
-		}
-	}
-	sq_rb__remove(q, l);
-	return sq_rb__insert(q, l, key, tie) || was_first;
+	return sq_rb__requeue_aug(q, l, key, tie, NULL);
 }
 
 /**
