@@ -25,6 +25,13 @@
  *   Inputs known to exceed these bounds are listed in README.md and
  *   counted by tests/cost.c.
  *
+ * Eligible pick (EEVDF's): erb and egavl (smartq/rb_elig.h, gavl_elig.h)
+ * are rb and gavl whose nodes also carry an eligibility value elig, with
+ * SQ_PICK_ELIGIBLE(K, q, limit), the first node in key order with elig <=
+ * limit, in O(log n), and SQ_SET_ELIG(K, q, n, elig).  Every verb above
+ * works on them too; they are not in SQ_KINDS (the harness and the
+ * kind-wide tests are for the plain queues).
+ *
  * Every backend: keys are uint64_t compared unsigned, all values valid;
  * equal keys come out in the order they were enqueued (or requeued), or
  * in a tie kind's, by the user's less() first (SQ_TIE: rb, gavl, binom);
@@ -56,6 +63,8 @@
 #include "smartq/binomial.h"
 #include "smartq/tring.h"
 #include "smartq/ladder.h"
+#include "smartq/rb_elig.h"
+#include "smartq/gavl_elig.h"
 
 /*
  * SQ_KINDS(X) - every backend, for code that runs over all of them: it
@@ -93,6 +102,8 @@
 #define SQ_POP_DUE(K, q, now)       SQ__FN(K, _pop_due)(q, now)
 #define SQ_VISIT(K, q, fn, arg)     SQ__FN(K, _visit)(q, fn, arg)
 #define SQ_KEY(K, n)                SQ__FN(K, _key)(n)
+#define SQ_PICK_ELIGIBLE(K, q, limit) SQ__FN(K, _pick_eligible)(q, limit)
+#define SQ_SET_ELIG(K, q, n, elig)  SQ__FN(K, _set_elig)(q, n, elig)
 
 /*
  * SQ_TIE(K, name, less) - declare the kind @name: backend K (rb, gavl or

@@ -34,6 +34,13 @@
  *   Inputs known to exceed these bounds are listed in README.md and
  *   counted by tests/cost.c.
  *
+ * Eligible pick (EEVDF's): erb and egavl (smartq/rb_elig.h, gavl_elig.h)
+ * are rb and gavl whose nodes also carry an eligibility value elig, with
+ * SQ_PICK_ELIGIBLE(K, q, limit), the first node in key order with elig <=
+ * limit, in O(log n), and SQ_SET_ELIG(K, q, n, elig).  Every verb above
+ * works on them too; they are not in SQ_KINDS (the harness and the
+ * kind-wide tests are for the plain queues).
+ *
  * Every backend: keys are uint64_t compared unsigned, all values valid;
  * equal keys come out in the order they were enqueued (or requeued), or
  * in a tie kind's, by the user's less() first (SQ_TIE: rb, gavl, binom);
@@ -7126,6 +7133,974 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 #undef SQ_LADDER__CHECK
 
 #endif /* SMARTQ_LADDER_H */
+/* ==== smartq/rb_elig.h ==== */
+/* SPDX-License-Identifier: MIT */
+/*
+ * smartq/rb_elig.h - eligible pick on a red-black tree (KIND = erb)
+ *
+ * The rb queue (ordered by key: a deadline), whose nodes also carry an
+ * eligibility value elig (a virtual runtime, a release time), and one
+ * more question: sq_erb_pick_eligible(q, limit), the first node in key
+ * order whose elig is at most limit, in O(log n).  That is EEVDF's pick
+ * (Linux 6.6 on): the eligible task with the earliest virtual deadline.
+ * The scheduler of an EDF system with release times asks the same.
+ *
+ *   operation       cost       notes
+ *   enqueue         O(log n)   as rb, plus a walk up while the new elig
+ *                              lowers a subtree's minimum
+ *   first           O(1)       the cached leftmost
+ *   pick_eligible   O(log n)   O(1) when the first node is eligible
+ *   pop, dequeue    O(log n)   as rb, plus a walk up while a minimum rises
+ *   requeue         O(log n)   in place when the order holds
+ *   set_elig        O(log n)   a walk up while a minimum changes
+ *
+ * The augment.  Every node keeps erb_min, the smallest elig in its
+ * subtree:
+ *
+ *   (9) erb_min(x) = min(elig(x), erb_min(left(x)), erb_min(right(x))),
+ *       a missing child counting as no constraint,
+ *
+ * on top of rb's (1)-(8) (rbtree.h), and sq_erb_check() verifies all of
+ * them.  The pick descends from the root: a left subtree whose minimum is
+ * within the limit holds the answer (its nodes come first); else the node
+ * itself, if eligible; else the answer is in the right subtree, whose
+ * minimum then must be within the limit.  One path, no backtracking.
+ *
+ * The tree is rb's, balancing code and all: rbtree.h's shape-changing
+ * bodies take hooks (struct sq_rb__aug, sq_rb__rotated_fn) that this
+ * file supplies and the plain rb passes as NULL, so rb's code is the same
+ * as without them and the augment costs nothing there.  The hooks follow
+ * the kernel's rbtree_augmented.h: a rotation hands the lifted node the
+ * old top's minimum and recomputes the old top's; insert, erase and pop
+ * recompute from the lowest changed node up, before the fix-up rotates,
+ * and stop at the first minimum that does not change.
+ *
+ * Eligibility is "elig <= limit" on uint64_t, compared as unsigned; map a
+ * signed or wrapping clock first (sq_key_from_i64(), or the caller's own
+ * offset from a base, as the kernel keys vruntime off min_vruntime).
+ */
+#ifndef SMARTQ_RB_ELIG_H
+#define SMARTQ_RB_ELIG_H
+
+
+/**
+ * struct sq_erb_node - the link a user embeds in its own struct
+ * @key:     the key (deadline) the node is queued with; read it freely,
+ *           change it only through sq_erb_requeue()
+ * @rb_link: the tree link (internal; rbtree.h's layout rule: right after
+ *           the key)
+ * @elig:    the eligibility value; read it freely, change it only through
+ *           sq_erb_set_elig() (0 after sq_erb_node_init())
+ * @erb_min: the smallest @elig in this node's subtree (internal)
+ */
+struct sq_erb_node {
+	uint64_t key;
+	struct sq_rb__link rb_link;
+	uint64_t elig;
+	uint64_t erb_min;
+};
+
+/**
+ * struct sq_erb - the queue
+ * @erb_tree: the red-black tree, leftmost cached (internal)
+ */
+struct sq_erb {
+	struct sq_rb erb_tree;
+};
+
+/* rbtree.h's layout rule: the key sits SQ_RB__KEY_AT bytes from the link. */
+typedef char sq_erb__key_sits_where_rbtree_reads_it
+	[(ptrdiff_t)offsetof(struct sq_erb_node, key) -
+	 (ptrdiff_t)offsetof(struct sq_erb_node, rb_link) == SQ_RB__KEY_AT ?
+	 1 : -1];
+
+/* The sq_erb_node that holds link @l (not NULL). */
+SQ__INLINE struct sq_erb_node *sq_erb__node(struct sq_rb__link *l)
+{
+	return sq_entry(l, struct sq_erb_node, rb_link);
+}
+
+/* (9) at @l, from its children's minima. */
+SQ__INLINE uint64_t sq_erb__compute(struct sq_rb__link *l)
+{
+	uint64_t m = sq_erb__node(l)->elig, c;
+
+	if (l->rb_left) {
+		c = sq_erb__node(l->rb_left)->erb_min;
+		m = c < m ? c : m;
+	}
+	if (l->rb_right) {
+		c = sq_erb__node(l->rb_right)->erb_min;
+		m = c < m ? c : m;
+	}
+	return m;
+}
+
+/* ---- the hooks (struct sq_rb__aug, sq_rb__rotated_fn) -------------------- */
+
+SQ__INLINE void sq_erb__rotated(struct sq_rb__link *old, struct sq_rb__link *top)
+{
+	sq_erb__node(top)->erb_min = sq_erb__node(old)->erb_min;
+	sq_erb__node(old)->erb_min = sq_erb__compute(old);
+}
+
+/* @from's minimum whatever it held, then up to @stop (not included),
+ * ending at the first minimum that stays: none above it changes either. */
+static inline void sq_erb__propagate(struct sq_rb__link *from,
+				     const struct sq_rb__link *stop)
+{
+	if (from == stop)
+		return;
+	sq_erb__node(from)->erb_min = sq_erb__compute(from);
+	while ((from = sq_rb__parent(from)) != stop) {
+		SQ__STEP(1);
+		struct sq_erb_node *n = sq_erb__node(from);
+		uint64_t m = sq_erb__compute(from);
+
+		if (m == n->erb_min)
+			return;
+		n->erb_min = m;
+	}
+}
+
+SQ__SLOW void sq_erb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
+{
+	sq_rb__insert_fixup_aug(q, n, sq_erb__rotated);
+}
+
+SQ__SLOW void sq_erb__erase_fixup(struct sq_rb *q, struct sq_rb__link *p,
+				  unsigned side)
+{
+	sq_rb__erase_fixup_aug(q, p, side, sq_erb__rotated);
+}
+
+static const struct sq_rb__aug sq_erb__aug = {
+	sq_erb__propagate, sq_erb__insert_fixup, sq_erb__erase_fixup
+};
+
+/* Mark @n's link unlinked (rbtree.h's state and poison). */
+SQ__INLINE void sq_erb__unlink(struct sq_erb_node *n)
+{
+	sq_rb__unlink(&n->rb_link);
+}
+
+/* Link @n with @key (rbtree.h's insert gives it its minimum). */
+SQ__INLINE bool sq_erb__insert(struct sq_erb *q, struct sq_erb_node *n,
+			       uint64_t key)
+{
+	return sq_rb__insert_aug(&q->erb_tree, &n->rb_link, key, NULL,
+				 &sq_erb__aug);
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+/**
+ * sq_erb_init - make an empty queue
+ * @q: the queue
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_erb_init(struct sq_erb *q)
+{
+	sq_rb_init(&q->erb_tree);
+}
+
+/**
+ * sq_erb_init_at - make an empty queue whose clock starts at @now
+ * @q:   the queue
+ * @now: ignored: a tree has no clock
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_erb_init_at(struct sq_erb *q, uint64_t now)
+{
+	(void)now;
+	sq_erb_init(q);
+}
+
+/* the clock verbs: no clock, exact (common.h) */
+SQ__NO_CLOCK(erb)
+
+/**
+ * sq_erb_node_init - mark a node as not queued, with elig 0
+ * @n: the node
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_erb_node_init(struct sq_erb_node *n)
+{
+	n->key = 0;
+	n->rb_link.rb_parent_color = (uintptr_t)&n->rb_link;
+	n->rb_link.rb_left = NULL;
+	n->rb_link.rb_right = NULL;
+	n->elig = 0;
+	n->erb_min = 0;
+}
+
+/**
+ * sq_erb_queued - is a node on a queue now
+ * @n: a node that went through sq_erb_node_init() at least once
+ * Return: true between enqueue and dequeue/pop, false otherwise.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_erb_queued(const struct sq_erb_node *n)
+{
+	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
+}
+
+/**
+ * sq_erb_empty - is the queue empty
+ * @q: the queue
+ * Return: true if no node is queued.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_erb_empty(const struct sq_erb *q)
+{
+	return sq_rb_empty(&q->erb_tree);
+}
+
+/**
+ * sq_erb_count - number of queued nodes
+ * @q: the queue
+ * Return: the count.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline size_t sq_erb_count(const struct sq_erb *q)
+{
+	return sq_rb_count(&q->erb_tree);
+}
+
+/**
+ * sq_erb_first - the node with the smallest key, eligible or not
+ * @q: the queue
+ * Return: the first node (earliest queued among equal keys), NULL if empty.
+ * Complexity: O(1), the cached leftmost.
+ * Context: the caller serialises.
+ */
+static inline struct sq_erb_node *sq_erb_first(const struct sq_erb *q)
+{
+	struct sq_rb__link *l = q->erb_tree.rb_leftmost;
+
+	return l ? sq_erb__node(l) : NULL;
+}
+
+/**
+ * sq_erb_key - the key a node is queued with (SQ_KEY)
+ * @n: a node
+ * Return: n->key.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_erb_key(const struct sq_erb_node *n)
+{
+	return n->key;
+}
+
+/**
+ * sq_erb_next - the node after @n in queue order
+ * @n: a queued node
+ * Return: the next node, NULL if @n is the last.
+ * Complexity: O(log n), amortised O(1) over a whole walk.
+ * Context: the caller serialises.
+ */
+static inline struct sq_erb_node *sq_erb_next(const struct sq_erb_node *n)
+{
+	struct sq_rb__link *l = sq_rb__next(&n->rb_link);
+
+	return l ? sq_erb__node(l) : NULL;
+}
+
+/**
+ * sq_erb_prev - the node before @n in queue order
+ * @n: a queued node
+ * Return: the previous node, NULL if @n is the first.
+ * Complexity: O(log n), amortised O(1) over a whole walk.
+ * Context: the caller serialises.
+ */
+static inline struct sq_erb_node *sq_erb_prev(const struct sq_erb_node *n)
+{
+	struct sq_rb__link *l = sq_rb__prev(&n->rb_link);
+
+	return l ? sq_erb__node(l) : NULL;
+}
+
+/**
+ * sq_erb_pick_eligible - the first node in key order that is eligible
+ * @q:     the queue
+ * @limit: a node is eligible when its elig is <= @limit
+ * Return: of the nodes with elig <= @limit, the one with the smallest key
+ *         (earliest queued among equal keys); NULL if there is none.  The
+ *         node stays queued.
+ * Complexity: O(1) when the first node is eligible, else O(log n): one
+ *             path down, steered by the subtree minima.
+ * Context: the caller serialises.
+ */
+static inline struct sq_erb_node *sq_erb_pick_eligible(const struct sq_erb *q,
+							uint64_t limit)
+{
+	struct sq_rb__link *l = q->erb_tree.rb_leftmost, *left;
+
+	if (!l)
+		return NULL;
+	if (sq_erb__node(l)->elig > limit) {
+		/* the left subtree first, if it holds an eligible node; then
+		 * this node; then the right: NULL there means none is */
+		for (l = q->erb_tree.rb_root; l; ) {
+			SQ__STEP(1);
+			left = l->rb_left;
+			if (left && sq_erb__node(left)->erb_min <= limit)
+				l = left;
+			else if (sq_erb__node(l)->elig <= limit)
+				break;
+			else
+				l = l->rb_right;
+		}
+		if (!l)
+			return NULL;
+	}
+	/* one exit: the node is converted from its link once */
+	return sq_erb__node(l);
+}
+
+/**
+ * sq_erb_enqueue - insert a node with a key, at its current elig
+ * @q:   the queue
+ * @n:   a node that is not queued
+ * @key: its key; @n goes after every node already queued with this key
+ * Return: true if @n is now the first node.
+ * Complexity: O(log n); at most two rotations.
+ * Context: the caller serialises.
+ */
+static inline bool sq_erb_enqueue(struct sq_erb *q, struct sq_erb_node *n,
+				  uint64_t key)
+{
+	SQ__MISUSE(sq_erb_queued(n), "sq_erb_enqueue", "node is already queued");
+	return sq_erb__insert(q, n, key);
+}
+
+/**
+ * sq_erb_dequeue - remove a queued node
+ * @q: the queue
+ * @n: a node queued on @q
+ * Return: true if @n was the first node; @n is not queued afterwards.
+ * Complexity: O(log n); at most three rotations.
+ * Context: the caller serialises.
+ */
+static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
+{
+	bool was_first = q->erb_tree.rb_leftmost == &n->rb_link;
+
+	SQ__MISUSE(!sq_erb_queued(n), "sq_erb_dequeue", "node is not queued");
+	sq_rb__remove_aug(&q->erb_tree, &n->rb_link, &sq_erb__aug);
+	sq_erb__unlink(n);
+	return was_first;
+}
+
+/**
+ * sq_erb_pop - remove and return the first node, eligible or not
+ * @q: the queue
+ * Return: the node that was first, not queued any more; NULL if empty.
+ * Complexity: O(log n).
+ * Context: the caller serialises.
+ */
+static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
+{
+	struct sq_rb__link *l = sq_rb__pop_aug(&q->erb_tree, &sq_erb__aug);
+	struct sq_erb_node *n;
+
+	if (SQ__UNLIKELY(!l))
+		return NULL;
+	n = sq_erb__node(l);
+	sq_erb__unlink(n);
+	return n;
+}
+
+/**
+ * sq_erb_pop_due - pop the first node if its key is due
+ * @q:   the queue
+ * @now: the caller's clock
+ * Return: the first node, popped, if its key is <= @now; else NULL and
+ *         nothing changes.
+ * Complexity: as sq_erb_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_erb_node *sq_erb_pop_due(struct sq_erb *q,
+						 uint64_t now)
+{
+	const struct sq_rb__link *f = q->erb_tree.rb_leftmost;
+
+	return f && sq_rb__key(f) <= now ? sq_erb_pop(q) : NULL;
+}
+
+/**
+ * sq_erb_requeue - give a node a new key, keeping its elig
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued)
+ * @key: the new key; @n ends after every other node with this key
+ * Return: true if the first node or the first key changed.
+ * Complexity: O(log n); in place when the order still holds.
+ * Context: the caller serialises.
+ */
+static inline bool sq_erb_requeue(struct sq_erb *q, struct sq_erb_node *n,
+				  uint64_t key)
+{
+	if (!sq_erb_queued(n))
+		return sq_erb__insert(q, n, key);
+	return sq_rb__requeue_aug(&q->erb_tree, &n->rb_link, key, NULL,
+				  &sq_erb__aug);
+}
+
+/**
+ * sq_erb_set_elig - give a node a new eligibility value
+ * @q:    the queue @n is on; not read when @n is not queued
+ * @n:    a node, queued on @q or not
+ * @elig: the new value
+ * Return: nothing.  The node keeps its place (its key is unchanged).
+ * Complexity: O(1) when not queued, else O(log n): a walk up that ends
+ *             where a subtree's minimum stays.
+ * Context: the caller serialises.
+ */
+static inline void sq_erb_set_elig(struct sq_erb *q, struct sq_erb_node *n,
+				   uint64_t elig)
+{
+	(void)q;
+	n->elig = elig;
+	if (sq_erb_queued(n))
+		sq_erb__propagate(&n->rb_link, NULL);
+}
+
+/**
+ * sq_erb_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order; it must not change the
+ *       queue (SQ_DEBUG stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n), no allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_erb_visit(const struct sq_erb *q,
+				  void (*fn)(struct sq_erb_node *, void *),
+				  void *arg)
+{
+	struct sq_rb__link *l = q->erb_tree.rb_leftmost;
+	size_t seen = 0, count = q->erb_tree.rb_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	while (l) {
+		SQ__STEP(1);
+		struct sq_rb__link *next = sq_rb__next(l);
+
+		fn(sq_erb__node(l), arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		SQ__MISUSE(q->erb_tree.rb_count != count, "sq_erb_visit",
+			   "fn changed the queue");
+		seen++;
+		l = next;
+	}
+	return seen;
+}
+
+/**
+ * sq_erb_check - verify every invariant of the queue
+ * @q: the queue
+ * Return: 0 if rb's properties (1)-(8) and (9) hold, -1 otherwise (under
+ *         SQ_DEBUG the broken invariant and the node are printed first).
+ * Complexity: O(n), O(1) extra space.
+ * Context: the caller serialises.
+ */
+static inline int sq_erb_check(const struct sq_erb *q)
+{
+	struct sq_rb__link *l;
+
+	if (sq_rb_check(&q->erb_tree) != 0)
+		return -1;
+	/* (1)-(8) hold: the walk below ends, and meets every node once */
+	for (l = q->erb_tree.rb_leftmost; l; l = sq_rb__next(l)) {
+		SQ__STEP(1);
+		SQ__CHECK(sq_erb__node(l)->erb_min == sq_erb__compute(l),
+			  "sq_erb_check", l,
+			  "(9) a subtree minimum is not the least elig below");
+	}
+	return 0;
+}
+
+#endif /* SMARTQ_RB_ELIG_H */
+/* ==== smartq/gavl_elig.h ==== */
+/* SPDX-License-Identifier: MIT */
+/*
+ * smartq/gavl_elig.h - eligible pick on a GAVL tree (KIND = egavl)
+ *
+ * What smartq/rb_elig.h is for rb, on gavl: the gavl queue (ordered by
+ * key, a deadline) whose nodes also carry an eligibility value elig, and
+ * sq_egavl_pick_eligible(q, limit), the first node in key order whose
+ * elig is at most limit, in O(log n).
+ *
+ *   operation       cost       notes
+ *   enqueue         O(log n)   as gavl, plus a walk up while the new elig
+ *                              lowers a subtree's minimum
+ *   first           O(1)       the cached first node
+ *   pick_eligible   O(log n)   O(1) when the first node is eligible
+ *   pop             O(log n)   still a cut without rotations, plus a walk
+ *                              up while a minimum rises
+ *   dequeue         O(log n)   as gavl, plus that walk
+ *   requeue         O(log n)   in place when the order holds
+ *   set_elig        O(log n)   a walk up while a minimum changes
+ *
+ * The augment.  Every node keeps eg_min, the smallest elig in its
+ * subtree:
+ *
+ *   (6) eg_min(x) = min(elig(x), eg_min(left(x)), eg_min(right(x))),
+ *
+ * on top of gavl's (1)-(5) (gavl.h), and sq_egavl_check() verifies all of
+ * them.  The pick is rb_elig.h's: one path down, left while the left
+ * subtree holds an eligible node, else this node if eligible, else right.
+ *
+ * The tree is gavl's, balancing code and all, through gavl.h's hooks
+ * (struct sq_gavl__aug, sq_gavl__rotated_fn), which the plain gavl passes
+ * as NULL.  The cut-first pop changes no shape but its own: the first
+ * node's right subtree moves up whole, so only the minima from its parent
+ * up can change, and the walk that fixes them ends at the first that
+ * stays.  The node embeds a struct sq_gavl_node: its key reads as
+ * n->gavl.key, or SQ_KEY(egavl, n).
+ */
+#ifndef SMARTQ_GAVL_ELIG_H
+#define SMARTQ_GAVL_ELIG_H
+
+
+/**
+ * struct sq_egavl_node - the link a user embeds in its own struct
+ * @gavl:   the tree node; @gavl.key is the key (deadline) the node is
+ *          queued with: read it freely, change it only through
+ *          sq_egavl_requeue()
+ * @elig:   the eligibility value; read it freely, change it only through
+ *          sq_egavl_set_elig() (0 after sq_egavl_node_init())
+ * @eg_min: the smallest @elig in this node's subtree (internal)
+ */
+struct sq_egavl_node {
+	struct sq_gavl_node gavl;
+	uint64_t elig;
+	uint64_t eg_min;
+};
+
+/**
+ * struct sq_egavl - the queue
+ * @eg_tree: the GAVL tree, first cached (internal)
+ */
+struct sq_egavl {
+	struct sq_gavl eg_tree;
+};
+
+/* The sq_egavl_node that holds tree node @g (not NULL). */
+SQ__INLINE struct sq_egavl_node *sq_egavl__node(struct sq_gavl_node *g)
+{
+	return sq_entry(g, struct sq_egavl_node, gavl);
+}
+
+/* (6) at @g, from its children's minima. */
+SQ__INLINE uint64_t sq_egavl__compute(struct sq_gavl_node *g)
+{
+	uint64_t m = sq_egavl__node(g)->elig, c;
+
+	if (g->gv_left) {
+		c = sq_egavl__node(g->gv_left)->eg_min;
+		m = c < m ? c : m;
+	}
+	if (g->gv_right) {
+		c = sq_egavl__node(g->gv_right)->eg_min;
+		m = c < m ? c : m;
+	}
+	return m;
+}
+
+/* ---- the hooks (struct sq_gavl__aug, sq_gavl__rotated_fn) ---------------- */
+
+SQ__INLINE void sq_egavl__rotated(struct sq_gavl_node *old,
+				  struct sq_gavl_node *top)
+{
+	sq_egavl__node(top)->eg_min = sq_egavl__node(old)->eg_min;
+	sq_egavl__node(old)->eg_min = sq_egavl__compute(old);
+}
+
+/* @from's minimum whatever it held, then up to @stop (not included),
+ * ending at the first minimum that stays: none above it changes either. */
+static inline void sq_egavl__propagate(struct sq_gavl_node *from,
+				       const struct sq_gavl_node *stop)
+{
+	if (from == stop)
+		return;
+	sq_egavl__node(from)->eg_min = sq_egavl__compute(from);
+	while ((from = from->gv_parent) != stop) {
+		SQ__STEP(1);
+		struct sq_egavl_node *n = sq_egavl__node(from);
+		uint64_t m = sq_egavl__compute(from);
+
+		if (m == n->eg_min)
+			return;
+		n->eg_min = m;
+	}
+}
+
+SQ__SLOW void sq_egavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
+				   struct sq_gavl_node *y, int b, int d, int dy)
+{
+	sq_gavl__insert_fix_aug(q, x, y, b, d, dy, sq_egavl__rotated);
+}
+
+SQ__SLOW struct sq_gavl_node *sq_egavl__fix(struct sq_gavl *q,
+					    struct sq_gavl_node *x, unsigned s)
+{
+	return sq_gavl__fix_aug(q, x, s, sq_egavl__rotated);
+}
+
+static const struct sq_gavl__aug sq_egavl__aug = {
+	sq_egavl__propagate, sq_egavl__insert_fix, sq_egavl__fix
+};
+
+/* ---- public API --------------------------------------------------------- */
+
+/**
+ * sq_egavl_init - make an empty queue
+ * @q: the queue
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_egavl_init(struct sq_egavl *q)
+{
+	sq_gavl_init(&q->eg_tree);
+}
+
+/**
+ * sq_egavl_init_at - make an empty queue whose clock starts at @now
+ * @q:   the queue
+ * @now: ignored: a tree has no clock
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_egavl_init_at(struct sq_egavl *q, uint64_t now)
+{
+	(void)now;
+	sq_egavl_init(q);
+}
+
+/* the clock verbs: no clock, exact (common.h) */
+SQ__NO_CLOCK(egavl)
+
+/**
+ * sq_egavl_node_init - mark a node as not queued, with elig 0
+ * @n: the node
+ * Return: nothing.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline void sq_egavl_node_init(struct sq_egavl_node *n)
+{
+	sq_gavl_node_init(&n->gavl);
+	n->elig = 0;
+	n->eg_min = 0;
+}
+
+/**
+ * sq_egavl_queued - is a node on a queue now
+ * @n: a node that went through sq_egavl_node_init() at least once
+ * Return: true between enqueue and dequeue/pop, false otherwise.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_egavl_queued(const struct sq_egavl_node *n)
+{
+	return sq_gavl_queued(&n->gavl);
+}
+
+/**
+ * sq_egavl_empty - is the queue empty
+ * @q: the queue
+ * Return: true if no node is queued.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline bool sq_egavl_empty(const struct sq_egavl *q)
+{
+	return sq_gavl_empty(&q->eg_tree);
+}
+
+/**
+ * sq_egavl_count - number of queued nodes
+ * @q: the queue
+ * Return: the count.
+ * Complexity: O(1).
+ * Context: the caller serialises.
+ */
+static inline size_t sq_egavl_count(const struct sq_egavl *q)
+{
+	return sq_gavl_count(&q->eg_tree);
+}
+
+/**
+ * sq_egavl_first - the node with the smallest key, eligible or not
+ * @q: the queue
+ * Return: the first node (earliest queued among equal keys), NULL if empty.
+ * Complexity: O(1), the cached first node.
+ * Context: the caller serialises.
+ */
+static inline struct sq_egavl_node *sq_egavl_first(const struct sq_egavl *q)
+{
+	struct sq_gavl_node *g = q->eg_tree.gv_first;
+
+	return g ? sq_egavl__node(g) : NULL;
+}
+
+/**
+ * sq_egavl_key - the key a node is queued with (SQ_KEY)
+ * @n: a node
+ * Return: n->gavl.key.
+ * Complexity: O(1).
+ */
+static inline uint64_t sq_egavl_key(const struct sq_egavl_node *n)
+{
+	return n->gavl.key;
+}
+
+/**
+ * sq_egavl_next - the node after @n in queue order
+ * @n: a queued node
+ * Return: the next node, NULL if @n is the last.
+ * Complexity: O(log n), amortised O(1) over a whole walk.
+ * Context: the caller serialises.
+ */
+static inline struct sq_egavl_node *
+sq_egavl_next(const struct sq_egavl_node *n)
+{
+	struct sq_gavl_node *g = sq_gavl_next(&n->gavl);
+
+	return g ? sq_egavl__node(g) : NULL;
+}
+
+/**
+ * sq_egavl_prev - the node before @n in queue order
+ * @n: a queued node
+ * Return: the previous node, NULL if @n is the first.
+ * Complexity: O(log n), amortised O(1) over a whole walk.
+ * Context: the caller serialises.
+ */
+static inline struct sq_egavl_node *
+sq_egavl_prev(const struct sq_egavl_node *n)
+{
+	struct sq_gavl_node *g = sq_gavl_prev(&n->gavl);
+
+	return g ? sq_egavl__node(g) : NULL;
+}
+
+/**
+ * sq_egavl_pick_eligible - the first node in key order that is eligible
+ * @q:     the queue
+ * @limit: a node is eligible when its elig is <= @limit
+ * Return: of the nodes with elig <= @limit, the one with the smallest key
+ *         (earliest queued among equal keys); NULL if there is none.  The
+ *         node stays queued.
+ * Complexity: O(1) when the first node is eligible, else O(log n): one
+ *             path down, steered by the subtree minima.
+ * Context: the caller serialises.
+ */
+static inline struct sq_egavl_node *
+sq_egavl_pick_eligible(const struct sq_egavl *q, uint64_t limit)
+{
+	struct sq_gavl_node *g = q->eg_tree.gv_first, *left;
+
+	if (!g)
+		return NULL;
+	if (sq_egavl__node(g)->elig > limit) {
+		/* the left subtree first, if it holds an eligible node; then
+		 * this node; then the right: NULL there means none is */
+		for (g = q->eg_tree.gv_root; g; ) {
+			SQ__STEP(1);
+			left = g->gv_left;
+			if (left && sq_egavl__node(left)->eg_min <= limit)
+				g = left;
+			else if (sq_egavl__node(g)->elig <= limit)
+				break;
+			else
+				g = g->gv_right;
+		}
+		if (!g)
+			return NULL;
+	}
+	return sq_egavl__node(g);
+}
+
+/**
+ * sq_egavl_enqueue - insert a node with a key, at its current elig
+ * @q:   the queue
+ * @n:   a node that is not queued
+ * @key: its key; @n goes after every node already queued with this key
+ * Return: true if @n is now the first node.
+ * Complexity: O(log n): one descent, at most one (double) rotation.
+ * Context: the caller serialises.
+ */
+static inline bool sq_egavl_enqueue(struct sq_egavl *q, struct sq_egavl_node *n,
+				    uint64_t key)
+{
+	SQ__MISUSE(sq_egavl_queued(n), "sq_egavl_enqueue",
+		   "node is already queued");
+	return sq_gavl__insert_aug(&q->eg_tree, &n->gavl, key, NULL,
+				   &sq_egavl__aug);
+}
+
+/**
+ * sq_egavl_dequeue - remove a queued node
+ * @q: the queue
+ * @n: a node queued on @q
+ * Return: true if @n was the first node; @n is not queued afterwards.
+ * Complexity: O(log n); the first node is cut without rotations.
+ * Context: the caller serialises.
+ */
+static inline bool sq_egavl_dequeue(struct sq_egavl *q, struct sq_egavl_node *n)
+{
+	bool was_first = q->eg_tree.gv_first == &n->gavl;
+
+	SQ__MISUSE(!sq_egavl_queued(n), "sq_egavl_dequeue",
+		   "node is not queued");
+	sq_gavl__remove_aug(&q->eg_tree, &n->gavl, &sq_egavl__aug);
+	return was_first;
+}
+
+/**
+ * sq_egavl_pop - remove and return the first node, eligible or not
+ * @q: the queue
+ * Return: the node that was first, not queued any more; NULL if empty.
+ * Complexity: O(log n), no rotation (the cut).
+ * Context: the caller serialises.
+ */
+static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
+{
+	struct sq_gavl_node *f = q->eg_tree.gv_first;
+
+	if (!f)
+		return NULL;
+	sq_gavl__remove_aug(&q->eg_tree, f, &sq_egavl__aug);
+	return sq_egavl__node(f);
+}
+
+/**
+ * sq_egavl_pop_due - pop the first node if its key is due
+ * @q:   the queue
+ * @now: the caller's clock
+ * Return: the first node, popped, if its key is <= @now; else NULL and
+ *         nothing changes.
+ * Complexity: as sq_egavl_pop().
+ * Context: the caller serialises.
+ */
+static inline struct sq_egavl_node *sq_egavl_pop_due(struct sq_egavl *q,
+						     uint64_t now)
+{
+	const struct sq_gavl_node *f = q->eg_tree.gv_first;
+
+	return f && f->key <= now ? sq_egavl_pop(q) : NULL;
+}
+
+/**
+ * sq_egavl_requeue - give a node a new key, keeping its elig
+ * @q:   the queue
+ * @n:   a node queued on @q, or a node that is not queued (it is enqueued)
+ * @key: the new key; @n ends after every other node with this key
+ * Return: true if the first node or the first key changed.
+ * Complexity: O(log n); in place when the order still holds.
+ * Context: the caller serialises.
+ */
+static inline bool sq_egavl_requeue(struct sq_egavl *q, struct sq_egavl_node *n,
+				    uint64_t key)
+{
+	if (!sq_egavl_queued(n))
+		return sq_gavl__insert_aug(&q->eg_tree, &n->gavl, key, NULL,
+					   &sq_egavl__aug);
+	return sq_gavl__requeue_aug(&q->eg_tree, &n->gavl, key, NULL,
+				    &sq_egavl__aug);
+}
+
+/**
+ * sq_egavl_set_elig - give a node a new eligibility value
+ * @q:    the queue @n is on; not read when @n is not queued
+ * @n:    a node, queued on @q or not
+ * @elig: the new value
+ * Return: nothing.  The node keeps its place (its key is unchanged).
+ * Complexity: O(1) when not queued, else O(log n): a walk up that ends
+ *             where a subtree's minimum stays.
+ * Context: the caller serialises.
+ */
+static inline void sq_egavl_set_elig(struct sq_egavl *q,
+				     struct sq_egavl_node *n, uint64_t elig)
+{
+	(void)q;
+	n->elig = elig;
+	if (sq_egavl_queued(n))
+		sq_egavl__propagate(&n->gavl, NULL);
+}
+
+/**
+ * sq_egavl_visit - call a function once for every queued node
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order; it must not change the
+ *       queue (SQ_DEBUG stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the number of nodes visited.
+ * Complexity: O(n), no allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline size_t sq_egavl_visit(const struct sq_egavl *q,
+				    void (*fn)(struct sq_egavl_node *, void *),
+				    void *arg)
+{
+	struct sq_gavl_node *g = q->eg_tree.gv_first;
+	size_t seen = 0, count = q->eg_tree.gv_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	while (g) {
+		SQ__STEP(1);
+		struct sq_gavl_node *next = sq_gavl_next(g);
+
+		fn(sq_egavl__node(g), arg);
+		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		SQ__MISUSE(q->eg_tree.gv_count != count, "sq_egavl_visit",
+			   "fn changed the queue");
+		seen++;
+		g = next;
+	}
+	return seen;
+}
+
+/**
+ * sq_egavl_check - verify every invariant of the queue
+ * @q: the queue
+ * Return: 0 if gavl's invariants (1)-(5) and (6) hold, -1 otherwise
+ *         (under SQ_DEBUG the broken invariant and the node are printed
+ *         first).
+ * Complexity: O(n), O(1) extra space.
+ * Context: the caller serialises.
+ */
+static inline int sq_egavl_check(const struct sq_egavl *q)
+{
+	struct sq_gavl_node *g;
+
+	if (sq_gavl_check(&q->eg_tree) != 0)
+		return -1;
+	/* (1)-(5) hold: the walk below ends, and meets every node once */
+	for (g = q->eg_tree.gv_first; g; g = sq_gavl_next(g)) {
+		SQ__STEP(1);
+		SQ__CHECK(sq_egavl__node(g)->eg_min == sq_egavl__compute(g),
+			  "sq_egavl_check", g,
+			  "(6) a subtree minimum is not the least elig below");
+	}
+	return 0;
+}
+
+#endif /* SMARTQ_GAVL_ELIG_H */
 
 /*
  * SQ_KINDS(X) - every backend, for code that runs over all of them: it
@@ -7163,6 +8138,8 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 #define SQ_POP_DUE(K, q, now)       SQ__FN(K, _pop_due)(q, now)
 #define SQ_VISIT(K, q, fn, arg)     SQ__FN(K, _visit)(q, fn, arg)
 #define SQ_KEY(K, n)                SQ__FN(K, _key)(n)
+#define SQ_PICK_ELIGIBLE(K, q, limit) SQ__FN(K, _pick_eligible)(q, limit)
+#define SQ_SET_ELIG(K, q, n, elig)  SQ__FN(K, _set_elig)(q, n, elig)
 
 /*
  * SQ_TIE(K, name, less) - declare the kind @name: backend K (rb, gavl or

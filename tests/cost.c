@@ -19,6 +19,10 @@
  * with the issue that tracks it: it must still break it (so the list, and
  * the README's footnote that repeats it, stay true), and the test fails
  * the day it stops, asking for the entry to go.
+ *
+ * erb and egavl (the eligible pick on rb and gavl, not in SQ_KINDS) run
+ * every pattern as log backends, and two of their own that pick_eligible
+ * past ineligible nodes (the other backends have no pick and skip them).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -30,6 +34,7 @@ static uint64_t cost_steps;
 #define SQ__STEP(n) ((void)(cost_steps += (uint64_t)(n)))
 #include "smartq.h"
 
+#define COST_NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define COST_N 1024u			/* the small size; the large is 8N */
 #define COST_MAX (8u * COST_N * 6u)	/* nodes: the crowd is 4 * 8N */
 
@@ -45,6 +50,9 @@ struct cost_ops {
 	long (*pop)(void);		/* id, -1 if empty */
 	long (*pop_due)(uint64_t now);	/* id, -1 if nothing due */
 	int (*check)(void);
+	/* the eligible pick; NULL for a kind without one */
+	long (*pick)(uint64_t limit);	/* id, -1 if none eligible */
+	void (*set_elig)(unsigned id, uint64_t elig);
 };
 
 #define COST_ADAPTER(K, exact)                                                \
@@ -94,6 +102,18 @@ struct cost_ops {
 	static int K##_check(void) { return SQ_CHECK(K, &K##_q); }
 
 SQ_KINDS(COST_ADAPTER)
+#define COST_ELIG(K)                                                           \
+	COST_ADAPTER(K, 1)                                                     \
+	static long K##_pick(uint64_t limit)                                   \
+	{                                                                      \
+		return K##_id(SQ_PICK_ELIGIBLE(K, &K##_q, limit));             \
+	}                                                                      \
+	static void K##_set_elig(unsigned i, uint64_t elig)                    \
+	{                                                                      \
+		SQ_SET_ELIG(K, &K##_q, &K##_items[i].link, elig);              \
+	}
+COST_ELIG(erb)
+COST_ELIG(egavl)
 
 /* tie_B: backend B ordered among equal keys by id % 3, so the patterns'
  * crowds of one key are crowds of a few less() classes, each FIFO */
@@ -110,11 +130,18 @@ SQ_TIE_KINDS(COST_TIE)
 
 #define COST_OPS(K, exact)                                                     \
 	{ #K, K##_init, K##_enqueue, K##_dequeue, K##_requeue, K##_first,      \
-	  K##_pop, K##_pop_due, K##_check },
+	  K##_pop, K##_pop_due, K##_check, NULL, NULL },
 #define COST_TIE_OPS(B) COST_OPS(tie_##B, 1)
+#define COST_ELIG_OPS(K)                                                       \
+	{ #K, K##_init, K##_enqueue, K##_dequeue, K##_requeue, K##_first,      \
+	  K##_pop, K##_pop_due, K##_check, K##_pick, K##_set_elig },
 
-static struct cost_ops cost_backends[] = { SQ_KINDS(COST_OPS)
-					   SQ_TIE_KINDS(COST_TIE_OPS) };
+static struct cost_ops cost_backends[] = {
+	SQ_KINDS(COST_OPS)
+	SQ_TIE_KINDS(COST_TIE_OPS)
+	COST_ELIG_OPS(erb)
+	COST_ELIG_OPS(egavl)
+};
 
 /* the trees and the heap are O(log n), and so their tie kinds; ladder
  * and tring O(1) */
@@ -123,7 +150,8 @@ static bool cost_is_log(const char *name)
 	if (!strncmp(name, "tie_", 4))
 		name += 4;
 	return !strcmp(name, "rb") || !strcmp(name, "gavl") ||
-	       !strcmp(name, "binom");
+	       !strcmp(name, "binom") || !strcmp(name, "erb") ||
+	       !strcmp(name, "egavl");
 }
 
 /* ---- the measured phase --------------------------------------------- */
@@ -162,6 +190,17 @@ static long c_due(uint64_t now)
 {
 	cost_calls += cost_on;
 	return Q->pop_due(now);
+}
+
+static long c_pick(uint64_t limit)
+{
+	cost_calls += cost_on;
+	return Q->pick(limit);
+}
+static void c_set_elig(unsigned i, uint64_t elig)
+{
+	cost_calls += cost_on;
+	Q->set_elig(i, elig);
 }
 
 static void c_measure(void)
@@ -448,6 +487,54 @@ static void p_chain_then_below(unsigned n)
 	}
 }
 
+/* the eligible pick past a front of ineligible nodes: the first half in
+ * key order can never run, so every pick descends; the picked node
+ * moves to the back, still eligible */
+static void p_pick_past_front(unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		c_set_elig(i, i < n / 2 ? (uint64_t)1 << 40 : c_rand() >> 44);
+		c_enq(i, c_key[i] = (uint64_t)i << 10);
+	}
+	c_measure();
+	for (i = 0; i < 4 * n; i++) {
+		long f = c_pick((uint64_t)1 << 30);
+
+		c_req((unsigned)f, c_key[f] += (uint64_t)n << 10);
+	}
+}
+
+/* EEVDF: pick the eligible node with the earliest deadline, take it off,
+ * charge its runtime to its elig (vruntime) and its deadline, put it
+ * back; the limit (the average) moves on too */
+static void p_eevdf(unsigned n)
+{
+	static uint64_t elig[COST_MAX];
+	uint64_t avg = (uint64_t)1 << 30;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		c_set_elig(i, elig[i] = avg - (uint64_t)n + c_rand() % (2u * n));
+		c_enq(i, c_key[i] = elig[i] + (c_rand() & 1023u));
+	}
+	c_measure();
+	for (i = 0; i < 4 * n; i++) {
+		long f = c_pick(avg);
+		uint64_t ran = 1 + c_rand() % 64u;
+
+		if (f < 0) {
+			avg += 64;
+			continue;
+		}
+		c_deq((unsigned)f);
+		c_set_elig((unsigned)f, elig[f] += ran * n / 64u + 1u);
+		c_enq((unsigned)f, c_key[f] = elig[f] + (c_rand() & 1023u));
+		avg += ran;
+	}
+}
+
 struct cost_pattern {
 	const char *name;
 	void (*run)(unsigned n);
@@ -472,6 +559,12 @@ static const struct cost_pattern cost_patterns[] = {
 	{ "crowd on every tier", p_crowd_every_tier },
 	{ "crowd, then below", p_crowd_then_below },
 	{ "full chain, then below", p_chain_then_below },
+};
+
+/* for the kinds with pick_eligible only */
+static const struct cost_pattern cost_pick_patterns[] = {
+	{ "pick past the front", p_pick_past_front },
+	{ "eevdf pick", p_eevdf },
 };
 
 /* Patterns known to break a backend's bound today, each tracked by an
@@ -522,16 +615,26 @@ int main(void)
 		const struct cost_ops *ops = &cost_backends[b];
 		bool lg = cost_is_log(ops->name);
 
-		for (p = 0; p < sizeof(cost_patterns) / sizeof(cost_patterns[0]);
-		     p++) {
-			const struct cost_pattern *pt = &cost_patterns[p];
-			double a = cost_run(ops, pt, COST_N);
-			double z = cost_run(ops, pt, 8 * COST_N);
-			double bound = 1.5 * (lg ? log2(8.0 * COST_N) /
-						   log2((double)COST_N) : 1.0);
-			bool over = z > bound * a;
-			bool known = cost_is_known(ops->name, pt->name);
-			const char *verdict = over == known ? "ok" : "FAIL";
+		for (p = 0; p < COST_NELEM(cost_patterns) +
+				COST_NELEM(cost_pick_patterns); p++) {
+			const struct cost_pattern *pt;
+			double a, z, bound;
+			bool over, known;
+			const char *verdict;
+
+			if (p < COST_NELEM(cost_patterns))
+				pt = &cost_patterns[p];
+			else if (ops->pick)
+				pt = &cost_pick_patterns[p - COST_NELEM(cost_patterns)];
+			else
+				break;
+			a = cost_run(ops, pt, COST_N);
+			z = cost_run(ops, pt, 8 * COST_N);
+			bound = 1.5 * (lg ? log2(8.0 * COST_N) /
+				       log2((double)COST_N) : 1.0);
+			over = z > bound * a;
+			known = cost_is_known(ops->name, pt->name);
+			verdict = over == known ? "ok" : "FAIL";
 
 			printf("%-8s %-22s %9.2f %9.2f %6.2f %6.2f %s%s\n",
 			       ops->name, pt->name, a, z, z / a, bound, verdict,

@@ -46,6 +46,8 @@
 	};
 
 SQ_KINDS(SQX_TRAITS)
+SQX_TRAITS(erb, 1)	// the eligible picks: not in SQ_KINDS, same verbs
+SQX_TRAITS(egavl, 1)
 
 template <class T> struct task {
 	int weight;			// so the link is not at offset 0
@@ -179,9 +181,35 @@ SQ_KINDS(SQX_TEST)
 	}
 SQ_TIE_KINDS(SQX_TIE_TEST)
 
+SQX_TEST(erb, 1)
+SQX_TEST(egavl, 1)
+
+// erb's own verbs: the pick skips an ineligible first node
+SQ_TEST(cxx_erb_pick)
+{
+	static SQ_QUEUE(erb) q;
+	static task<erb_traits> t[3];
+	unsigned i;
+
+	SQ_INIT(erb, &q);
+	for (i = 0; i < 3; i++) {
+		t[i].id = i;
+		SQ_NODE_INIT(erb, &t[i].link);
+		SQ_SET_ELIG(erb, &q, &t[i].link, 30 - 10 * (uint64_t)i);
+		SQ_ENQUEUE(erb, &q, &t[i].link, 100 + (uint64_t)i);
+	}
+	SQ_ASSERT(SQ_PICK_ELIGIBLE(erb, &q, 5) == NULL);
+	SQ_ASSERT_EQ(id_of<erb_traits>(SQ_PICK_ELIGIBLE(erb, &q, 15)), 2);
+	SQ_SET_ELIG(erb, &q, &t[1].link, 0);
+	SQ_ASSERT_EQ(id_of<erb_traits>(SQ_PICK_ELIGIBLE(erb, &q, 15)), 1);
+	SQ_ASSERT_EQ(SQ_CHECK(erb, &q), 0);
+}
+
 #define SQX_ENTRY(K, exact) SQ_T(cxx_##K),
 #define SQX_TIE_ENTRY(B) SQ_T(cxx_tie_##B),
-static const sq_test_entry tests[] = { SQ_KINDS(SQX_ENTRY)
-				       SQ_TIE_KINDS(SQX_TIE_ENTRY) };
+static const sq_test_entry tests[] = {
+	SQ_KINDS(SQX_ENTRY) SQ_TIE_KINDS(SQX_TIE_ENTRY)
+	SQX_ENTRY(erb, 1) SQX_ENTRY(egavl, 1) SQ_T(cxx_erb_pick)
+};
 
 SQ_TEST_MAIN("cxx", tests)
