@@ -118,3 +118,19 @@ $(BENCH_LINUX_OBJ): $(bench_linux_src)/tools/lib/rbtree.c $(BUILD)/bench/flags
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -I$(bench_linux_src)/tools/include -w -c -o $@ $<
 endif
+
+# The eligible pick (smartq/rb_elig.h) against an O(n) scan and, with
+# LINUX_SRC as above, the kernel's augmented rbtree: make bench-elig
+# [LINUX_SRC=...] [ELIG_ARGS='-n 1,64,65536 --reps 7 --loops 200000'].
+# gnu11: the kernel's header wants typeof.
+ELIG_BIN  := $(BUILD)/bench/sq-elig
+ELIG_ARGS ?=
+TEST_DEPS += $(ELIG_BIN)
+.PHONY: bench-elig
+bench-elig: $(ELIG_BIN) ## eligible pick: erb vs an O(n) scan and the kernel's (LINUX_SRC=...)
+	$(ELIG_BIN) $(ELIG_ARGS)
+
+$(ELIG_BIN): bench/elig.c $(HEADERS) $(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(BENCH_LINUX_FLAGS) $(CFLAGS) $(WARN) -std=gnu11 \
+		-o $@ bench/elig.c $(BENCH_LINUX_OBJ)
