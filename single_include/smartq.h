@@ -251,6 +251,26 @@ static inline unsigned sq__ctz64(uint64_t x)
 #endif
 }
 
+/*
+ * A two-level bitmap, as the ring's slots and the ladder's buckets keep
+ * it: bit @i of @map says item i is occupied, bit w of *@summary that
+ * word w of @map is not zero, so the first occupied item is two ctz away.
+ */
+SQ__INLINE void sq__bits_set(uint64_t *map, uint64_t *summary, unsigned i)
+{
+	map[i >> 6] |= (uint64_t)1 << (i & 63);
+	*summary |= (uint64_t)1 << (i >> 6);
+}
+
+SQ__INLINE void sq__bits_clear(uint64_t *map, uint64_t *summary, unsigned i)
+{
+	unsigned w = i >> 6;
+
+	map[w] &= ~((uint64_t)1 << (i & 63));
+	if (!map[w])
+		*summary &= ~((uint64_t)1 << w);
+}
+
 /* sq__clz64 - number of leading zero bits; @x must not be 0. */
 static inline unsigned sq__clz64(uint64_t x)
 {
@@ -4620,17 +4640,12 @@ SQ__INLINE bool sq_tring__list_del(struct sq_tring_node **head,
 
 SQ__INLINE void sq_tring__mark(struct sq_tring *q, unsigned s)
 {
-	q->tr_map[s >> 6] |= (uint64_t)1 << (s & 63);
-	q->tr_summary |= (uint64_t)1 << (s >> 6);
+	sq__bits_set(q->tr_map, &q->tr_summary, s);
 }
 
 SQ__INLINE void sq_tring__unmark(struct sq_tring *q, unsigned s)
 {
-	unsigned w = s >> 6;
-
-	q->tr_map[w] &= ~((uint64_t)1 << (s & 63));
-	if (!q->tr_map[w])
-		q->tr_summary &= ~((uint64_t)1 << w);
+	sq__bits_clear(q->tr_map, &q->tr_summary, s);
 }
 
 /*
@@ -5913,12 +5928,8 @@ SQ__INLINE void sq_ladder__list_del(struct sq_ladder__list *l,
 SQ__INLINE void sq_ladder__bucket_add(struct sq_ladder *q, unsigned b,
 				      struct sq_ladder_node *n)
 {
-	uint64_t bit = (uint64_t)1 << (b & 63);
-	unsigned w = b >> 6;
-
-	if (!(q->ld_map[w] & bit)) {
-		q->ld_map[w] |= bit;
-		q->ld_summary |= (uint64_t)1 << w;
+	if (!((q->ld_map[b >> 6] >> (b & 63)) & 1)) {
+		sq__bits_set(q->ld_map, &q->ld_summary, b);
 		q->ld_bk[b].ll_first = NULL;
 		q->ld_bk[b].ll_last = NULL;
 	}
@@ -5928,11 +5939,7 @@ SQ__INLINE void sq_ladder__bucket_add(struct sq_ladder *q, unsigned b,
 /* Mark bucket @b empty. */
 SQ__INLINE void sq_ladder__bucket_clear(struct sq_ladder *q, unsigned b)
 {
-	unsigned w = b >> 6;
-
-	q->ld_map[w] &= ~((uint64_t)1 << (b & 63));
-	if (!q->ld_map[w])
-		q->ld_summary &= ~((uint64_t)1 << w);
+	sq__bits_clear(q->ld_map, &q->ld_summary, b);
 }
 
 /* The bitmap bits of rung @r's buckets in their word (all ones for rung
@@ -6294,8 +6301,7 @@ SQ__SLOW bool sq_ladder__crowd(struct sq_ladder *q, unsigned r, unsigned b,
 				return false;
 		}
 	}
-	q->ld_map[b >> 6] |= (uint64_t)1 << (b & 63);	/* undo the detach */
-	q->ld_summary |= (uint64_t)1 << (b >> 6);
+	sq__bits_set(q->ld_map, &q->ld_summary, b);	/* undo the detach */
 	q->ld_nrungs = r + 1;
 	sq_ladder__feed(q, &q->ld_rung[r], b, key);
 	return true;
@@ -6444,8 +6450,7 @@ SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q)
 		t->ld_next = l->ll_first;
 		l->ll_first->ld_prev = t;
 	} else {
-		q->ld_map[b >> 6] |= (uint64_t)1 << (b & 63);
-		q->ld_summary |= (uint64_t)1 << (b >> 6);
+		sq__bits_set(q->ld_map, &q->ld_summary, b);
 		l->ll_last = t;
 	}
 	l->ll_first = h;

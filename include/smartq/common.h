@@ -182,6 +182,26 @@ static inline unsigned sq__ctz64(uint64_t x)
 #endif
 }
 
+/*
+ * A two-level bitmap, as the ring's slots and the ladder's buckets keep
+ * it: bit @i of @map says item i is occupied, bit w of *@summary that
+ * word w of @map is not zero, so the first occupied item is two ctz away.
+ */
+SQ__INLINE void sq__bits_set(uint64_t *map, uint64_t *summary, unsigned i)
+{
+	map[i >> 6] |= (uint64_t)1 << (i & 63);
+	*summary |= (uint64_t)1 << (i >> 6);
+}
+
+SQ__INLINE void sq__bits_clear(uint64_t *map, uint64_t *summary, unsigned i)
+{
+	unsigned w = i >> 6;
+
+	map[w] &= ~((uint64_t)1 << (i & 63));
+	if (!map[w])
+		*summary &= ~((uint64_t)1 << w);
+}
+
 /* sq__clz64 - number of leading zero bits; @x must not be 0. */
 static inline unsigned sq__clz64(uint64_t x)
 {

@@ -310,12 +310,8 @@ SQ__INLINE void sq_ladder__list_del(struct sq_ladder__list *l,
 SQ__INLINE void sq_ladder__bucket_add(struct sq_ladder *q, unsigned b,
 				      struct sq_ladder_node *n)
 {
-	uint64_t bit = (uint64_t)1 << (b & 63);
-	unsigned w = b >> 6;
-
-	if (!(q->ld_map[w] & bit)) {
-		q->ld_map[w] |= bit;
-		q->ld_summary |= (uint64_t)1 << w;
+	if (!((q->ld_map[b >> 6] >> (b & 63)) & 1)) {
+		sq__bits_set(q->ld_map, &q->ld_summary, b);
 		q->ld_bk[b].ll_first = NULL;
 		q->ld_bk[b].ll_last = NULL;
 	}
@@ -325,11 +321,7 @@ SQ__INLINE void sq_ladder__bucket_add(struct sq_ladder *q, unsigned b,
 /* Mark bucket @b empty. */
 SQ__INLINE void sq_ladder__bucket_clear(struct sq_ladder *q, unsigned b)
 {
-	unsigned w = b >> 6;
-
-	q->ld_map[w] &= ~((uint64_t)1 << (b & 63));
-	if (!q->ld_map[w])
-		q->ld_summary &= ~((uint64_t)1 << w);
+	sq__bits_clear(q->ld_map, &q->ld_summary, b);
 }
 
 /* The bitmap bits of rung @r's buckets in their word (all ones for rung
@@ -691,8 +683,7 @@ SQ__SLOW bool sq_ladder__crowd(struct sq_ladder *q, unsigned r, unsigned b,
 				return false;
 		}
 	}
-	q->ld_map[b >> 6] |= (uint64_t)1 << (b & 63);	/* undo the detach */
-	q->ld_summary |= (uint64_t)1 << (b >> 6);
+	sq__bits_set(q->ld_map, &q->ld_summary, b);	/* undo the detach */
 	q->ld_nrungs = r + 1;
 	sq_ladder__feed(q, &q->ld_rung[r], b, key);
 	return true;
@@ -841,8 +832,7 @@ SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q)
 		t->ld_next = l->ll_first;
 		l->ll_first->ld_prev = t;
 	} else {
-		q->ld_map[b >> 6] |= (uint64_t)1 << (b & 63);
-		q->ld_summary |= (uint64_t)1 << (b >> 6);
+		sq__bits_set(q->ld_map, &q->ld_summary, b);
 		l->ll_last = t;
 	}
 	l->ll_first = h;

@@ -295,17 +295,12 @@ SQ__INLINE bool sq_tring__list_del(struct sq_tring_node **head,
 
 SQ__INLINE void sq_tring__mark(struct sq_tring *q, unsigned s)
 {
-	q->tr_map[s >> 6] |= (uint64_t)1 << (s & 63);
-	q->tr_summary |= (uint64_t)1 << (s >> 6);
+	sq__bits_set(q->tr_map, &q->tr_summary, s);
 }
 
 SQ__INLINE void sq_tring__unmark(struct sq_tring *q, unsigned s)
 {
-	unsigned w = s >> 6;
-
-	q->tr_map[w] &= ~((uint64_t)1 << (s & 63));
-	if (!q->tr_map[w])
-		q->tr_summary &= ~((uint64_t)1 << w);
+	sq__bits_clear(q->tr_map, &q->tr_summary, s);
 }
 
 /*
