@@ -4403,7 +4403,8 @@ static inline int sq_binom_check(const struct sq_binom *q)
  *       iff bitmap word w is not 0; level bitmap bit d iff its slot d is
  *       not empty; tr_levels bit L-1 iff level L's bitmap is not 0;
  *   (6) a level slot's cached minimum (lv_min) is NULL or its first node:
- *       smallest tick, earliest in the list among equal ticks;
+ *       smallest tick, earliest in the list among equal ticks; a slot
+ *       whose lv_mixed bit is clear is in tick order;
  *   (7) the cached first is the late list's head if there is one, else the
  *       head of the first non-empty ring slot in wrap order from cur, else
  *       the first node of the lowest level's first slot, else NULL; the
@@ -4421,7 +4422,7 @@ static inline int sq_binom_check(const struct sq_binom *q)
  *   first       O(1): the cached first, nothing else is read
  *   pop         O(1) + the cascades of the time it moves (amortised O(1):
  *               each node moves at most K times)
- *   dequeue     O(1) (see below for the first node past the ring)
+ *   dequeue     O(1); of the first node past the ring, amortised (below)
  *   requeue     O(1) in place (same slot and already its tail), else
  *               dequeue + enqueue
  *   advance     O(1) + cascades, as pop
@@ -4432,10 +4433,14 @@ static inline int sq_binom_check(const struct sq_binom *q)
  * two level words and the slot's cached minimum.  That cache is exact
  * after a cascade and after enqueues; it is lost only when its node is
  * dequeued or requeued without time reaching its slot.  Then a slot whose
- * list is in tick order (lv_mixed clear: every append had a tick no
- * smaller than the tail's, as timers armed by an advancing clock do)
- * gives its head at once; a mixed one is scanned, O(its nodes), when its
- * minimum is next needed.  tests/cost.c counts both.
+ * list is in tick order (lv_mixed clear: every enqueue had a tick no
+ * smaller than the tail's or smaller than the head's, as timers armed by
+ * an advancing clock do) gives its head at once; a mixed one is walked
+ * and, past 32 nodes, put in order (two runs merged, more radix-sorted:
+ * O(its nodes)), so the dequeues that follow take its head.  A slot is
+ * mixed again only by an enqueue strictly inside its ticks: an input that
+ * alternates that with dequeueing the first costs a walk of the slot each
+ * time (tests/cost.c, "far: cancel the first"; doc/tring.md).
  *
  * Configuration: SQ_TRING_SLOTS, the ring's slot count Ns, a power of two
  * from 64 to 4096, default 1024; SQ_TRING_LEVEL_BITS, B, 3 to 6, default
@@ -4519,7 +4524,8 @@ struct sq_tring_node {
  *           NULL when it is not known (or the slot is empty)
  * @lv_mixed: bit d set when slot d's list may be out of tick order; clear,
  *           its head is its first node, so a lost minimum costs nothing
- *           (timers armed as a clock advances arrive in order)
+ *           (timers armed as a clock advances arrive in order); set, the
+ *           list is put back in order when its lost minimum is next needed
  */
 struct sq_tring__level {
 	struct sq_tring_node *lv_slot[SQ_TRING__LSLOTS];
@@ -4713,8 +4719,16 @@ SQ__INLINE struct sq_tring_node **sq_tring__lv_put(struct sq_tring *q,
 		lv->lv_mixed &= ~((uint64_t)1 << d);
 		lv->lv_min[d] = n;
 	} else {
-		if (t < n->tr_prev->key >> q->tr_shift)
-			lv->lv_mixed |= (uint64_t)1 << d;
+		if (t < n->tr_prev->key >> q->tr_shift) {
+			/* below the tail: a list in tick order stays so if
+			 * @n is below its head too (made the head: no equal
+			 * tick is passed) */
+			if (!((lv->lv_mixed >> d) & 1) &&
+			    t < n->tr_next->key >> q->tr_shift)
+				lv->lv_slot[d] = n;
+			else
+				lv->lv_mixed |= (uint64_t)1 << d;
+		}
 		if (m && t < m->key >> q->tr_shift)
 			lv->lv_min[d] = n;	/* equal ticks: the earlier
 						 * stays first */
@@ -4722,15 +4736,119 @@ SQ__INLINE struct sq_tring_node **sq_tring__lv_put(struct sq_tring *q,
 	return &lv->lv_min[d];
 }
 
+/* A mixed level slot of more nodes than this is put back in tick order
+ * when its lost minimum is next needed; a shorter one is only walked: the
+ * walk is O(1) then, and cheaper than a sort. */
+#define SQ_TRING__WALK_MAX 32u
+/* The sort's digit: 16 buckets, 2 * 16 pointers on the stack. */
+#define SQ_TRING__SORT_BITS 4u
+
+/*
+ * Sort the list at *@head, whose ticks differ only in the bits of @diff
+ * (not 0), by tick: a least-significant-digit radix sort, stable (equal
+ * ticks keep their list order, invariant 4), a pass per 4-bit digit from
+ * the lowest bit of @diff to its highest: at most 16 passes, O(its nodes).
+ */
+SQ__SLOW void sq_tring__lv_sort(const struct sq_tring *q,
+				struct sq_tring_node **head, uint64_t diff)
+{
+	/* a bucket is read only once its bit in used is set; the initialiser
+	 * is for the analysers, which do not follow used */
+	struct sq_tring_node *bhead[1u << SQ_TRING__SORT_BITS] = { NULL };
+	struct sq_tring_node *btail[1u << SQ_TRING__SORT_BITS] = { NULL };
+	struct sq_tring_node *n, *next, *first = *head, *last;
+	unsigned sh = sq__ctz64(diff), top = 63u - sq__clz64(diff), b;
+	uint32_t used;
+
+	first->tr_prev->tr_next = NULL;	/* a NULL-ended chain while sorting */
+	for (;; sh += SQ_TRING__SORT_BITS) {
+		used = 0;
+		for (n = first; n; n = next) {
+			SQ__STEP(1);
+			next = n->tr_next;
+			b = (unsigned)((n->key >> q->tr_shift) >> sh) &
+			    ((1u << SQ_TRING__SORT_BITS) - 1);
+			if ((used >> b) & 1)
+				btail[b]->tr_next = n;
+			else
+				bhead[b] = n;
+			btail[b] = n;
+			used |= (uint32_t)1 << b;
+		}
+		/* the buckets in order (the lowest is not empty: used != 0) */
+		b = sq__ctz64(used) & ((1u << SQ_TRING__SORT_BITS) - 1);
+		first = bhead[b];
+		last = btail[b];
+		for (used &= used - 1; used; used &= used - 1) {
+			SQ__STEP(1);
+			b = sq__ctz64(used) & ((1u << SQ_TRING__SORT_BITS) - 1);
+			last->tr_next = bhead[b];
+			last = btail[b];
+		}
+		last->tr_next = NULL;
+		if (top - sh < SQ_TRING__SORT_BITS)
+			break;
+	}
+	/* the back links, and the circle closed again */
+	for (last->tr_next = first, n = first; n != last; n = n->tr_next) {
+		SQ__STEP(1);
+		n->tr_next->tr_prev = n;
+	}
+	first->tr_prev = last;
+	*head = first;
+}
+
+/*
+ * Merge the list at *@head, two runs in tick order of which the second
+ * starts at @b, into one: stable (the first run wins ties), and it stops
+ * where a run ends, so a few keys out of order cost their places.
+ */
+SQ__SLOW void sq_tring__lv_merge(const struct sq_tring *q,
+				 struct sq_tring_node **head,
+				 struct sq_tring_node *b)
+{
+	struct sq_tring_node *a = *head, *aend = b->tr_prev, *tail = a->tr_prev;
+	struct sq_tring_node *first = NULL, *last = NULL, *n;
+
+	aend->tr_next = NULL;
+	tail->tr_next = NULL;
+	while (a && b) {
+		SQ__STEP(1);
+		if ((b->key >> q->tr_shift) < (a->key >> q->tr_shift)) {
+			n = b;
+			b = b->tr_next;
+		} else {
+			n = a;
+			a = a->tr_next;
+		}
+		if (last)
+			last->tr_next = n;
+		else
+			first = n;
+		n->tr_prev = last;
+		last = n;
+	}
+	n = a ? a : b;			/* the rest, linked both ways */
+	last->tr_next = n;
+	n->tr_prev = last;
+	tail = a ? aend : tail;
+	tail->tr_next = first;
+	first->tr_prev = tail;
+	*head = first;
+}
+
 /* The first node of the lowest level's first slot (the smallest tick past
  * the ring), NULL when the levels are empty.  A slot whose minimum is not
- * known is scanned once, and the answer cached. */
+ * known is walked once, and the answer cached; a mixed slot longer than
+ * SQ_TRING__WALK_MAX is put in tick order as well (two runs merged, more
+ * sorted), so that its head is its minimum until an enqueue lands
+ * strictly inside its ticks again. */
 SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
 {
 	struct sq_tring__level *lv;
-	struct sq_tring_node *h, *n, *best;
-	unsigned l, d;
-	uint64_t bt;
+	struct sq_tring_node *h, *n, *best, *run = NULL;
+	unsigned l, d, m = 1, runs = 1;
+	uint64_t bt, t, prev, diff = 0;	/* diff: bits that differ from h's */
 
 	if (!q->tr_levels)
 		return NULL;
@@ -4743,14 +4861,32 @@ SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
 	h = best = lv->lv_slot[d];
 	if (!((lv->lv_mixed >> d) & 1))
 		return lv->lv_min[d] = h;	/* in tick order: the head */
-	bt = h->key >> q->tr_shift;
+	bt = prev = h->key >> q->tr_shift;
 	for (n = h->tr_next; n != h; n = n->tr_next) {
 		SQ__STEP(1);
-		if ((n->key >> q->tr_shift) < bt) {
+		t = n->key >> q->tr_shift;
+		if (t < prev) {		/* a run of tick order starts at n */
+			runs++;
+			run = n;
+		}
+		diff |= t ^ (h->key >> q->tr_shift);
+		prev = t;
+		m++;
+		if (t < bt) {
 			best = n;
-			bt = n->key >> q->tr_shift;
+			bt = t;
 		}
 	}
+	if (runs > 1 && m > SQ_TRING__WALK_MAX) {
+		if (runs == 2)
+			sq_tring__lv_merge(q, &lv->lv_slot[d], run);
+		else
+			sq_tring__lv_sort(q, &lv->lv_slot[d], diff);
+		best = lv->lv_slot[d];
+		runs = 1;
+	}
+	if (runs == 1)
+		lv->lv_mixed &= ~((uint64_t)1 << d);
 	lv->lv_min[d] = best;
 	return best;
 }
@@ -5213,9 +5349,10 @@ static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(1) (finding the next first reads at most three ring
  *             bitmap words, or two level words and a cached slot
- *             minimum; see the top of this file for when that cache must
- *             be rebuilt).  The ring's time does not move: cancelling a
- *             timer is not the passing of time.
+ *             minimum); amortised when that cache must be rebuilt (the
+ *             top of this file says when, and its one exception).  The
+ *             ring's time does not move: cancelling a timer is not the
+ *             passing of time.
  * Context: the caller serialises.
  */
 static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)

@@ -535,6 +535,26 @@ static void p_eevdf(unsigned n)
 	}
 }
 
+/* keys spread over one far level slot (2^33 keys at 2^36), then again
+ * and again, time still: the first cancelled, a fresh key armed among the
+ * queued ones (tring: each re-mixes the slot, whose next first is then
+ * found by a walk and a sort of it) */
+static void p_far_cancel_first(unsigned n)
+{
+	const uint64_t base = (uint64_t)1 << 36;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		c_enq(i, base + (c_rand() >> 31));
+	c_measure();
+	for (i = 0; i < 4 * n; i++) {
+		long f = c_first();
+
+		c_deq((unsigned)f);
+		c_enq((unsigned)f, base + (c_rand() >> 31));
+	}
+}
+
 struct cost_pattern {
 	const char *name;
 	void (*run)(unsigned n);
@@ -559,6 +579,7 @@ static const struct cost_pattern cost_patterns[] = {
 	{ "crowd on every tier", p_crowd_every_tier },
 	{ "crowd, then below", p_crowd_then_below },
 	{ "full chain, then below", p_chain_then_below },
+	{ "far: cancel the first", p_far_cancel_first },
 };
 
 /* for the kinds with pick_eligible only */
@@ -573,7 +594,7 @@ static const struct {
 	const char *backend, *pattern;
 } cost_known[] = {
 	{ "ladder", "full chain, then below" },
-	{ "tring", "dequeue the first" },
+	{ "tring", "far: cancel the first" },
 };
 
 static bool cost_is_known(const char *backend, const char *pattern)

@@ -13,7 +13,8 @@
  * plus Tg; time moves only in pop, advance and pop_due, forward, never
  * past a queued key that is not late).  check() runs after every step at
  * small N.  Then the places one by one: the levels and their cascades (a
- * node's level never rises), late keys, time, edge keys, requeue in place,
+ * node's level never rises), a crowded level slot put in tick order as its
+ * first is dequeued, late keys, time, edge keys, requeue in place,
  * and check() catching a ring broken on purpose, level by level.  Then
  * the cost, counted with SQ__STEP (no timing): issue 22's inputs that
  * reach the ring at n and 8n nodes, at most 1.5x per operation; and under
@@ -950,7 +951,8 @@ SQ_TEST(tring_check_catches_levels)
 	unsigned l, d;
 	uint64_t k, m;
 
-	/* two nodes in one slot of every level; the smaller key second */
+	/* two nodes in one slot of every level; the smaller key second (made
+	 * the head: the slot stays in tick order) */
 	reset(0, 0);
 	for (l = 0; l < SQ_TRING__LEVELS; l++) {
 		uint64_t u = l ? (uint64_t)1 << (l * SQ_TRING__B) : 2;
@@ -964,7 +966,20 @@ SQ_TEST(tring_check_catches_levels)
 		uint64_t u = (nodes[2 * l].key >> SQ_TRING__H);
 
 		d = sq_tring__digit(u, l);
-		SQ_ASSERT(lv->lv_slot[d] == &nodes[2 * l]);
+		SQ_ASSERT(lv->lv_slot[d] == &nodes[2 * l + 1]);
+		SQ_ASSERT(!((lv->lv_mixed >> d) & 1));
+		/* out of tick order (the larger key made the head), not
+		 * marked mixed, the cached minimum forgotten: only the order
+		 * is wrong; marked mixed it is sound */
+		save = lv->lv_min[d];
+		lv->lv_min[d] = NULL;
+		lv->lv_slot[d] = &nodes[2 * l];
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		lv->lv_mixed |= (uint64_t)1 << d;
+		SQ_ASSERT(sq_tring_check(&ring) == 0);
+		lv->lv_mixed &= ~((uint64_t)1 << d);
+		lv->lv_slot[d] = &nodes[2 * l + 1];
+		lv->lv_min[d] = save;
 		/* a bit for an empty slot, no bit for this one */
 		m = ring.tr_lmap[l];
 		ring.tr_lmap[l] ^= (uint64_t)1 << ((d + 1) & (SQ_TRING__LSLOTS - 1));
@@ -1021,6 +1036,78 @@ SQ_TEST(tring_check_catches_levels)
 		ring.tr_levels &= ~((uint64_t)1 << SQ_TRING__LEVELS);
 	}
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
+}
+
+/*
+ * A crowded level slot whose first is dequeued again and again, time
+ * still: its keys (many equal ticks) arrive out of order, so the first
+ * loss of its first sorts it; enqueues below its head keep it sorted, ones
+ * strictly inside mix it again.  Each first is the model's (ticks, FIFO
+ * among equal ticks), check() after every step, at every level and at
+ * Tg = 1 and 2^7.
+ */
+SQ_TEST(tring_level_sort)
+{
+	static const unsigned gran[] = { 0, 7 };
+	uint64_t rs = 0x5eed5, vals[64], base, span, t;
+	unsigned g, l, i, j, id, next, step, sorts = 0;
+	const struct sq_tring__level *lv;
+
+	for (g = 0; g < 2; g++) {
+		for (l = 1; l < SQ_TRING__LEVELS &&
+			    SQ_TRING__B * l + SQ_TRING__H + 1 + gran[g] < 64; l++) {
+			/* level l + 1's slot 1, seen from anchor 1 */
+			span = (uint64_t)1 << (SQ_TRING__B * l + SQ_TRING__H);
+			base = span;
+			lv = &ring.tr_lv[l];
+
+			reset(gran[g], 0);
+			for (j = 0; j < 64; j++)
+				vals[j] = base + rng_next(&rs) % span;
+			for (next = 0; next < 300; next++) {
+				t = vals[rng_below(&rs, 64)];
+				sq_tring_enqueue(&ring, &nodes[next],
+						 (t << gran[g]) | (next &
+						 ((1u << gran[g]) - 1)));
+				sqm_enqueue(&model, next, t);
+				SQ_ASSERT_EQ(level_now(&nodes[next]), l + 1);
+			}
+			SQ_ASSERT((lv->lv_mixed >> 1) & 1);
+			for (step = 0; sqm_count(&model); step++) {
+				bool mixed = (lv->lv_mixed >> 1) & 1;
+				uint64_t k, lo = lv->lv_slot[1] ?
+					lv->lv_slot[1]->key >> gran[g] : base;
+
+				if (step % 4 == 3 && next < MAXN && step < 1200) {
+					/* below the head, inside, past the tail */
+					k = step % 3 == 0 && lo > base ? lo - 1
+					    : step % 3 == 1 ? vals[rng_below(&rs, 64)]
+					    : base + span - 1 - (step & 7);
+					sq_tring_enqueue(&ring, &nodes[next],
+							 k << gran[g]);
+					sqm_enqueue(&model, next++, k);
+				} else {
+					SQ_ASSERT(sqm_first(&model, &id, NULL));
+					SQ_ASSERTF(id_of(sq_tring_first(&ring)) == id,
+						   "level %u, Tg 2^%u, step %u: "
+						   "first %u, model %u\n", l + 1,
+						   gran[g], step,
+						   id_of(sq_tring_first(&ring)), id);
+					sq_tring_dequeue(&ring, &nodes[id]);
+					sqm_dequeue(&model, id);
+					/* a mixed slot of more than 32 left
+					 * sorted: the sort ran */
+					if (mixed && sqm_count(&model) > 32 &&
+					    !((lv->lv_mixed >> 1) & 1))
+						sorts++;
+				}
+				SQ_ASSERT(sq_tring_check(&ring) == 0);
+			}
+			for (i = 0; i < next; i++)
+				SQ_ASSERT(!sq_tring_queued(&nodes[i]));
+		}
+	}
+	SQ_ASSERT(sorts >= 4);
 }
 
 SQ_TEST(tring_sizes)
@@ -1399,6 +1486,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(tring_exact_small),
 	SQ_T(tring_mix_small),
 	SQ_T(tring_mix_large),
+	SQ_T(tring_level_sort),
 	SQ_T(tring_sizes),
 	SQ_T(tring_cost_flat),
 #ifdef SQ_DEBUG
