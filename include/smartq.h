@@ -15,12 +15,13 @@
  *   gavl   AVL tree, first cached,         O(log n)  O(1)   O(log n)  O(log n)
  *          pop cuts the first node
  *   binom  binomial heap, minimum cached   O(1) am.  O(1)   O(log n)  O(log n)
- *   ladder ladder queue: top, rungs of     O(1) am.  O(1)   O(1) am.  O(1)
+ *   ladder ladder queue: top, rungs of     O(1) am.  O(1)   O(1) am.  O(1) am.
  *          buckets, sorted bottom
- *   tring  time ring: slots + bitmap +     O(1)      O(1)   O(1) am.  O(1)
+ *   tring  time ring: slots + bitmap +     O(1)      O(1)   O(1) am.  O(1) am.
  *          levels that cascade
  *
- *   (am. = amortised.)  tring is exact to its granularity Tg: first and
+ *   (am. = amortised: over a run, not each operation; the rest hold for
+ *   every operation.)  tring is exact to its granularity Tg: first and
  *   pop return a node within Tg of the minimum (see smartq/tring.h).
  *   Inputs known to exceed these bounds are listed in README.md and
  *   counted by tests/cost.c.
