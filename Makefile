@@ -31,6 +31,7 @@ include mk/kinds.mk
 -include replay/replay.mk
 -include examples/examples.mk
 -include integrations/ns3/ns3.mk
+-include integrations/ross/ross.mk
 -include tests/fuzz/fuzz.mk
 -include mk/install.mk
 -include mk/lint.mk
