@@ -13,14 +13,21 @@
 #
 # Environment: ROSS_SRC (a ROSS checkout; without it the test says it
 # skipped and passes), ROSS_KINDS (ladder rb binom gavl), ROSS_CTEST
-# (backends whose ctest runs: ladder), BUILD (build). Builds and runs are
+# (backends whose ctest runs: none), BUILD (build). Builds and runs are
 # niced, one compile at a time.
 set -u
 mode=${1:-test}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 kinds=${ROSS_KINDS:-ladder rb binom gavl}
-ctest_kinds=${ROSS_CTEST-ladder}
+# the backends with a tie kind (SQ_TIE_KINDS in smartq.h): also built
+# with ROSS_SMARTQ_TIES=hook, as K-hook
+hooks=
+for k in $(sed -n 's/^#define SQ_TIE_KINDS(X)//p' "$top/include/smartq.h" |
+	   tr -c 'a-z\n' ' '); do
+	case " $kinds " in *" $k "*) hooks="$hooks $k-hook" ;; esac
+done
+ctest_kinds=${ROSS_CTEST:-}
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$top/$build ;; esac
 dir=$build/ross
@@ -73,7 +80,11 @@ build() {
 		exit 1
 	fi
 }
-smartq() { echo "-DQUEUE=smartq -DSMARTQ_DIR=$top -DSMARTQ_KIND=$1"; }
+# smartq K[-hook]: the cmake arguments for that queue
+smartq() {
+	echo "-DQUEUE=smartq -DSMARTQ_DIR=$top -DSMARTQ_KIND=${1%-hook}"
+	case $1 in *-hook) echo "-DROSS_SMARTQ_TIES=hook" ;; esac
+}
 
 # phold NAME TAG ARGS...: run NAME's phold in a scratch directory (ROSS
 # writes ross.csv and more into its working directory); output in
@@ -164,10 +175,10 @@ check_build() {
 if [ "$mode" = bench ]; then
 	# One build per queue, phold alone (the test builds every target).
 	build splay "$src"
-	for k in $kinds; do build "$k" "$dir/src" $(smartq "$k"); done
+	for k in $kinds $hooks; do build "$k" "$dir/src" $(smartq "$k"); done
 	echo "phold --synch=1, events/s (ROSS's Event Rate), $(date -u +%Y-%m-%d)"
 	printf '%-26s' "population, timestamps"
-	for b in splay $kinds; do printf '%11s' "$b"; done
+	for b in splay $kinds $hooks; do printf '%11s' "$b"; done
 	echo
 	for pop in 1000:1 1024:16 16384:8 65536:16; do
 		lps=${pop%:*} per=${pop#*:}
@@ -177,7 +188,7 @@ if [ "$mode" = bench ]; then
 			# about 4 million events whatever the population
 			end=$((4000000 / n)); [ $t = expo ] && end=$((end * 2))
 			printf '%-26s' "$n, $t"
-			for b in splay $kinds; do
+			for b in splay $kinds $hooks; do
 				phold "$b" bench --synch=1 --nlp=$lps \
 					--start-events=$per --end=$end $m || exit 1
 				r=$(grep 'Event Rate' "$dir/run/$b.bench/out" |
@@ -203,7 +214,14 @@ build ladder-check "$dir/src" $(smartq ladder) -DROSS_SMARTQ_CHECK=ON \
 	-DCMAKE_BUILD_TYPE=Debug
 check_build splay ladder-check light
 [ $fail = "$n0" ] && say "ladder, every operation checked: same as splay"
-for k in $kinds; do
+for k in $hooks; do
+	n0=$fail
+	build "$k-check" "$dir/src" $(smartq "$k") -DROSS_SMARTQ_CHECK=ON \
+		-DCMAKE_BUILD_TYPE=Debug
+	check_build splay "$k-check" light
+	[ $fail = "$n0" ] && say "$k, every operation checked: same as splay"
+done
+for k in $kinds $hooks; do
 	n0=$fail
 	build "$k" "$dir/src" $(smartq "$k")
 	check_build splay "$k"
@@ -223,4 +241,4 @@ if [ $fail != 0 ]; then
 	say "$fail failures"
 	exit 1
 fi
-say "ROSS on smartq ($kinds): same as splay"
+say "ROSS on smartq ($kinds$hooks): same as splay"

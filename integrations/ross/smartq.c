@@ -37,17 +37,27 @@
  * empties; delete_any the same.  An event's links are its sq member and
  * its own next and prev, which the queue owns while owner is TW_pe_pq.
  *
+ * With -DROSS_SMARTQ_TIES=hook (the backends of SQ_TIE_KINDS), none of
+ * that: the queue is the tie kind that ross-smartq.h declares, which
+ * orders equal keys by tie_before() itself.
+ *
  * -DROSS_SMARTQ_CHECK=ON (smartq.cmake) walks every invariant after every
  * operation, O(n) each: for tests.
  */
 #include <ross.h>
 
-#define K ROSS_SMARTQ_KIND
+#ifdef ROSS_SMARTQ_HOOK
+#define Q ross_evq		/* ross-smartq.h's tie kind */
+#else
+#define Q ROSS_SMARTQ_KIND
+#endif
 
 struct tw_pq {
-	SQ_QUEUE(K) q;		/* the parked tie heaps, by their roots */
+	SQ_QUEUE(Q) q;		/* the events; in group mode the parked heaps */
+#ifndef ROSS_SMARTQ_HOOK
 	tw_event *group;	/* the tie heap at gkey; NULL iff empty */
 	uint64_t gkey;
+#endif
 	unsigned int n, max_size;
 };
 
@@ -56,7 +66,7 @@ static uint64_t ev_key(const tw_event *e)
 	return sq_key_from_double(TW_STIME_DBL(e->recv_ts) + 0.0);
 }
 
-static tw_event *ev_of(SQ_NODE(K) *n)
+static tw_event *ev_of(SQ_NODE(Q) *n)
 {
 	return sq_entry(n, tw_event, sq.node);
 }
@@ -102,28 +112,106 @@ static int tie_before(const tw_event *a, const tw_event *b)
 	return 0;
 }
 
+#ifdef ROSS_SMARTQ_CHECK
+static void pq_check(const tw_pq *pq);
+#define PQ_CHECK(pq) pq_check(pq)
+#else
+#define PQ_CHECK(pq) ((void)0)
+#endif
+
+#ifdef ROSS_SMARTQ_HOOK
+/* ross-smartq.h's less for the tie kind: defined here, where tw_event is
+ * complete, so it inlines into this file's queue operations. */
+bool tw_sq_node_before(const SQ_NODE(Q) *a, const SQ_NODE(Q) *b)
+{
+	return tie_before(sq_entry_const(a, tw_event, sq.node),
+			  sq_entry_const(b, tw_event, sq.node));
+}
+
+static tw_event *pq_first(const tw_pq *pq)
+{
+	SQ_NODE(Q) *n = SQ_FIRST(Q, &pq->q);
+
+	return n ? ev_of(n) : NULL;
+}
+
+static void pq_init(tw_pq *pq)
+{
+	SQ_INIT(Q, &pq->q);
+}
+
+void tw_pq_enqueue(tw_pq *pq, tw_event *e)
+{
+	e->state.owner = TW_pe_pq;
+	SQ_NODE_INIT(Q, &e->sq.node);
+	if (++pq->n > pq->max_size)
+		pq->max_size = pq->n;
+	SQ_ENQUEUE(Q, &pq->q, &e->sq.node, ev_key(e));
+	PQ_CHECK(pq);
+}
+
+tw_event *tw_pq_dequeue(tw_pq *pq)
+{
+	SQ_NODE(Q) *n = SQ_POP(Q, &pq->q);
+	tw_event *e;
+
+	if (!n)
+		return NULL;
+	e = ev_of(n);
+	pq->n--;
+	e->state.owner = 0;
+	PQ_CHECK(pq);
+	return e;
+}
+
+void tw_pq_delete_any(tw_pq *pq, tw_event *e)
+{
+	if (pq->n == 0)
+		tw_error(TW_LOC, "tw_pq_delete_any: the queue is empty");
+	e->state.owner = 0;
+	pq->n--;
+	SQ_DEQUEUE(Q, &pq->q, &e->sq.node);
+	PQ_CHECK(pq);
+}
+
+#ifdef ROSS_SMARTQ_CHECK
+static void pq_check(const tw_pq *pq)
+{
+	if (SQ_CHECK(Q, &pq->q))
+		tw_error(TW_LOC, "smartq queue check: the tie kind's check");
+	if (SQ_COUNT(Q, &pq->q) != pq->n || pq->n > pq->max_size)
+		tw_error(TW_LOC, "smartq queue check: %u events counted",
+			 pq->n);
+}
+#endif
+
+#else /* the group */
+
 /*
  * The tie heaps.  A node's first child is sq.child; siblings are chained
  * by next; prev is the left sibling, or the parent for a first child, or
  * NULL for a root.  Every parent goes before each of its children.
  */
 
-/* meld - one heap of roots @a and @b: the later becomes the earlier's
- * first child.  The winner's next and prev are left as they were. */
-static tw_event *meld(tw_event *a, tw_event *b)
+/* add_child - root @b becomes the first child of @a. */
+static void add_child(tw_event *a, tw_event *b)
 {
-	tw_event *t;
-
-	if (tie_before(b, a)) {
-		t = a;
-		a = b;
-		b = t;
-	}
 	b->next = a->sq.child;
 	if (b->next)
 		b->next->prev = b;
 	b->prev = a;
 	a->sq.child = b;
+}
+
+/* meld - one heap of roots @a and @b: the later becomes the earlier's
+ * first child.  The winner's next and prev are left as they were. */
+static tw_event *meld(tw_event *a, tw_event *b)
+{
+	if (tie_before(b, a)) {
+		add_child(b, a);
+		return b;
+	}
+	add_child(a, b);
 	return a;
 }
 
@@ -191,39 +279,72 @@ static void heap_cut(tw_event *x)
 	x->next = x->prev = NULL;
 }
 
-#ifdef ROSS_SMARTQ_CHECK
-static void pq_check(const tw_pq *pq);
-#define PQ_CHECK(pq) pq_check(pq)
-#else
-#define PQ_CHECK(pq) ((void)0)
-#endif
+/* merge - one list, in tie order, of the sorted lists @a and @b (of
+ * roots, through next). */
+static tw_event *merge(tw_event *a, tw_event *b)
+{
+	tw_event *r, **t = &r;
 
-/* group_from_queue - the group becomes every heap at the queue's least
- * key, or NULL when the queue is empty. */
+	while (a && b) {
+		if (tie_before(b, a)) {
+			*t = b;
+			b = *(t = &b->next);
+		} else {
+			*t = a;
+			a = *(t = &a->next);
+		}
+	}
+	*t = a ? a : b;
+	return r;
+}
+
+/*
+ * group_from_queue - the group becomes every heap at the queue's least
+ * key, or NULL when the queue is empty.  Their roots are merge-sorted
+ * (bottom up: bin i holds a sorted run of 2^i roots) and chained, each
+ * the first child of the one before: a heap whose pops take O(1) while
+ * nothing else joins it, where melding them one by one would leave a
+ * root of g children for the pairing passes to sort out.
+ */
 static void group_from_queue(tw_pq *pq)
 {
-	SQ_NODE(K) *n = SQ_POP(K, &pq->q);
-	tw_event *g;
+	SQ_NODE(Q) *n = SQ_POP(Q, &pq->q);
+	tw_event *bin[64] = { NULL }, *g = NULL, *x, *y, *after;
+	unsigned int i;
 
 	pq->group = NULL;
 	if (!n)
 		return;
-	g = ev_of(n);
-	pq->gkey = ev_key(g);
-	while ((n = SQ_POP_DUE(K, &pq->q, pq->gkey)) != NULL)
-		g = meld(g, ev_of(n));
+	pq->gkey = ev_key(ev_of(n));
+	do {
+		x = ev_of(n);
+		x->next = NULL;
+		for (i = 0; bin[i]; i++) {
+			x = merge(bin[i], x);
+			bin[i] = NULL;
+		}
+		bin[i] = x;
+	} while ((n = SQ_POP_DUE(Q, &pq->q, pq->gkey)) != NULL);
+	for (i = 0; i < 64; i++)
+		if (bin[i])
+			g = g ? merge(bin[i], g) : bin[i];
+	for (x = g, y = g->next; y; x = y, y = after) {
+		after = y->next;
+		add_child(x, y);
+	}
 	g->next = g->prev = NULL;
 	pq->group = g;
 }
 
-tw_pq *tw_pq_create(void)
+static tw_event *pq_first(const tw_pq *pq)
 {
-	tw_pq *pq = (tw_pq *)tw_calloc(TW_LOC, "smartq queue", sizeof(*pq), 1);
+	return pq->group;
+}
 
-	SQ_INIT(K, &pq->q);
+static void pq_init(tw_pq *pq)
+{
+	SQ_INIT(Q, &pq->q);
 	pq->group = NULL;
-	pq->n = pq->max_size = 0;
-	return pq;
 }
 
 void tw_pq_enqueue(tw_pq *pq, tw_event *e)
@@ -232,7 +353,7 @@ void tw_pq_enqueue(tw_pq *pq, tw_event *e)
 
 	e->state.owner = TW_pe_pq;
 	e->next = e->prev = e->sq.child = NULL;
-	SQ_NODE_INIT(K, &e->sq.node);
+	SQ_NODE_INIT(Q, &e->sq.node);
 	if (++pq->n > pq->max_size)
 		pq->max_size = pq->n;
 
@@ -243,9 +364,9 @@ void tw_pq_enqueue(tw_pq *pq, tw_event *e)
 		pq->group = meld(pq->group, e);
 		pq->group->next = pq->group->prev = NULL;
 	} else if (key > pq->gkey) {
-		SQ_ENQUEUE(K, &pq->q, &e->sq.node, key);
+		SQ_ENQUEUE(Q, &pq->q, &e->sq.node, key);
 	} else {
-		SQ_ENQUEUE(K, &pq->q, &pq->group->sq.node, pq->gkey);
+		SQ_ENQUEUE(Q, &pq->q, &pq->group->sq.node, pq->gkey);
 		pq->group = e;
 		pq->gkey = key;
 	}
@@ -278,39 +399,17 @@ void tw_pq_delete_any(tw_pq *pq, tw_event *e)
 		tw_error(TW_LOC, "tw_pq_delete_any: the queue is empty");
 	e->state.owner = 0;
 	pq->n--;
-	if (SQ_QUEUED(K, &e->sq.node)) {
+	if (SQ_QUEUED(Q, &e->sq.node)) {
 		/* the root of a parked heap: the rest parks by its new root */
 		tw_event *rest = heap_rest(e);
 
-		SQ_DEQUEUE(K, &pq->q, &e->sq.node);
+		SQ_DEQUEUE(Q, &pq->q, &e->sq.node);
 		if (rest)
-			SQ_ENQUEUE(K, &pq->q, &rest->sq.node, ev_key(rest));
+			SQ_ENQUEUE(Q, &pq->q, &rest->sq.node, ev_key(rest));
 	} else {
 		heap_cut(e);
 	}
 	PQ_CHECK(pq);
-}
-
-tw_stime tw_pq_minimum(tw_pq *pq)
-{
-	return pq->group ? pq->group->recv_ts : TW_STIME_MAX;
-}
-
-#ifdef USE_RAND_TIEBREAKER
-tw_event_sig const *tw_pq_minimum_sig_ptr(tw_pq const *pq)
-{
-	return pq->group ? &pq->group->sig : &g_tw_max_sig;
-}
-#endif
-
-unsigned int tw_pq_get_size(tw_pq *pq)
-{
-	return pq->n;
-}
-
-unsigned int tw_pq_max_size(tw_pq *pq)
-{
-	return pq->max_size;
 }
 
 #ifdef ROSS_SMARTQ_CHECK
@@ -341,7 +440,7 @@ static unsigned int heap_check(const tw_event *r, uint64_t key, int parked)
 		if (x->state.owner != TW_pe_pq)
 			tw_error(TW_LOC, "smartq queue check: owner %d",
 				 x->state.owner);
-		if (SQ_QUEUED(K, &x->sq.node) != (parked && x == r))
+		if (SQ_QUEUED(Q, &x->sq.node) != (parked && x == r))
 			tw_error(TW_LOC, "smartq queue check: queued flag");
 		for (c = x->sq.child; c; c = c->next) {
 			if (c->next && c->next->prev != c)
@@ -369,7 +468,7 @@ struct pq_check_walk {
 	unsigned int n;
 };
 
-static void pq_check_root(SQ_NODE(K) *node, void *arg)
+static void pq_check_root(SQ_NODE(Q) *node, void *arg)
 {
 	struct pq_check_walk *w = (struct pq_check_walk *)arg;
 	const tw_event *r = ev_of(node);
@@ -385,18 +484,54 @@ static void pq_check(const tw_pq *pq)
 {
 	struct pq_check_walk w = { pq, 0 };
 
-	if (SQ_CHECK(K, &pq->q))
+	if (SQ_CHECK(Q, &pq->q))
 		tw_error(TW_LOC, "smartq queue check: the backend's check");
 	if (!pq->group) {
-		if (pq->n || !SQ_EMPTY(K, &pq->q))
+		if (pq->n || !SQ_EMPTY(Q, &pq->q))
 			tw_error(TW_LOC, "smartq queue check: no group, %u "
 				 "events", pq->n);
 		return;
 	}
 	w.n = heap_check(pq->group, pq->gkey, 0);
-	SQ_VISIT(K, &pq->q, pq_check_root, &w);
+	SQ_VISIT(Q, &pq->q, pq_check_root, &w);
 	if (w.n != pq->n || pq->n > pq->max_size)
 		tw_error(TW_LOC, "smartq queue check: %u events found, %u "
 			 "counted", w.n, pq->n);
 }
 #endif
+#endif /* the group */
+
+tw_pq *tw_pq_create(void)
+{
+	tw_pq *pq = (tw_pq *)tw_calloc(TW_LOC, "smartq queue", sizeof(*pq), 1);
+
+	pq_init(pq);
+	pq->n = pq->max_size = 0;
+	return pq;
+}
+
+tw_stime tw_pq_minimum(tw_pq *pq)
+{
+	tw_event *e = pq_first(pq);
+
+	return e ? e->recv_ts : TW_STIME_MAX;
+}
+
+#ifdef USE_RAND_TIEBREAKER
+tw_event_sig const *tw_pq_minimum_sig_ptr(tw_pq const *pq)
+{
+	tw_event *e = pq_first(pq);
+
+	return e ? &e->sig : &g_tw_max_sig;
+}
+#endif
+
+unsigned int tw_pq_get_size(tw_pq *pq)
+{
+	return pq->n;
+}
+
+unsigned int tw_pq_max_size(tw_pq *pq)
+{
+	return pq->max_size;
+}
