@@ -6,12 +6,14 @@
 # and patch. ROSS_KINDS: the backends built (ladder rb binom gavl);
 # ROSS_CTEST: those whose ROSS ctest also runs (none unless named: ROSS's
 # 67 tests take minutes, its MPI ones time out on a loaded machine).
+# ROSS_POPS: bench-ross's phold populations, LPs:start-events each.
 
 ROSS_SRC   ?=
 ROSS_KINDS ?= ladder rb binom gavl
 ROSS_CTEST ?=
+ROSS_POPS  ?= 1000:1 1024:16 16384:8 65536:16
 ross_env   := ROSS_SRC='$(ROSS_SRC)' ROSS_KINDS='$(ROSS_KINDS)' \
-              ROSS_CTEST='$(ROSS_CTEST)'
+              ROSS_CTEST='$(ROSS_CTEST)' ROSS_POPS='$(ROSS_POPS)'
 
 .PHONY: test-ross bench-ross
 test-ross: ## ROSS's phold on smartq vs splay, sequential and 2 MPI ranks

@@ -9,7 +9,9 @@
 #          debug (one rank, every event rolled back) and under Time Warp
 #          on 2 MPI ranks (the net, committed, counts); then ROSS's own
 #          ctest for ROSS_CTEST.
-#   bench  phold's sequential event rate, splay and each backend.
+#   bench  phold's sequential event rate, splay and each backend, at the
+#          populations ROSS_POPS (LPs:start-events ...), with phold's
+#          default timestamps (all tied) and exponential ones.
 #
 # Environment: ROSS_SRC (a ROSS checkout; without it the test says it
 # skipped and passes), ROSS_KINDS (ladder rb binom gavl), ROSS_CTEST
@@ -180,13 +182,16 @@ if [ "$mode" = bench ]; then
 	printf '%-26s' "population, timestamps"
 	for b in splay $kinds $hooks; do printf '%11s' "$b"; done
 	echo
-	for pop in 1000:1 1024:16 16384:8 65536:16; do
+	for pop in ${ROSS_POPS:-1000:1 1024:16 16384:8 65536:16}; do
 		lps=${pop%:*} per=${pop#*:}
 		n=$((lps * per))
 		for t in ties expo; do
 			m=; [ $t = expo ] && m=--mean=2
-			# about 4 million events whatever the population
-			end=$((4000000 / n)); [ $t = expo ] && end=$((end * 2))
+			# 2 million events or more, at least 4 steps of time
+			# (1.0 for ties, 2.0 on average for expo): ROSS counts
+			# the initial enqueues out, the first pops in
+			end=$((2000000 / n)); [ $end -lt 4 ] && end=4
+			end=$((end + 1)); [ $t = expo ] && end=$((end * 2))
 			printf '%-26s' "$n, $t"
 			for b in splay $kinds $hooks; do
 				phold "$b" bench --synch=1 --nlp=$lps \
