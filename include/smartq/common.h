@@ -107,8 +107,13 @@
 #define SQ__SLOW        static inline
 #define SQ__OPAQUE(x)   ((void)0)
 #define SQ__KEEP_BRANCH() ((void)0)
+/* not a code path but a warning's silence: clang under SQ_PORTABLE too */
+#if defined(__GNUC__)
+#define SQ__GEN         static inline __attribute__((unused))
+#else
 #define SQ__GEN         static inline
-#define SQ__GEN_INLINE  static inline
+#endif
+#define SQ__GEN_INLINE  SQ__GEN
 #endif
 
 /*
