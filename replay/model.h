@@ -265,10 +265,10 @@ struct rp_sim {
 
 	/* EEVDF: the runnable tasks' vruntimes (curr's too) summed as
 	 * offsets from RP_VBASE, so V = RP_VBASE + vsum / nr_running; and
-	 * the eligible pick's own tree (replay/elig.h) */
+	 * the eligible pick's erb queue, a node per task (replay/elig.h) */
 	int64_t vsum;
-	struct rp_elig *el;
-	uint32_t eroot;
+	struct sq_erb_node *el;
+	struct sq_erb etree;
 	uint64_t detours;	/* picks where the queue's first was not
 				 * eligible and the tree was searched */
 
@@ -797,12 +797,12 @@ static void rp_sim_init(struct rp_sim *s, const struct rp_kind *q,
 	if (timed)
 		s->log = (struct rp_op *)rp_xcalloc(RP_LOG_CHUNK,
 						    sizeof(*s->log));
-	s->el = (struct rp_elig *)rp_xcalloc(nt, sizeof(*s->el));
-	s->eroot = RP_NONE;
+	s->el = (struct sq_erb_node *)rp_xcalloc(nt, sizeof(*s->el));
+	sq_erb_init(&s->etree);
 	for (i = 0; i < nt; i++) {
 		s->t[i].vruntime = RP_VBASE;
 		s->t[i].wait_next = RP_NONE;
-		s->el[i].prio = (uint32_t)rp_fmix(i + 1u);
+		sq_erb_node_init(&s->el[i]);
 	}
 	q->init(nt);
 }

@@ -265,7 +265,7 @@ SQ_TEST(eevdf_tree_pick_is_the_scans)
 {
 	enum { NT = 64 };
 	struct rp_task t[NT];
-	struct rp_elig el[NT];
+	struct sq_erb_node el[NT];
 	struct rp_sim s;
 	uint64_t rng = 42;
 	uint32_t round, i, in = 0, found = 0;
@@ -275,11 +275,10 @@ SQ_TEST(eevdf_tree_pick_is_the_scans)
 	s.t = t;
 	s.el = el;
 	s.nt = NT;
-	s.eroot = RP_NONE;
+	sq_erb_init(&s.etree);
 	s.pol = eevdf();
 	for (i = 0; i < NT; i++)
-		/* cppcheck-suppress unreadVariable ; read through s.el */
-		el[i].prio = (uint32_t)rp_fmix(i + 1u);
+		sq_erb_node_init(&el[i]);
 	for (round = 0; round < 20000; round++) {
 		uint32_t k = (uint32_t)(rp_rand(&rng) % NT), got, want;
 		bool any;
@@ -290,10 +289,12 @@ SQ_TEST(eevdf_tree_pick_is_the_scans)
 			s.vsum -= (int64_t)(t[k].vruntime - RP_VBASE);
 			s.nr_running--;
 			in--;
-		} else {		/* join with a narrow spread */
+		} else {	/* join with a narrow spread, and a deadline
+				 * apart from the vruntime: the first is often
+				 * not eligible, so the descent is taken */
 			t[k].vruntime = RP_VBASE + rp_rand(&rng) % 1000;
 			/* cppcheck-suppress unreadVariable ; read through s.t */
-			t[k].deadline = t[k].vruntime + rp_rand(&rng) % 700;
+			t[k].deadline = RP_VBASE + rp_rand(&rng) % 1700;
 			/* cppcheck-suppress unreadVariable ; read through s.t */
 			t[k].enq_seq = ++s.enq_seq;
 			t[k].in_tree = true;
@@ -306,9 +307,13 @@ SQ_TEST(eevdf_tree_pick_is_the_scans)
 		want = rp_el_scan(&s, &any);
 		SQ_ASSERT_EQ(got, want);
 		SQ_ASSERT(any == (in > 0));
-		found += got != RP_NONE && got != s.eroot;
+		/* the descent: an eligible task behind an ineligible first */
+		found += got != RP_NONE && !sq_erb_empty(&s.etree) &&
+			 &el[got] != sq_erb_first(&s.etree);
+		SQ_ASSERT(sq_erb_check(&s.etree) == 0);
 	}
 	SQ_ASSERT(found > 0);
+	printf("    %u of 20000 picks past an ineligible first\n", found);
 }
 
 /* Run-queue costs in simulated time (the fixed table): deterministic,
