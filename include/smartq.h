@@ -26,6 +26,16 @@
  *   Inputs known to exceed these bounds are listed in README.md and
  *   counted by tests/cost.c.
  *
+ *   find(q, key, match, arg), the first node of exactly that key, in queue
+ *   order among equal keys, for which match holds; t = the nodes of that
+ *   key that match rejects (a key with many ties costs them, by design):
+ *     rb, gavl       O(log n + t): a descent, then the walk in order
+ *     ladder, tring  O(the list the key routes to + t): a bucket, the
+ *                    bottom, the top; a ring slot, a level slot, late
+ *     binom          no key search in a heap: every node of a smaller
+ *                    key and its children, O(n) for the largest keys
+ *   visit_until(q, fn, arg) is visit that stops when fn returns true.
+ *
  * Eligible pick (EEVDF's): erb and egavl (smartq/rb_elig.h, gavl_elig.h)
  * are rb and gavl whose nodes also carry an eligibility value elig, with
  * SQ_PICK_ELIGIBLE(K, q, limit), the first node in key order with elig <=
@@ -102,6 +112,8 @@
 #define SQ_CHECK(K, q)              SQ__FN(K, _check)(q)
 #define SQ_POP_DUE(K, q, now)       SQ__FN(K, _pop_due)(q, now)
 #define SQ_VISIT(K, q, fn, arg)     SQ__FN(K, _visit)(q, fn, arg)
+#define SQ_VISIT_UNTIL(K, q, fn, arg) SQ__FN(K, _visit_until)(q, fn, arg)
+#define SQ_FIND(K, q, key, match, arg) SQ__FN(K, _find)(q, key, match, arg)
 #define SQ_KEY(K, n)                SQ__FN(K, _key)(n)
 #define SQ_PICK_ELIGIBLE(K, q, limit) SQ__FN(K, _pick_eligible)(q, limit)
 #define SQ_SET_ELIG(K, q, n, elig)  SQ__FN(K, _set_elig)(q, n, elig)

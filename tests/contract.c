@@ -9,7 +9,8 @@
  * up, down) and its return value, node state, sq_entry round trips, and
  * check() == 0 after every step; and the operations a timer or an event
  * loop needs: dequeue's answer, requeue arming an idle node, pop_due,
- * visit, init_at.
+ * visit, init_at; and what a simulator needs: find by key (with and
+ * without a predicate) and a visit that stops.
  *
  * With -DSQ_TIE_BASE=<backend of SQ_TIE_KINDS> instead, the suite runs
  * over a tie kind of that backend (SQ_TIE), ordered among equal keys by
@@ -702,6 +703,176 @@ SQ_TEST(visit_every_node_once)
 	}
 }
 
+/* visit_until walks visit's order and stops where fn says */
+struct walk_log {
+	unsigned at, calls;		/* stop at call @at (1-based; 0 never) */
+	unsigned ids[NITEMS];
+};
+
+static void log_visit(SQ_NODE(K) *n, void *arg)
+{
+	struct walk_log *w = (struct walk_log *)arg;
+
+	w->ids[w->calls++] = ITEM(n)->id;
+}
+
+static bool log_until(SQ_NODE(K) *n, void *arg)
+{
+	struct walk_log *w = (struct walk_log *)arg;
+
+	w->ids[w->calls++] = ITEM(n)->id;
+	return w->calls == w->at;
+}
+
+SQ_TEST(visit_until_stops_where_fn_says)
+{
+	static struct walk_log all, part;
+	const SQ_QUEUE(K) *cq = &q;
+	unsigned i, j, round;
+
+	setup();
+	part.at = 1;
+	part.calls = 0;
+	SQ_ASSERT(SQ_VISIT_UNTIL(K, cq, log_until, &part) == NULL);
+	SQ_ASSERT_EQ(part.calls, 0);
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < 200; i++)
+			if (!SQ_QUEUED(K, &items[i].link))
+				enq(i, rnd() % (round == 1 ? 4 : KEYSPAN));
+		for (i = 0; i < 200; i += 1 + (unsigned)(rnd() % 5))
+			SQ_DEQUEUE(K, &q, &items[i].link);
+		all.calls = 0;
+		SQ_ASSERT_EQ(SQ_VISIT(K, &q, log_visit, &all), SQ_COUNT(K, &q));
+		/* never stopped: visit's nodes in visit's order, then NULL */
+		part.at = 0;
+		part.calls = 0;
+		SQ_ASSERT(SQ_VISIT_UNTIL(K, cq, log_until, &part) == NULL);
+		SQ_ASSERT_EQ(part.calls, all.calls);
+		SQ_ASSERT(memcmp(part.ids, all.ids, all.calls * sizeof(unsigned)) == 0);
+		/* stopped at every call in turn: the node of that call */
+		for (j = 1; j <= all.calls; j++) {
+			part.at = j;
+			part.calls = 0;
+			SQ_ASSERT(SQ_VISIT_UNTIL(K, cq, log_until, &part) ==
+				  &items[all.ids[j - 1]].link);
+			SQ_ASSERT_EQ(part.calls, j);
+		}
+		CHECKQ();
+	}
+}
+
+/* find: the test's own record of the queue, to say what find must answer */
+static uint64_t fkey[NITEMS], fseq[NITEMS], fnext;
+static uint64_t find_key;		/* the key find was asked for */
+static unsigned find_calls, find_wrong;	/* match's calls; on another key */
+
+static void f_enq(unsigned i, uint64_t key)
+{
+	enq(i, key);
+	fkey[i] = key;
+	fseq[i] = fnext++;
+}
+
+static void f_req(unsigned i, uint64_t key)
+{
+	SQ_REQUEUE(K, &q, &items[i].link, key);
+	fkey[i] = key;
+	fseq[i] = fnext++;
+}
+
+/* match: the items with id % 4 == *arg */
+static bool id_mod4(const SQ_NODE(K) *n, void *arg)
+{
+	find_calls++;
+	find_wrong += SQ_KEY(K, n) != find_key;
+	return sq_entry_const(n, struct item, link)->id % 4 == *(unsigned *)arg;
+}
+
+/* what find(key, match rem or any) must give: the earliest (re)queued */
+static SQ_NODE(K) *find_want(uint64_t key, const unsigned *rem)
+{
+	unsigned i, best = NITEMS;
+
+	for (i = 0; i < NITEMS; i++)
+		if (SQ_QUEUED(K, &items[i].link) && fkey[i] == key &&
+		    (!rem || i % 4 == *rem) &&
+		    (best == NITEMS || fseq[i] < fseq[best]))
+			best = i;
+	return best < NITEMS ? &items[best].link : NULL;
+}
+
+/* every key of @keys, each with any node and with each of 4 predicates */
+static void find_all(const uint64_t *keys, unsigned n)
+{
+	const SQ_QUEUE(K) *cq = &q;	/* find takes a const queue */
+	unsigned i, rem;
+
+	for (i = 0; i < n; i++) {
+		find_key = keys[i];
+		SQ_ASSERT(SQ_FIND(K, cq, keys[i], NULL, NULL) ==
+			  find_want(keys[i], NULL));
+		for (rem = 0; rem < 4; rem++)
+			SQ_ASSERT(SQ_FIND(K, cq, keys[i], id_mod4, &rem) ==
+				  find_want(keys[i], &rem));
+	}
+	SQ_ASSERT_EQ(find_wrong, 0);	/* match saw only the key asked */
+	CHECKQ();
+}
+
+/* find by key: present and absent keys, 0 and UINT64_MAX, keys far past a
+ * ring's window, ties in (re)queue order, after dequeue, requeue and pop */
+SQ_TEST(find_by_key)
+{
+	static const uint64_t keys[] = {
+		0, 1, 6, 7, 8, 999, 1000, 1001, 2000,
+		(uint64_t)1 << 40, ((uint64_t)1 << 40) + 1,
+		UINT64_MAX - 1, UINT64_MAX,
+	};
+	static const uint64_t used[] = {
+		0, 7, 1000, (uint64_t)1 << 40, UINT64_MAX, 7,
+	};
+	unsigned i, rem = 3;
+
+	setup();
+	fnext = 0;
+	find_wrong = 0;
+	find_all(keys, SQ_NELEM(keys));		/* empty */
+	for (i = 0; i < 96; i++)
+		f_enq(i, used[i % SQ_NELEM(used)]);
+	find_all(keys, SQ_NELEM(keys));
+	/* ties in order: ids 1, 5, 7, 11 ... have key 7; 7 is the first of
+	 * them that is 3 mod 4; none is 2 mod 4, which match must be asked
+	 * of each node of key 7 once to say */
+	SQ_ASSERT(SQ_FIND(K, &q, 7, NULL, NULL) == &items[1].link);
+	find_key = 7;
+	SQ_ASSERT(SQ_FIND(K, &q, 7, id_mod4, &rem) == &items[7].link);
+	rem = 2;
+	find_calls = 0;
+	SQ_ASSERT(SQ_FIND(K, &q, 7, id_mod4, &rem) == NULL);
+	SQ_ASSERT_EQ(find_calls, 32);
+	/* a requeue to the same key goes behind its equals */
+	f_req(1, 7);
+	f_req(5, 7);
+	f_req(3, (uint64_t)1 << 40);
+	find_all(keys, SQ_NELEM(keys));
+	SQ_ASSERT(SQ_FIND(K, &q, 7, NULL, NULL) == &items[7].link);
+	/* the first of a key dequeued: the next one */
+	SQ_DEQUEUE(K, &q, &items[7].link);
+	SQ_DEQUEUE(K, &q, &items[4].link);	/* key UINT64_MAX */
+	find_all(keys, SQ_NELEM(keys));
+	/* pops take key 0, then the 7s */
+	for (i = 0; i < 30; i++)
+		pop_id();
+	find_all(keys, SQ_NELEM(keys));
+	/* every node of one key gone, another key arriving */
+	while (SQ_FIND(K, &q, 1000, NULL, NULL))
+		SQ_DEQUEUE(K, &q, SQ_FIND(K, &q, 1000, NULL, NULL));
+	f_enq(200, 1001);
+	f_enq(201, 1000);
+	find_all(keys, SQ_NELEM(keys));
+	SQ_ASSERT(SQ_FIND(K, &q, 1000, NULL, NULL) == &items[201].link);
+}
+
 /* init_at: a queue whose clock starts at now keeps the whole contract */
 SQ_TEST(init_at_a_clock)
 {
@@ -879,6 +1050,8 @@ static const sq_test_entry tests[] = {
 	SQ_T(requeue_arms_an_idle_node),
 	SQ_T(pop_due_expires_in_order),
 	SQ_T(visit_every_node_once),
+	SQ_T(visit_until_stops_where_fn_says),
+	SQ_T(find_by_key),
 	SQ_T(init_at_a_clock),
 	SQ_T(clock_verbs),
 	SQ_T(node_state),

@@ -85,6 +85,9 @@ static void diff_context(void)
 /* ---- random numbers ---------------------------------------------------- */
 
 static uint64_t rng_state;
+/* find's and visit_until's own stream, so that the operations' stream
+ * (rng_state) is the same with and without them */
+static uint64_t find_rng;
 
 static uint64_t rnd(void)
 {
@@ -129,11 +132,47 @@ static void seed_run(const char *run, const char *backend)
 	for (p = backend; *p; p++)
 		h = (h ^ (unsigned char)*p) * 0x100000001b3u;
 	rng_state = h;
+	find_rng = h ^ 0x66696e64u;	/* "find" */
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* ---- find's predicate and visit_until's stop, on ids ----------------- */
+
+/*
+ * The ids find looks for: id % mod == rem, or with mod 0 the one id rem
+ * (ns-3's Remove: the event with that uid).  The same function answers
+ * for the backends and the model; a backend's calls also count any node
+ * of another key than the one asked for, which must not happen.
+ */
+struct sqd_match {
+	unsigned mod, rem;
+	uint64_t key;
+	unsigned long wrong_key;
+};
+
+static bool sqd_match_id(unsigned id, void *arg)
+{
+	const struct sqd_match *m = (const struct sqd_match *)arg;
+
+	return m->mod ? id % m->mod == m->rem : id == m->rem;
+}
+
+/* visit_until's function: records the ids it meets, stops at call @at
+ * (1-based; 0 never) */
+struct sqd_stop {
+	unsigned at, calls;
+	unsigned ids[SQD_XMAX];
+};
+
+static bool sqd_stop_at(long id, struct sqd_stop *st)
+{
+	if (st->calls < SQD_XMAX)
+		st->ids[st->calls] = (unsigned)id;
+	return ++st->calls == st->at;
 }
 
 /* ---- one adapter per backend, so one driver serves them all --------*/
@@ -150,6 +189,8 @@ struct sqd_ops {
 	long (*pop)(void);			/* id, -1 if empty */
 	long (*pop_due)(uint64_t now);		/* id, -1 if nothing due */
 	size_t (*visit)(unsigned char *seen);	/* seen[id]++ per node */
+	long (*visit_until)(struct sqd_stop *st);	/* id, -1 if not stopped */
+	long (*find)(uint64_t key, struct sqd_match *m);	/* m NULL: any */
 	size_t (*count)(void);
 	bool (*empty)(void);
 	bool (*queued)(unsigned id);
@@ -204,6 +245,26 @@ struct sqd_ops {
 	static size_t K##_visit(unsigned char *seen)                          \
 	{                                                                     \
 		return SQ_VISIT(K, &K##_q, K##_mark, seen);                   \
+	}                                                                     \
+	static bool K##_stop(SQ_NODE(K) *n, void *st)                         \
+	{                                                                     \
+		return sqd_stop_at(K##_id(n), (struct sqd_stop *)st);         \
+	}                                                                     \
+	static long K##_visit_until(struct sqd_stop *st)                      \
+	{                                                                     \
+		return K##_id(SQ_VISIT_UNTIL(K, &K##_q, K##_stop, st));       \
+	}                                                                     \
+	static bool K##_match(const SQ_NODE(K) *n, void *arg)                 \
+	{                                                                     \
+		struct sqd_match *m = (struct sqd_match *)arg;                \
+		m->wrong_key += SQ_KEY(K, n) != m->key;                       \
+		return sqd_match_id(                                          \
+			sq_entry_const(n, struct K##_item, link)->id, m);     \
+	}                                                                     \
+	static long K##_find(uint64_t key, struct sqd_match *m)               \
+	{                                                                     \
+		return K##_id(SQ_FIND(K, &K##_q, key, m ? K##_match : NULL,   \
+				      m));                                    \
 	}                                                                     \
 	static bool K##_requeue(unsigned i, uint64_t key)                     \
 	{                                                                     \
@@ -262,8 +323,8 @@ SQ_TIE_KINDS(SQD_TIE_KIND)
 #define SQD_OPS2(K, exact, tie)                                         \
 	{ #K, !(exact), tie, K##_init, K##_enqueue, K##_dequeue,         \
 	  K##_requeue, K##_first, K##_pop, K##_pop_due, K##_visit,       \
-	  K##_count, K##_empty, K##_queued, K##_key, K##_check, K##_time, \
-	  K##_advance, K##_set_tie },
+	  K##_visit_until, K##_find, K##_count, K##_empty, K##_queued,   \
+	  K##_key, K##_check, K##_time, K##_advance, K##_set_tie },
 #define SQD_OPS(K, exact) SQD_OPS2(K, exact, false)
 #define SQD_TIE_OPS(B) SQD_OPS2(tie_##B, 1, true)
 static struct sqd_ops backends[] = { SQ_KINDS(SQD_OPS) SQ_TIE_KINDS(SQD_TIE_OPS) };
@@ -638,6 +699,96 @@ static void do_visit(const struct sqd_run *r, unsigned nids)
 			"visit() met %u %u times\n", i, seen[i]);
 }
 
+/* visit_until() walks visit()'s order and stops at the call that says
+ * so: once to the end (every queued node once, NULL), once to a random
+ * call (the node of that call) */
+static void do_visit_until(const struct sqd_run *r, unsigned nids)
+{
+	static struct sqd_stop all, part;
+	static unsigned char seen[SQD_XMAX];
+	size_t n = sqm_count(&model);
+	long got;
+	unsigned i;
+
+	ctx.op = "visit_until";
+	all.at = 0;
+	all.calls = 0;
+	got = r->be->visit_until(&all);
+	DASSERT(got == -1 && all.calls == n,
+		"visit_until(never) gave %ld after %u calls, model %zu\n", got,
+		all.calls, n);
+	memset(seen, 0, nids);
+	for (i = 0; i < all.calls; i++)
+		seen[all.ids[i]]++;
+	for (i = 0; i < nids; i++)
+		DASSERT(seen[i] == (sqm_queued(&model, i) ? 1 : 0),
+			"visit_until() met %u %u times\n", i, seen[i]);
+	if (!n)
+		return;
+	part.at = 1 + (unsigned)(rng_next(&find_rng) % n);
+	part.calls = 0;
+	got = r->be->visit_until(&part);
+	DASSERT(part.calls == part.at && got == (long)all.ids[part.at - 1],
+		"visit_until(stop at call %u) gave %ld after %u calls, the "
+		"walk's node there is %u\n", part.at, got, part.calls,
+		all.ids[part.at - 1]);
+}
+
+/* find() gives the model's answer: keys present and absent, any node or
+ * those a predicate takes, or the one node of an id (by its own stream) */
+static void do_find(const struct sqd_run *r)
+{
+	struct sqd_match m;
+	const struct sqm_entry *e;
+	uint64_t key, x;
+	long got, want;
+	unsigned k, how;
+
+	ctx.op = "find";
+	for (k = 0; k < 4; k++) {
+		x = rng_next(&find_rng);
+		e = model.n ? &model.e[x % model.n] : NULL;
+		switch ((x >> 32) % 6) {
+		case 0:
+		case 1:
+			key = e ? e->key : x;			/* present */
+			break;
+		case 2:
+			key = e ? e->key + 1 : 0;		/* beside one */
+			break;
+		case 3:
+			key = e ? e->key - 1 : UINT64_MAX;
+			break;
+		case 4:
+			key = last_popped;
+			break;
+		default:
+			key = rng_next(&find_rng) >> (x % 64);	/* absent */
+			break;
+		}
+		m.key = key;
+		m.wrong_key = 0;
+		how = (unsigned)((x >> 40) % 4);
+		if (how == 1 || how == 2) {
+			m.mod = 2 + (unsigned)(x >> 48) % 3;
+			m.rem = (unsigned)(x >> 56) % m.mod;
+		} else if (how == 3) {
+			m.mod = 0;
+			m.rem = e && e->key == key ? e->id
+						   : (unsigned)(x >> 48) % 64;
+		}
+		got = r->be->find(key, how ? &m : NULL);
+		want = sqm_find_key(&model, key, how ? sqd_match_id : NULL, &m);
+		DASSERT(got == want,
+			"find(%llu, %s %u/%u) gave %ld, model %ld\n",
+			(unsigned long long)key, how ? "match" : "any",
+			how ? m.rem : 0, how ? m.mod : 0, got, want);
+		DASSERT(m.wrong_key == 0,
+			"find(%llu) asked match about %lu nodes of other keys\n",
+			(unsigned long long)key, m.wrong_key);
+	}
+}
+
 enum sqd_op { OP_ENQUEUE, OP_REQUEUE, OP_DEQUEUE, OP_POP, OP_FIRST };
 
 /*
@@ -744,9 +895,12 @@ static void run_model(const struct sqd_run *r, unsigned nids_max,
 
 			DASSERT(rc == 0, "check() returned %d\n", rc);
 		}
+		if (check_every == 1 || i % 64 == 0)
+			do_find(r);
 		if (i % 1024 == 0) {
 			verify_all(r, nids_max);
 			do_visit(r, nids_max);
+			do_visit_until(r, nids_max);
 		}
 	}
 	/* drain in order */

@@ -3,11 +3,13 @@
  * misuse.c - what SQ_DEBUG promises, for one backend (-DSQ_K=<token>)
  *
  *  - enqueue of a queued node, dequeue of a node that is not queued, and
- *    a visit callback that changes the queue stop the program (abort)
- *    with exactly
+ *    a visit, visit_until or find callback that changes the queue stop the
+ *    program (abort) with exactly
  *	"sq_KIND_enqueue: node is already queued"
  *	"sq_KIND_dequeue: node is not queued"
  *	"sq_KIND_visit: fn changed the queue"
+ *	"sq_KIND_visit_until: fn changed the queue"
+ *	"sq_KIND_find: match changed the queue"
  *    on stderr; each case runs in a forked child whose stderr is captured;
  *  - requeue of a node that is not queued is not misuse: it arms the node;
  *  - a node that left a queue (dequeue, pop) has poisoned links: at least
@@ -156,6 +158,61 @@ static void visit_that_enqueues(void)
 	SQ_VISIT(K, &q, visit_enqueue, NULL);
 }
 
+static bool until_dequeue(SQ_NODE(K) *n, void *arg)
+{
+	(void)arg;
+	SQ_DEQUEUE(K, &q, n);
+	return false;
+}
+
+static void visit_until_that_dequeues(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_ENQUEUE(K, &q, &nodes[1], 2);
+	(void)SQ_VISIT_UNTIL(K, &q, until_dequeue, NULL);
+}
+
+/* it stops at once, but after the change: still caught */
+static bool until_enqueue(SQ_NODE(K) *n, void *arg)
+{
+	(void)n;
+	(void)arg;
+	SQ_ENQUEUE(K, &q, &nodes[2], 0);
+	return true;
+}
+
+static void visit_until_that_enqueues(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	(void)SQ_VISIT_UNTIL(K, &q, until_enqueue, NULL);
+}
+
+/* match gets a const node, but may reach the queue through its argument */
+static bool match_dequeue(const SQ_NODE(K) *n, void *arg)
+{
+	(void)n;
+	SQ_DEQUEUE(K, &q, (SQ_NODE(K) *)arg);
+	return false;
+}
+
+static void find_that_dequeues(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 5);
+	SQ_ENQUEUE(K, &q, &nodes[1], 5);
+	SQ_ENQUEUE(K, &q, &nodes[2], 9);
+	(void)SQ_FIND(K, &q, 5, match_dequeue, &nodes[2]);
+}
+
+static bool until_never(SQ_NODE(K) *n, void *arg)
+{
+	(void)n;
+	(void)arg;
+	return false;
+}
+
 /* correct use: must not abort */
 static void correct_use(void)
 {
@@ -172,6 +229,9 @@ static void correct_use(void)
 	SQ_POP(K, &q);
 	SQ_POP(K, &q);
 	SQ_ENQUEUE(K, &q2, &nodes[0], 0);	/* on another queue after pop */
+	if (SQ_FIND(K, &q2, 0, NULL, NULL) != &nodes[0] ||
+	    SQ_VISIT_UNTIL(K, &q2, until_never, NULL) != NULL)
+		_exit(4);
 	if (SQ_CHECK(K, &q) != 0 || SQ_CHECK(K, &q2) != 0)
 		_exit(3);
 	_exit(0);
@@ -201,6 +261,18 @@ SQ_TEST(visit_that_changes_the_queue)
 		     "a visit callback that dequeues");
 	expect_abort(visit_that_enqueues, "visit", "fn changed the queue",
 		     "a visit callback that enqueues");
+}
+
+SQ_TEST(visit_until_or_find_that_changes_the_queue)
+{
+	expect_abort(visit_until_that_dequeues, "visit_until",
+		     "fn changed the queue",
+		     "a visit_until callback that dequeues");
+	expect_abort(visit_until_that_enqueues, "visit_until",
+		     "fn changed the queue",
+		     "a visit_until callback that enqueues and stops");
+	expect_abort(find_that_dequeues, "find", "match changed the queue",
+		     "a find predicate that dequeues");
 }
 
 SQ_TEST(correct_use_does_not_stop)
@@ -395,6 +467,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(enqueue_of_a_queued_node),
 	SQ_T(dequeue_of_an_unqueued_node),
 	SQ_T(visit_that_changes_the_queue),
+	SQ_T(visit_until_or_find_that_changes_the_queue),
 	SQ_T(correct_use_does_not_stop),
 	SQ_T(dead_links_are_poisoned),
 	SQ_T(check_sees_damage),

@@ -27,6 +27,9 @@
  *	sqm_seq(&m, 7);			7's seq; m.seq counts enqueues + requeues
  *	sqm_find(&m, n, start, queued);	the first id from @start on (mod @n)
  *					that is queued (or not), -1 if none
+ *	sqm_find_key(&m, key, match, arg)	the first id in queue order with
+ *					@key for which match(id, arg) holds
+ *					(match NULL: any), -1 if none
  *
  * For the time ring, which is exact only to its granularity Tg and
  * only while keys stay in its window, the model states the contract's
@@ -295,6 +298,27 @@ static inline int sqm_find(const struct sqm *m, unsigned n, unsigned start,
 			return (int)id;
 	}
 	return -1;
+}
+
+/*
+ * sqm_find_key - what every backend's find answers: of the queued ids with
+ * exactly @key for which @match(id, @arg) holds (@match NULL: all of
+ * them), the first in queue order (smallest tie, then seq); -1 if none.  The time
+ * ring answers the same: all nodes of one key share one FIFO list.
+ */
+static inline long sqm_find_key(const struct sqm *m, uint64_t key,
+				bool (*match)(unsigned id, void *arg), void *arg)
+{
+	const struct sqm_entry *best = NULL, *e;
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		e = &m->e[i];
+		if (e->key == key && (!best || sqm__before(e, best)) &&
+		    (!match || match(e->id, arg)))
+			best = e;
+	}
+	return best ? (long)best->id : -1;
 }
 
 /* ---- the time ring's rule ---------------------------------------------- */

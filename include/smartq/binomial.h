@@ -829,15 +829,32 @@ SQ__SLOW void sq_binom__renumber(struct sq_binom *q, sq_binom__tie_fn tie)
 	}
 }
 
-static inline size_t sq_binom__visit(const struct sq_binom *q,
-				     void (*fn)(struct sq_binom_node *, void *),
-				     void *arg, const char *who)
+/* What the walk does after its function has seen a node. */
+#define SQ_BINOM__DOWN 0	/* go on into the node's children */
+#define SQ_BINOM__SKIP 1	/* go on past the node's subtree */
+#define SQ_BINOM__STOP 2	/* stop at this node */
+
+/*
+ * sq_binom__walk - the walk behind visit, visit_until and find: tree by
+ * tree, each in preorder, @fn(node, @arg) says whether to go into the
+ * node's children, past its subtree, or to stop; returns the node it
+ * stopped at, or NULL.  No allocation, no recursion: a node's children
+ * have degrees d-1 .. 0 in sibling order, so a node of degree 0 ends its
+ * sibling list, and a node of degree d > 0 that is not a root has a next
+ * sibling.  @who and @what make the SQ_DEBUG message when @fn changes the
+ * queue.
+ */
+static inline struct sq_binom_node *
+sq_binom__walk(const struct sq_binom *q,
+	       int (*fn)(struct sq_binom_node *, void *), void *arg,
+	       const char *who, const char *what)
 {
 	uint64_t occ = (uint64_t)q->bh_count;
-	size_t seen = 0, count = q->bh_count;
+	size_t count = q->bh_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
 	(void)who;
+	(void)what;
 	for (; occ; occ &= occ - 1) {
 		SQ__STEP(1);
 		struct sq_binom_node *root = q->bh_roots[sq__ctz64(occ)];
@@ -846,14 +863,13 @@ static inline size_t sq_binom__visit(const struct sq_binom *q,
 		for (;;) {
 			SQ__STEP(1);
 			struct sq_binom_node *child = n->bh_child;
-			unsigned d = sq_binom__degree(n);
+			int go = fn(n, arg);
 
-			fn(n, arg);
 			/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-			SQ__MISUSE(q->bh_count != count, who,
-				   "fn changed the queue");
-			seen++;
-			if (d) {
+			SQ__MISUSE(q->bh_count != count, who, what);
+			if (go == SQ_BINOM__STOP)
+				return n;
+			if (go == SQ_BINOM__DOWN && sq_binom__degree(n)) {
 				n = child;
 				continue;
 			}
@@ -867,7 +883,64 @@ static inline size_t sq_binom__visit(const struct sq_binom *q,
 			n = n->bh_next;
 		}
 	}
-	return seen;
+	return NULL;
+}
+
+/* visit's (or visit_until's) fn and a count, for the walk */
+struct sq_binom__visit_all {
+	void (*fn)(struct sq_binom_node *, void *);
+	bool (*until)(struct sq_binom_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline int sq_binom__visit_one(struct sq_binom_node *n, void *p)
+{
+	struct sq_binom__visit_all *v = (struct sq_binom__visit_all *)p;
+
+	v->fn(n, v->arg);
+	v->seen++;
+	return SQ_BINOM__DOWN;
+}
+
+static inline int sq_binom__visit_until_one(struct sq_binom_node *n, void *p)
+{
+	const struct sq_binom__visit_all *v =
+		(const struct sq_binom__visit_all *)p;
+
+	return v->until(n, v->arg) ? SQ_BINOM__STOP : SQ_BINOM__DOWN;
+}
+
+/* visit and visit_until of every kind over this backend; @who names the
+ * caller in the SQ_DEBUG message when @fn changes the queue */
+static inline size_t sq_binom__visit(const struct sq_binom *q,
+				     void (*fn)(struct sq_binom_node *, void *),
+				     void *arg, const char *who)
+{
+	struct sq_binom__visit_all v;
+
+	v.fn = fn;
+	v.until = NULL;
+	v.arg = arg;
+	v.seen = 0;
+	(void)sq_binom__walk(q, sq_binom__visit_one, &v, who,
+			     "fn changed the queue");
+	return v.seen;
+}
+
+static inline struct sq_binom_node *
+sq_binom__visit_until(const struct sq_binom *q,
+		      bool (*fn)(struct sq_binom_node *, void *), void *arg,
+		      const char *who)
+{
+	struct sq_binom__visit_all v;
+
+	v.fn = NULL;
+	v.until = fn;
+	v.arg = arg;
+	v.seen = 0;
+	return sq_binom__walk(q, sq_binom__visit_until_one, &v, who,
+			      "fn changed the queue");
 }
 
 /**
@@ -878,9 +951,7 @@ static inline size_t sq_binom__visit(const struct sq_binom *q,
  *       changes)
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
- * Complexity: O(n), no allocation, no recursion: a node's children have
- *             degrees d-1 .. 0 in sibling order, so a node of degree 0
- *             ends its sibling list and the walk climbs from there.
+ * Complexity: O(n), no allocation, no recursion.
  * Context: the caller serialises.
  */
 static inline size_t sq_binom_visit(const struct sq_binom *q,
@@ -888,6 +959,99 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 				    void *arg)
 {
 	return sq_binom__visit(q, fn, arg, "sq_binom_visit");
+}
+
+/**
+ * sq_binom_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in the order of sq_binom_visit(), until
+ *       it returns true; it must not change the queue (SQ_DEBUG stops the
+ *       program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k + log n) for k calls of @fn; no allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline struct sq_binom_node *
+sq_binom_visit_until(const struct sq_binom *q,
+		     bool (*fn)(struct sq_binom_node *, void *), void *arg)
+{
+	return sq_binom__visit_until(q, fn, arg, "sq_binom_visit_until");
+}
+
+/* find's question and its best answer so far, for the walk */
+struct sq_binom__seek {
+	uint64_t key;
+	bool (*match)(const struct sq_binom_node *, void *);
+	void *arg;
+	sq_binom__tie_fn tie;
+	struct sq_binom_node *best;
+};
+
+/* A node's subtree comes after it in queue order, (key, stamp) or a tie
+ * kind's (key, less, stamp) (heap order): past a greater key, or past a
+ * node of @key that comes after the best, nothing below can be the
+ * answer. */
+static inline int sq_binom__find_one(struct sq_binom_node *n, void *p)
+{
+	struct sq_binom__seek *f = (struct sq_binom__seek *)p;
+
+	if (n->key != f->key)
+		return n->key < f->key ? SQ_BINOM__DOWN : SQ_BINOM__SKIP;
+	if (f->best && sq_binom__less(f->best, n, f->tie))
+		return SQ_BINOM__SKIP;
+	if (f->match && !f->match(n, f->arg))
+		return SQ_BINOM__DOWN;
+	f->best = n;
+	return SQ_BINOM__SKIP;
+}
+
+/* find of every kind over this backend, in the queue order of @tie (NULL
+ * for the plain kind); @who names the caller in the SQ_DEBUG message when
+ * @match changes the queue */
+static inline struct sq_binom_node *
+sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
+		   bool (*match)(const struct sq_binom_node *, void *),
+		   void *arg, sq_binom__tie_fn tie, const char *who)
+{
+	struct sq_binom__seek f;
+
+	f.key = key;
+	f.match = match;
+	f.arg = arg;
+	f.tie = tie;
+	f.best = NULL;
+	(void)sq_binom__walk(q, sq_binom__find_one, &f, who,
+			     "match changed the queue");
+	return f.best;
+}
+
+/**
+ * sq_binom_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on nodes
+ *         with @key, in no particular order, at most once each; it must
+ *         not change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order (the earliest (re)queued; of a
+ *         tie kind, by less) with @key for which @match holds, NULL if
+ *         none.  Non-const, like sq_binom_first(): the queue's owner owns
+ *         every node.
+ * Complexity: a heap has no key search: the walk looks at every node that
+ *             could have a node with @key below it, so at each node whose
+ *             key is smaller (and at each rejected node with @key), and
+ *             at their children: O((m + 1) log n), m those nodes, which
+ *             is O(n) for a key near the largest.  Cheap for keys near
+ *             the first; for a search by key take rb or gavl.
+ * Context: the caller serialises.
+ */
+static inline struct sq_binom_node *
+sq_binom_find(const struct sq_binom *q, uint64_t key,
+	      bool (*match)(const struct sq_binom_node *, void *), void *arg)
+{
+	return sq_binom__tie_find(q, key, match, arg, NULL, "sq_binom_find");
 }
 
 static inline bool sq_binom__tie_requeue(struct sq_binom *q,

@@ -44,8 +44,8 @@
  * @type:   type of the containing struct
  * @member: name of the node member inside @type
  *
- * What a tie order's less(a, b) needs: it is handed const nodes, and
- * sq_entry() would cast the qualifier away (-Wcast-qual).
+ * What a tie order's less(a, b) and a find() match need: they are handed
+ * const nodes, and sq_entry() would cast the qualifier away (-Wcast-qual).
  */
 #define sq_entry_const(ptr, type, member) \
 	((const type *)(const void *)((const char *)(ptr) - offsetof(type, member)))
@@ -446,8 +446,9 @@ static inline void sq__die(const char *fn, const char *mistake)
  * What a backend provides for it: sq_B__tie_item (what its order
  * compares), sq_B__tie_fn, sq_B__tie_node() (an item's node), its verbs
  * with a tie order and a name for SQ_DEBUG's messages,
- * sq_B__tie_{enqueue,dequeue,requeue,pop,pop_due,check}, and
- * sq_B__visit().  The plain verbs call the same functions with NULL.
+ * sq_B__tie_{enqueue,dequeue,requeue,pop,pop_due,check,find}, and
+ * sq_B__visit() and sq_B__visit_until(), which take that name too.  The
+ * plain verbs call the same functions with NULL.
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): name and less are tokens */
 #define SQ__TIE_KIND(B, name, less)					\
@@ -582,6 +583,52 @@ static inline void sq__die(const char *fn, const char *mistake)
 		w.arg = arg;						\
 		return sq_##B##__visit(&q->base, sq_##name##__visit_one, &w, \
 				       "sq_" #name "_visit");		\
+	}								\
+	struct sq_##name##__until {					\
+		bool (*fn)(struct sq_##name##_node *, void *);		\
+		void *arg;						\
+	};								\
+	SQ__GEN bool sq_##name##__until_one(struct sq_##B##_node *n, void *v) \
+	{								\
+		const struct sq_##name##__until *w =			\
+			(const struct sq_##name##__until *)v;		\
+		return w->fn(sq_##name##__node(n), w->arg);		\
+	}								\
+	SQ__GEN struct sq_##name##_node *				\
+	sq_##name##_visit_until(const struct sq_##name *q,		\
+				bool (*fn)(struct sq_##name##_node *, void *), \
+				void *arg)				\
+	{								\
+		struct sq_##name##__until w;				\
+		w.fn = fn;						\
+		w.arg = arg;						\
+		return sq_##name##__node(sq_##B##__visit_until(&q->base,	\
+				sq_##name##__until_one, &w,		\
+				"sq_" #name "_visit_until"));		\
+	}								\
+	struct sq_##name##__match {					\
+		bool (*fn)(const struct sq_##name##_node *, void *);	\
+		void *arg;						\
+	};								\
+	SQ__GEN bool sq_##name##__match_one(const struct sq_##B##_node *n, \
+					    void *v)			\
+	{								\
+		const struct sq_##name##__match *w =			\
+			(const struct sq_##name##__match *)v;		\
+		return w->fn(sq_entry_const(n, struct sq_##name##_node, base), \
+			     w->arg);					\
+	}								\
+	SQ__GEN struct sq_##name##_node *				\
+	sq_##name##_find(const struct sq_##name *q, uint64_t key,	\
+			 bool (*match)(const struct sq_##name##_node *, void *), \
+			 void *arg)					\
+	{								\
+		struct sq_##name##__match w;				\
+		w.fn = match;						\
+		w.arg = arg;						\
+		return sq_##name##__node(sq_##B##__tie_find(&q->base, key, \
+				match ? sq_##name##__match_one : NULL, &w, \
+				sq_##name##__tie, "sq_" #name "_find"));	\
 	}
 
 /* SQ__TIE_INORDER(B, name) - next and prev of a tie kind over a tree */

@@ -1034,26 +1034,64 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop_due(struct sq_gavl *q,
 	return sq_gavl_pop_due(q, now);
 }
 
-static inline size_t sq_gavl__visit(const struct sq_gavl *q,
-				    void (*fn)(struct sq_gavl_node *, void *),
-				    void *arg, const char *who)
+/*
+ * sq_gavl__visit_until - the walk behind visit and visit_until, of every
+ * kind over this backend: @fn(node, @arg)
+ * on each node in queue order until it returns true; that node, or NULL.
+ * @who names the caller in the SQ_DEBUG message when @fn changes the
+ * queue.  The next node is found before @fn runs.
+ */
+static inline struct sq_gavl_node *sq_gavl__visit_until(const struct sq_gavl *q,
+						 bool (*fn)(struct sq_gavl_node *,
+							    void *),
+						 void *arg, const char *who)
 {
 	struct sq_gavl_node *n = q->gv_first;
-	size_t seen = 0, count = q->gv_count;
+	size_t count = q->gv_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
 	(void)who;
 	while (n) {
 		SQ__STEP(1);
 		struct sq_gavl_node *next = sq_gavl_next(n);
+		bool stop = fn(n, arg);
 
-		fn(n, arg);
 		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->gv_count != count, who, "fn changed the queue");
-		seen++;
+		if (stop)
+			return n;
 		n = next;
 	}
-	return seen;
+	return NULL;
+}
+
+/* visit's fn and a count, for the walk: a function that never stops it */
+struct sq_gavl__visit_all {
+	void (*fn)(struct sq_gavl_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_gavl__visit_one(struct sq_gavl_node *n, void *p)
+{
+	struct sq_gavl__visit_all *v = (struct sq_gavl__visit_all *)p;
+
+	v->fn(n, v->arg);
+	v->seen++;
+	return false;
+}
+
+static inline size_t sq_gavl__visit(const struct sq_gavl *q,
+				  void (*fn)(struct sq_gavl_node *, void *),
+				  void *arg, const char *who)
+{
+	struct sq_gavl__visit_all v;
+
+	v.fn = fn;
+	v.arg = arg;
+	v.seen = 0;
+	(void)sq_gavl__visit_until(q, sq_gavl__visit_one, &v, who);
+	return v.seen;
 }
 
 /**
@@ -1071,6 +1109,88 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 				   void *arg)
 {
 	return sq_gavl__visit(q, fn, arg, "sq_gavl_visit");
+}
+
+/**
+ * sq_gavl_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order (as sq_gavl_visit()),
+ *       until it returns true; it must not change the queue (SQ_DEBUG
+ *       stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
+ *             allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline struct sq_gavl_node *
+sq_gavl_visit_until(const struct sq_gavl *q,
+		    bool (*fn)(struct sq_gavl_node *, void *), void *arg)
+{
+	return sq_gavl__visit_until(q, fn, arg, "sq_gavl_visit_until");
+}
+
+/* find of the plain kind and the tie kinds: equal keys are in queue
+ * order in the tree (of @tie, if any), so the leftmost node of @key is
+ * the first, and the descent needs no tie order; @who names the caller
+ * in the SQ_DEBUG message when @match changes the queue */
+static inline struct sq_gavl_node *
+sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
+		  bool (*match)(const struct sq_gavl_node *, void *), void *arg,
+		  sq_gavl__tie_fn tie, const char *who)
+{
+	struct sq_gavl_node *cur = q->gv_root, *at = NULL;
+	size_t count = q->gv_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
+	(void)tie;
+	/* the leftmost node whose key is >= @key: equal keys are in queue
+	 * order in the tree, so the first of them is the leftmost */
+	while (cur) {
+		SQ__STEP(1);
+		if (cur->key < key) {
+			cur = cur->gv_right;
+		} else {
+			at = cur;
+			cur = cur->gv_left;
+		}
+	}
+	for (; at && at->key == key; at = sq_gavl_next(at)) {
+		SQ__STEP(1);
+		if (!match || match(at, arg))
+			return at;
+		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		SQ__MISUSE(q->gv_count != count, who,
+			   "match changed the queue");
+	}
+	return NULL;
+}
+
+/**
+ * sq_gavl_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order (the earliest (re)queued; of a
+ *         tie kind, by less) with @key for which @match holds, NULL if
+ *         none.  Non-const, like sq_gavl_first(): the queue's owner owns
+ *         every node.
+ * Complexity: O(log n + t), t the nodes with @key before the one returned
+ *             (all of them when none matches): a descent to the first
+ *             node with @key, then the walk in order.  So a key with many
+ *             ties costs as many steps as @match rejects, by design.
+ * Context: the caller serialises.
+ */
+static inline struct sq_gavl_node *
+sq_gavl_find(const struct sq_gavl *q, uint64_t key,
+	     bool (*match)(const struct sq_gavl_node *, void *), void *arg)
+{
+	return sq_gavl__tie_find(q, key, match, arg, NULL, "sq_gavl_find");
 }
 
 /* Give queued node @n the key @key (sq_gavl_requeue()); @tie as in

@@ -411,6 +411,39 @@ static inline void sq_egavl_set_elig(struct sq_egavl *q,
 		sq_egavl__propagate(&n->gavl, NULL);
 }
 
+/* The user's function of visit, visit_until or find, and visit's count,
+ * for gavl.h's walk and find on struct sq_gavl_node */
+struct sq_egavl__call {
+	void (*each)(struct sq_egavl_node *, void *);
+	bool (*until)(struct sq_egavl_node *, void *);
+	bool (*match)(const struct sq_egavl_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_egavl__each_one(struct sq_gavl_node *g, void *p)
+{
+	struct sq_egavl__call *c = (struct sq_egavl__call *)p;
+
+	c->each(sq_egavl__node(g), c->arg);
+	c->seen++;
+	return false;
+}
+
+static inline bool sq_egavl__until_one(struct sq_gavl_node *g, void *p)
+{
+	const struct sq_egavl__call *c = (const struct sq_egavl__call *)p;
+
+	return c->until(sq_egavl__node(g), c->arg);
+}
+
+static inline bool sq_egavl__match_one(const struct sq_gavl_node *g, void *p)
+{
+	const struct sq_egavl__call *c = (const struct sq_egavl__call *)p;
+
+	return c->match(sq_entry_const(g, struct sq_egavl_node, gavl), c->arg);
+}
+
 /**
  * sq_egavl_visit - call a function once for every queued node
  * @q:   the queue
@@ -425,22 +458,67 @@ static inline size_t sq_egavl_visit(const struct sq_egavl *q,
 				    void (*fn)(struct sq_egavl_node *, void *),
 				    void *arg)
 {
-	struct sq_gavl_node *g = q->eg_tree.gv_first;
-	size_t seen = 0, count = q->eg_tree.gv_count;
+	struct sq_egavl__call c = { NULL, NULL, NULL, NULL, 0 };
 
-	(void)count;	/* read only under SQ_DEBUG */
-	while (g) {
-		SQ__STEP(1);
-		struct sq_gavl_node *next = sq_gavl_next(g);
+	c.each = fn;
+	c.arg = arg;
+	(void)sq_gavl__visit_until(&q->eg_tree, sq_egavl__each_one, &c,
+				   "sq_egavl_visit");
+	return c.seen;
+}
 
-		fn(sq_egavl__node(g), arg);
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-		SQ__MISUSE(q->eg_tree.gv_count != count, "sq_egavl_visit",
-			   "fn changed the queue");
-		seen++;
-		g = next;
-	}
-	return seen;
+/**
+ * sq_egavl_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order, until it returns true;
+ *       it must not change the queue (SQ_DEBUG stops the program when the
+ *       count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k) for k calls of @fn, amortised O(1) a step.
+ * Context: the caller serialises.
+ */
+static inline struct sq_egavl_node *
+sq_egavl_visit_until(const struct sq_egavl *q,
+		     bool (*fn)(struct sq_egavl_node *, void *), void *arg)
+{
+	struct sq_egavl__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_gavl_node *g;
+
+	c.until = fn;
+	c.arg = arg;
+	g = sq_gavl__visit_until(&q->eg_tree, sq_egavl__until_one, &c,
+				 "sq_egavl_visit_until");
+	return g ? sq_egavl__node(g) : NULL;
+}
+
+/**
+ * sq_egavl_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order with @key for which @match holds,
+ *         NULL if none.
+ * Complexity: O(log n + t), as sq_gavl_find().
+ * Context: the caller serialises.
+ */
+static inline struct sq_egavl_node *
+sq_egavl_find(const struct sq_egavl *q, uint64_t key,
+	      bool (*match)(const struct sq_egavl_node *, void *), void *arg)
+{
+	struct sq_egavl__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_gavl_node *g;
+
+	c.match = match;
+	c.arg = arg;
+	g = sq_gavl__tie_find(&q->eg_tree, key,
+			      match ? sq_egavl__match_one : NULL, &c, NULL,
+			      "sq_egavl_find");
+	return g ? sq_egavl__node(g) : NULL;
 }
 
 /**

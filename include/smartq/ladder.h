@@ -1312,27 +1312,87 @@ static inline bool sq_ladder_requeue(struct sq_ladder *q,
 	       q->ld_bottom.ll_first->key != old_key;
 }
 
-/* sq_ladder__visit_list - fn on each node of list @l; the count of nodes. */
-static inline size_t sq_ladder__visit_list(const struct sq_ladder *q,
-					   const struct sq_ladder__list *l,
-					   void (*fn)(struct sq_ladder_node *,
-						      void *),
-					   void *arg)
+/* sq_ladder__walk_list - @fn on each node of list @l until it returns
+ * true; that node, or NULL.  @who: see sq_ladder__visit_until(). */
+static inline struct sq_ladder_node *
+sq_ladder__walk_list(const struct sq_ladder *q, const struct sq_ladder__list *l,
+		     bool (*fn)(struct sq_ladder_node *, void *), void *arg,
+		     const char *who)
 {
 	struct sq_ladder_node *n, *next;
-	size_t seen = 0, count = q->ld_count;
+	size_t count = q->ld_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
 	for (n = l->ll_first; n; n = next) {
 		SQ__STEP(1);
+		bool stop;
+
 		next = n->ld_next;
-		fn(n, arg);
+		stop = fn(n, arg);
 		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-		SQ__MISUSE(q->ld_count != count, "sq_ladder_visit",
-			   "fn changed the queue");
-		seen++;
+		SQ__MISUSE(q->ld_count != count, who, "fn changed the queue");
+		if (stop)
+			return n;
 	}
-	return seen;
+	return NULL;
+}
+
+/*
+ * sq_ladder__visit_until - the walk behind visit and visit_until, of every
+ * kind over this backend: @fn(node,
+ * @arg) on each node, the bottom in order, then each rung's buckets from
+ * the lowest rung up, then the top, until it returns true; that node, or
+ * NULL.  @who names the caller in the SQ_DEBUG message when @fn changes
+ * the queue.
+ */
+static inline struct sq_ladder_node *
+sq_ladder__visit_until(const struct sq_ladder *q,
+		bool (*fn)(struct sq_ladder_node *, void *), void *arg,
+		const char *who)
+{
+	struct sq_ladder_node *at = sq_ladder__walk_list(q, &q->ld_bottom, fn,
+							 arg, who);
+	unsigned w;
+	uint64_t m;
+
+	for (w = 0; w < SQ_LADDER__WORDS && !at; w++)
+		for (m = q->ld_map[w]; m && !at; m &= m - 1) {
+			SQ__STEP(1);
+			at = sq_ladder__walk_list(
+				q, &q->ld_bk[w * 64 + sq__ctz64(m)], fn, arg,
+				who);
+		}
+	return at ? at : sq_ladder__walk_list(q, &q->ld_top, fn, arg, who);
+}
+
+/* visit's fn and a count, for the walk: a function that never stops it */
+struct sq_ladder__visit_all {
+	void (*fn)(struct sq_ladder_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_ladder__visit_one(struct sq_ladder_node *n, void *p)
+{
+	struct sq_ladder__visit_all *v = (struct sq_ladder__visit_all *)p;
+
+	v->fn(n, v->arg);
+	v->seen++;
+	return false;
+}
+
+static inline size_t sq_ladder__visit(const struct sq_ladder *q,
+				  void (*fn)(struct sq_ladder_node *, void *),
+				  void *arg, const char *who)
+{
+	struct sq_ladder__visit_all v;
+
+	v.fn = fn;
+	v.arg = arg;
+	v.seen = 0;
+	(void)sq_ladder__visit_until(q, sq_ladder__visit_one, &v, who);
+	return v.seen;
 }
 
 /**
@@ -1351,17 +1411,136 @@ static inline size_t sq_ladder_visit(const struct sq_ladder *q,
 						void *),
 				     void *arg)
 {
-	size_t seen = sq_ladder__visit_list(q, &q->ld_bottom, fn, arg);
-	unsigned w;
-	uint64_t m;
+	return sq_ladder__visit(q, fn, arg, "sq_ladder_visit");
+}
 
-	for (w = 0; w < SQ_LADDER__WORDS; w++)
-		for (m = q->ld_map[w]; m; m &= m - 1) {
-			SQ__STEP(1);
-			seen += sq_ladder__visit_list(
-				q, &q->ld_bk[w * 64 + sq__ctz64(m)], fn, arg);
+/**
+ * sq_ladder_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in the order of sq_ladder_visit(), until
+ *       it returns true; it must not change the queue (SQ_DEBUG stops the
+ *       program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k + bitmap words) for k calls of @fn; no allocation, no
+ *             recursion.
+ * Context: the caller serialises.
+ */
+static inline struct sq_ladder_node *
+sq_ladder_visit_until(const struct sq_ladder *q,
+		      bool (*fn)(struct sq_ladder_node *, void *), void *arg)
+{
+	return sq_ladder__visit_until(q, fn, arg, "sq_ladder_visit_until");
+}
+
+/*
+ * sq_ladder__home_of - the list that holds every queued node of @key (in
+ * arrival order among them), NULL when no node can have it: the routing
+ * of sq_ladder__insert() read through invariants 3, 5 and 7.
+ */
+static inline const struct sq_ladder__list *
+sq_ladder__home_of(const struct sq_ladder *q, uint64_t key)
+{
+	const struct sq_ladder__rung *g;
+	unsigned r, b;
+
+	if (!q->ld_count)
+		return NULL;
+	if (key > q->ld_toplim)
+		return q->ld_ntop && key >= q->ld_tmin && key <= q->ld_tmax ?
+		       &q->ld_top : NULL;
+	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
+		SQ__STEP(1);
+		if (key >= g->lr_cur) {
+			b = sq_ladder__base(r) +
+			    (unsigned)((key - g->lr_start) >> g->lr_shift);
+			/* a bucket's head is valid only where its bit is */
+			return q->ld_map[b >> 6] >> (b & 63) & 1 ?
+			       &q->ld_bk[b] : NULL;
 		}
-	return seen + sq_ladder__visit_list(q, &q->ld_top, fn, arg);
+	}
+	return &q->ld_bottom;
+}
+
+/* find of every kind over this backend; @who names the caller in the
+ * SQ_DEBUG message when @match changes the queue */
+static inline struct sq_ladder_node *
+sq_ladder__find(const struct sq_ladder *q, uint64_t key,
+		bool (*match)(const struct sq_ladder_node *, void *), void *arg,
+		const char *who)
+{
+	const struct sq_ladder__list *l = sq_ladder__home_of(q, key);
+	struct sq_ladder_node *n, *a, *z;
+	size_t count = q->ld_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
+	if (!l)
+		return NULL;
+	n = l->ll_first;
+	if (l == &q->ld_bottom) {
+		/* sorted: its first node of @key, two fingers in from both
+		 * ends (a stays below @key, z at or above it) */
+		a = n;
+		z = l->ll_last;
+		if (key < a->key || key > z->key)
+			return NULL;
+		for (;;) {
+			SQ__STEP(1);
+			if (a->key >= key) {
+				n = a;
+				break;
+			}
+			if (z->key < key) {
+				n = z->ld_next;
+				break;
+			}
+			a = a->ld_next;
+			z = z->ld_prev;
+		}
+	}
+	for (; n; n = n->ld_next) {
+		SQ__STEP(1);
+		if (n->key != key) {
+			if (l == &q->ld_bottom)
+				break;	/* sorted: past @key */
+			continue;
+		}
+		if (!match || match(n, arg))
+			return n;
+		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		SQ__MISUSE(q->ld_count != count, who,
+			   "match changed the queue");
+	}
+	return NULL;
+}
+
+/**
+ * sq_ladder_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order (the earliest (re)queued) with
+ *         @key for which @match holds, NULL if none.  Non-const, like
+ *         sq_ladder_first(): the queue's owner owns every node.
+ * Complexity: O(rungs + the list @key routes to): every node of @key is
+ *             on one list.  In a bucket of a rung, its nodes (a bucket
+ *             narrows when it reaches the bottom, not before: rung 0's
+ *             hold about n / SQ_LADDER_BUCKETS each); in the top, all of
+ *             it (unsorted: the far future, past every rung); in the
+ *             bottom, sorted, twice the distance from its nearer end.
+ *             Plus the nodes with @key that @match rejects, by design.
+ * Context: the caller serialises.
+ */
+static inline struct sq_ladder_node *
+sq_ladder_find(const struct sq_ladder *q, uint64_t key,
+	       bool (*match)(const struct sq_ladder_node *, void *), void *arg)
+{
+	return sq_ladder__find(q, key, match, arg, "sq_ladder_find");
 }
 
 #define SQ_LADDER__CHECK(cond, node, what) \

@@ -440,6 +440,40 @@ static inline void sq_erb_set_elig(struct sq_erb *q, struct sq_erb_node *n,
 		sq_erb__propagate(&n->rb_link, NULL);
 }
 
+/* The user's function of visit, visit_until or find, and visit's count,
+ * for rbtree.h's link-level walk and find (sq_rb__walk(), sq_rb__seek()) */
+struct sq_erb__call {
+	void (*each)(struct sq_erb_node *, void *);
+	bool (*until)(struct sq_erb_node *, void *);
+	bool (*match)(const struct sq_erb_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_erb__each_one(struct sq_rb__link *l, void *p)
+{
+	struct sq_erb__call *c = (struct sq_erb__call *)p;
+
+	c->each(sq_erb__node(l), c->arg);
+	c->seen++;
+	return false;
+}
+
+static inline bool sq_erb__until_one(struct sq_rb__link *l, void *p)
+{
+	const struct sq_erb__call *c = (const struct sq_erb__call *)p;
+
+	return c->until(sq_erb__node(l), c->arg);
+}
+
+static inline bool sq_erb__match_one(const struct sq_rb__link *l, void *p)
+{
+	const struct sq_erb__call *c = (const struct sq_erb__call *)p;
+
+	return c->match(sq_entry_const(l, struct sq_erb_node, rb_link),
+			c->arg);
+}
+
 /**
  * sq_erb_visit - call a function once for every queued node
  * @q:   the queue
@@ -454,22 +488,65 @@ static inline size_t sq_erb_visit(const struct sq_erb *q,
 				  void (*fn)(struct sq_erb_node *, void *),
 				  void *arg)
 {
-	struct sq_rb__link *l = q->erb_tree.rb_leftmost;
-	size_t seen = 0, count = q->erb_tree.rb_count;
+	struct sq_erb__call c = { NULL, NULL, NULL, NULL, 0 };
 
-	(void)count;	/* read only under SQ_DEBUG */
-	while (l) {
-		SQ__STEP(1);
-		struct sq_rb__link *next = sq_rb__next(l);
+	c.each = fn;
+	c.arg = arg;
+	(void)sq_rb__walk(&q->erb_tree, sq_erb__each_one, &c, "sq_erb_visit");
+	return c.seen;
+}
 
-		fn(sq_erb__node(l), arg);
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-		SQ__MISUSE(q->erb_tree.rb_count != count, "sq_erb_visit",
-			   "fn changed the queue");
-		seen++;
-		l = next;
-	}
-	return seen;
+/**
+ * sq_erb_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order, until it returns true;
+ *       it must not change the queue (SQ_DEBUG stops the program when the
+ *       count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k) for k calls of @fn, amortised O(1) a step.
+ * Context: the caller serialises.
+ */
+static inline struct sq_erb_node *
+sq_erb_visit_until(const struct sq_erb *q,
+		   bool (*fn)(struct sq_erb_node *, void *), void *arg)
+{
+	struct sq_erb__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_rb__link *l;
+
+	c.until = fn;
+	c.arg = arg;
+	l = sq_rb__walk(&q->erb_tree, sq_erb__until_one, &c,
+			"sq_erb_visit_until");
+	return l ? sq_erb__node(l) : NULL;
+}
+
+/**
+ * sq_erb_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order with @key for which @match holds,
+ *         NULL if none.
+ * Complexity: O(log n + t), as sq_rb_find().
+ * Context: the caller serialises.
+ */
+static inline struct sq_erb_node *
+sq_erb_find(const struct sq_erb *q, uint64_t key,
+	    bool (*match)(const struct sq_erb_node *, void *), void *arg)
+{
+	struct sq_erb__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_rb__link *l;
+
+	c.match = match;
+	c.arg = arg;
+	l = sq_rb__seek(&q->erb_tree, key, match ? sq_erb__match_one : NULL,
+			&c, "sq_erb_find");
+	return l ? sq_erb__node(l) : NULL;
 }
 
 /**

@@ -1102,25 +1102,147 @@ SQ__INLINE struct sq_rb_node *sq_rb__tie_pop_due(struct sq_rb *q,
 	return sq_rb_pop_due(q, now);
 }
 
-static inline size_t sq_rb__visit(const struct sq_rb *q,
-				  void (*fn)(struct sq_rb_node *, void *),
-				  void *arg, const char *who)
+/*
+ * The link-level walk and find, for every node type that embeds the
+ * link (struct sq_rb_node, the tie kinds' nodes through it, and
+ * rb_elig.h's): each wraps them with a small adapter from link to node.
+ *
+ * sq_rb__walk - the walk behind visit and visit_until: @fn(link, @arg) on
+ * each link in queue order until it returns true; that link, or NULL.
+ * @who names the caller in the SQ_DEBUG message when @fn changes the
+ * queue.  The next link is found before @fn runs.
+ */
+static inline struct sq_rb__link *
+sq_rb__walk(const struct sq_rb *q, bool (*fn)(struct sq_rb__link *, void *),
+	    void *arg, const char *who)
 {
-	struct sq_rb__link *l = q->rb_leftmost;	size_t seen = 0, count = q->rb_count;
+	struct sq_rb__link *l = q->rb_leftmost;
+	size_t count = q->rb_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
 	(void)who;
 	while (l) {
 		SQ__STEP(1);
 		struct sq_rb__link *next = sq_rb__next(l);
+		bool stop = fn(l, arg);
 
-		fn(sq_rb__node(l), arg);
 		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->rb_count != count, who, "fn changed the queue");
-		seen++;
+		if (stop)
+			return l;
 		l = next;
 	}
-	return seen;
+	return NULL;
+}
+
+/*
+ * sq_rb__seek - find on links: the first link of @key in queue order for
+ * which @match holds (NULL: any).  Equal keys are in queue order in the
+ * tree (a tie kind's too), so the leftmost link of @key is the first, and
+ * the descent needs no tie order.  @who: as for sq_rb__walk().
+ */
+static inline struct sq_rb__link *
+sq_rb__seek(const struct sq_rb *q, uint64_t key,
+	    bool (*match)(const struct sq_rb__link *, void *), void *arg,
+	    const char *who)
+{
+	struct sq_rb__link *cur = q->rb_root, *at = NULL;
+	size_t count = q->rb_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
+	/* the leftmost link whose key is >= @key */
+	while (cur) {
+		SQ__STEP(1);
+		if (sq_rb__key(cur) < key) {
+			cur = cur->rb_right;
+		} else {
+			at = cur;
+			cur = cur->rb_left;
+		}
+	}
+	for (; at && sq_rb__key(at) == key; at = sq_rb__next(at)) {
+		SQ__STEP(1);
+		if (!match || match(at, arg))
+			return at;
+		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		SQ__MISUSE(q->rb_count != count, who,
+			   "match changed the queue");
+	}
+	return NULL;
+}
+
+/* The user's function of visit, visit_until or find on struct sq_rb_node,
+ * and visit's count: what the adapters below hand the link-level walk. */
+struct sq_rb__call {
+	void (*each)(struct sq_rb_node *, void *);
+	bool (*until)(struct sq_rb_node *, void *);
+	bool (*match)(const struct sq_rb_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_rb__each_one(struct sq_rb__link *l, void *p)
+{
+	struct sq_rb__call *c = (struct sq_rb__call *)p;
+
+	c->each(sq_rb__node(l), c->arg);
+	c->seen++;
+	return false;
+}
+
+static inline bool sq_rb__until_one(struct sq_rb__link *l, void *p)
+{
+	const struct sq_rb__call *c = (const struct sq_rb__call *)p;
+
+	return c->until(sq_rb__node(l), c->arg);
+}
+
+static inline bool sq_rb__match_one(const struct sq_rb__link *l, void *p)
+{
+	const struct sq_rb__call *c = (const struct sq_rb__call *)p;
+
+	return c->match(sq_entry_const(l, struct sq_rb_node, rb_link), c->arg);
+}
+
+/* visit, visit_until and find of the plain kind and the tie kinds; @who
+ * names the caller for SQ_DEBUG, @tie is not needed (sq_rb__seek()) */
+static inline size_t sq_rb__visit(const struct sq_rb *q,
+				  void (*fn)(struct sq_rb_node *, void *),
+				  void *arg, const char *who)
+{
+	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
+
+	c.each = fn;
+	c.arg = arg;
+	(void)sq_rb__walk(q, sq_rb__each_one, &c, who);
+	return c.seen;
+}
+
+static inline struct sq_rb_node *
+sq_rb__visit_until(const struct sq_rb *q,
+		   bool (*fn)(struct sq_rb_node *, void *), void *arg,
+		   const char *who)
+{
+	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
+
+	c.until = fn;
+	c.arg = arg;
+	return sq_rb__node(sq_rb__walk(q, sq_rb__until_one, &c, who));
+}
+
+static inline struct sq_rb_node *
+sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
+		bool (*match)(const struct sq_rb_node *, void *), void *arg,
+		sq_rb__tie_fn tie, const char *who)
+{
+	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
+
+	(void)tie;
+	c.match = match;
+	c.arg = arg;
+	return sq_rb__node(sq_rb__seek(q, key, match ? sq_rb__match_one : NULL,
+				       &c, who));
 }
 
 /**
@@ -1138,6 +1260,53 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 				 void *arg)
 {
 	return sq_rb__visit(q, fn, arg, "sq_rb_visit");
+}
+
+/**
+ * sq_rb_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order (as sq_rb_visit()), until
+ *       it returns true; it must not change the queue (SQ_DEBUG stops the
+ *       program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
+ *             allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline struct sq_rb_node *sq_rb_visit_until(const struct sq_rb *q,
+						   bool (*fn)(struct sq_rb_node *,
+							      void *),
+						   void *arg)
+{
+	return sq_rb__visit_until(q, fn, arg, "sq_rb_visit_until");
+}
+
+/**
+ * sq_rb_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order (the earliest (re)queued; of a
+ *         tie kind, by less) with @key for which @match holds, NULL if
+ *         none.  Non-const, like sq_rb_first(): the queue's owner owns
+ *         every node.
+ * Complexity: O(log n + t), t the nodes with @key before the one returned
+ *             (all of them when none matches): a descent to the first
+ *             node with @key, then the walk in order.  So a key with many
+ *             ties costs as many steps as @match rejects, by design.
+ * Context: the caller serialises.
+ */
+static inline struct sq_rb_node *sq_rb_find(const struct sq_rb *q, uint64_t key,
+					    bool (*match)(const struct sq_rb_node *,
+							  void *),
+					    void *arg)
+{
+	return sq_rb__tie_find(q, key, match, arg, NULL, "sq_rb_find");
 }
 
 SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,

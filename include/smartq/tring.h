@@ -1137,30 +1137,92 @@ static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 	return f && f->key <= now ? sq_tring_pop(q) : NULL;
 }
 
-/* Visit the circular list at @head; the count of nodes visited. */
-static inline size_t sq_tring__visit_list(const struct sq_tring *q,
-					  struct sq_tring_node *head,
-					  void (*fn)(struct sq_tring_node *, void *),
-					  void *arg)
+/* sq_tring__walk_list - @fn on each node of the circular list at @head
+ * until it returns true; that node, or NULL.  @who: see sq_tring__visit_until(). */
+static inline struct sq_tring_node *
+sq_tring__walk_list(const struct sq_tring *q, struct sq_tring_node *head,
+		    bool (*fn)(struct sq_tring_node *, void *), void *arg,
+		    const char *who)
 {
 	struct sq_tring_node *n = head;
-	size_t seen = 0, count = q->tr_count;
+	size_t count = q->tr_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
 	if (!n)
-		return 0;
+		return NULL;
 	do {
 		SQ__STEP(1);
 		struct sq_tring_node *next = n->tr_next;
+		bool stop = fn(n, arg);
 
-		fn(n, arg);
 		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
-			   "fn changed the queue");
-		seen++;
+		SQ__MISUSE(q->tr_count != count, who, "fn changed the queue");
+		if (stop)
+			return n;
 		n = next;
 	} while (n != head);
-	return seen;
+	return NULL;
+}
+
+/*
+ * sq_tring__visit_until - the walk behind visit and visit_until, of every
+ * kind over this backend: @fn(node, @arg)
+ * on each node, the late nodes, then the ring slot by slot, then the
+ * levels slot by slot, until it returns true; that node, or NULL.  @who
+ * names the caller in the SQ_DEBUG message when @fn changes the queue.
+ */
+static inline struct sq_tring_node *
+sq_tring__visit_until(const struct sq_tring *q,
+	       bool (*fn)(struct sq_tring_node *, void *), void *arg,
+	       const char *who)
+{
+	struct sq_tring_node *at = sq_tring__walk_list(q, q->tr_late, fn, arg,
+						       who);
+	unsigned w, l;
+	uint64_t m;
+
+	for (w = 0; w < SQ_TRING__WORDS && !at; w++)
+		for (m = q->tr_map[w]; m && !at; m &= m - 1)
+			at = sq_tring__walk_list(q,
+				q->tr_slot[(w << 6) | sq__ctz64(m)], fn, arg,
+				who);
+	for (l = 0; l < SQ_TRING__LEVELS && !at; l++)
+		for (m = q->tr_lmap[l]; m && !at; m &= m - 1)
+			at = sq_tring__walk_list(q,
+				q->tr_lv[l].lv_slot[sq__ctz64(m) &
+						    (SQ_TRING__LSLOTS - 1)],
+				fn, arg, who);
+	return at;
+}
+
+/* visit's fn and a count, for the walk: a function that never stops it */
+struct sq_tring__visit_all {
+	void (*fn)(struct sq_tring_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_tring__visit_one(struct sq_tring_node *n, void *p)
+{
+	struct sq_tring__visit_all *v = (struct sq_tring__visit_all *)p;
+
+	v->fn(n, v->arg);
+	v->seen++;
+	return false;
+}
+
+static inline size_t sq_tring__visit(const struct sq_tring *q,
+				  void (*fn)(struct sq_tring_node *, void *),
+				  void *arg, const char *who)
+{
+	struct sq_tring__visit_all v;
+
+	v.fn = fn;
+	v.arg = arg;
+	v.seen = 0;
+	(void)sq_tring__visit_until(q, sq_tring__visit_one, &v, who);
+	return v.seen;
 }
 
 /**
@@ -1178,21 +1240,96 @@ static inline size_t sq_tring_visit(const struct sq_tring *q,
 				    void (*fn)(struct sq_tring_node *, void *),
 				    void *arg)
 {
-	size_t seen = sq_tring__visit_list(q, q->tr_late, fn, arg);
-	unsigned w, l;
-	uint64_t m;
+	return sq_tring__visit(q, fn, arg, "sq_tring_visit");
+}
 
-	for (w = 0; w < SQ_TRING__WORDS; w++)
-		for (m = q->tr_map[w]; m; m &= m - 1)
-			seen += sq_tring__visit_list(q,
-				q->tr_slot[(w << 6) | sq__ctz64(m)], fn, arg);
-	for (l = 0; l < SQ_TRING__LEVELS; l++)
-		for (m = q->tr_lmap[l]; m; m &= m - 1)
-			seen += sq_tring__visit_list(q,
-				q->tr_lv[l].lv_slot[sq__ctz64(m) &
-						    (SQ_TRING__LSLOTS - 1)],
-				fn, arg);
-	return seen;
+/**
+ * sq_tring_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in the order of sq_tring_visit(), until
+ *       it returns true; it must not change the queue (SQ_DEBUG stops the
+ *       program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k + Ns/64 + K) for k calls of @fn; no allocation, no
+ *             recursion.
+ * Context: the caller serialises.
+ */
+static inline struct sq_tring_node *
+sq_tring_visit_until(const struct sq_tring *q,
+		     bool (*fn)(struct sq_tring_node *, void *), void *arg)
+{
+	return sq_tring__visit_until(q, fn, arg, "sq_tring_visit_until");
+}
+
+/* find of every kind over this backend; @who names the caller in the
+ * SQ_DEBUG message when @match changes the queue */
+static inline struct sq_tring_node *
+sq_tring__find(const struct sq_tring *q, uint64_t key,
+	       bool (*match)(const struct sq_tring_node *, void *), void *arg,
+	       const char *who)
+{
+	uint64_t t = key >> q->tr_shift, u = t >> SQ_TRING__H;
+	struct sq_tring_node *h, *n;
+	size_t count = q->tr_count;
+	unsigned l;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
+	if (t < q->tr_cur) {
+		h = q->tr_late;
+	} else if (sq_tring__in_ring(t, q->tr_cur)) {
+		h = q->tr_slot[sq_tring__slot_of(t)];
+	} else {
+		/* past the ring: u > the anchor (invariant 3) */
+		l = sq_tring__level_of(u, sq_tring__anchor(q));
+		h = q->tr_lv[l].lv_slot[sq_tring__digit(u, l)];
+	}
+	if (!h)
+		return NULL;
+	n = h;
+	do {
+		SQ__STEP(1);
+		if (n->key == key) {
+			if (!match || match(n, arg))
+				return n;
+			/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+			SQ__MISUSE(q->tr_count != count, who,
+				   "match changed the queue");
+		}
+		n = n->tr_next;
+	} while (n != h);
+	return NULL;
+}
+
+/**
+ * sq_tring_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly (at any granularity: a slot's other keys are
+ *         passed over)
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order (the earliest (re)queued: the
+ *         ring's FIFO) with @key for which @match holds, NULL if none.
+ *         Non-const, like sq_tring_first(): the queue's owner owns every
+ *         node.
+ * Complexity: O(the list @key's tick routes to): every node of one key
+ *             is on one list, the one enqueue would put it on now (a key
+ *             below the ring's time never leaves the late list, a key at
+ *             or past it never enters it).  In the ring, a slot holds one
+ *             tick: the nodes of that tick (at Tg = 1, of @key); else the
+ *             late list, or one level slot (the keys of its span).  Plus
+ *             the nodes with @key that @match rejects, by design.
+ * Context: the caller serialises.
+ */
+static inline struct sq_tring_node *
+sq_tring_find(const struct sq_tring *q, uint64_t key,
+	      bool (*match)(const struct sq_tring_node *, void *), void *arg)
+{
+	return sq_tring__find(q, key, match, arg, "sq_tring_find");
 }
 
 /**
