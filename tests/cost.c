@@ -23,6 +23,13 @@
  * erb and egavl (the eligible pick on rb and gavl, not in SQ_KINDS) run
  * every pattern as log backends, and two of their own that pick_eligible
  * past ineligible nodes (the other backends have no pick and skip them).
+ *
+ * find by key is O(log n + ties) only on the trees (a heap has no key
+ * search; the ladder and the ring walk the list a key routes to, whose
+ * length is the key distribution's, not bounded by n), so each find
+ * pattern names the kinds it is for: "find any queued key" the trees,
+ * binom only near the first key; find of a key with many ties that match
+ * rejects is O(ties) everywhere, by design, and is not a pattern here.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -50,6 +57,7 @@ struct cost_ops {
 	long (*pop)(void);		/* id, -1 if empty */
 	long (*pop_due)(uint64_t now);	/* id, -1 if nothing due */
 	int (*check)(void);
+	long (*find)(uint64_t key, long id);	/* id -1: any node of key */
 	/* the eligible pick; NULL for a kind without one */
 	long (*pick)(uint64_t limit);	/* id, -1 if none eligible */
 	void (*set_elig)(unsigned id, uint64_t elig);
@@ -99,6 +107,17 @@ struct cost_ops {
 	{                                                                      \
 		return K##_id(SQ_POP_DUE(K, &K##_q, now));                     \
 	}                                                                      \
+	static bool K##_is(const SQ_NODE(K) *n, void *id)                      \
+	{                                                                      \
+		return sq_entry_const(n, struct K##_item, link)->id ==         \
+		       *(const unsigned *)id;                                  \
+	}                                                                      \
+	static long K##_find(uint64_t key, long id)                            \
+	{                                                                      \
+		unsigned want = (unsigned)id;                                  \
+		return K##_id(SQ_FIND(K, &K##_q, key, id < 0 ? NULL : K##_is,  \
+				      &want));                                 \
+	}                                                                      \
 	static int K##_check(void) { return SQ_CHECK(K, &K##_q); }
 
 SQ_KINDS(COST_ADAPTER)
@@ -130,11 +149,11 @@ SQ_TIE_KINDS(COST_TIE)
 
 #define COST_OPS(K, exact)                                                     \
 	{ #K, K##_init, K##_enqueue, K##_dequeue, K##_requeue, K##_first,      \
-	  K##_pop, K##_pop_due, K##_check, NULL, NULL },
+	  K##_pop, K##_pop_due, K##_check, K##_find, NULL, NULL },
 #define COST_TIE_OPS(B) COST_OPS(tie_##B, 1)
 #define COST_ELIG_OPS(K)                                                       \
 	{ #K, K##_init, K##_enqueue, K##_dequeue, K##_requeue, K##_first,      \
-	  K##_pop, K##_pop_due, K##_check, K##_pick, K##_set_elig },
+	  K##_pop, K##_pop_due, K##_check, K##_find, K##_pick, K##_set_elig },
 
 static struct cost_ops cost_backends[] = {
 	SQ_KINDS(COST_OPS)
@@ -201,6 +220,20 @@ static void c_set_elig(unsigned i, uint64_t elig)
 {
 	cost_calls += cost_on;
 	Q->set_elig(i, elig);
+}
+
+/* find must answer @want: a cost of a wrong answer means nothing */
+static void c_find(uint64_t key, long id, long want)
+{
+	long got;
+
+	cost_calls += cost_on;
+	got = Q->find(key, id);
+	if (got != want) {
+		printf("cost: %s: find(%" PRIu64 ", %ld) is %ld, not %ld\n",
+		       Q->name, key, id, got, want);
+		exit(1);
+	}
 }
 
 static void c_measure(void)
@@ -555,6 +588,58 @@ static void p_far_cancel_first(unsigned n)
 	}
 }
 
+/* a crowd of n at one key among n spread keys: find any node of it (the
+ * first of the crowd; of a tie kind's, the first of its least class)
+ * again and again.  Not for binom: a heap looks at every node of a
+ * smaller key first (n / 1024 of them here), by design */
+static void p_find_crowd(unsigned n)
+{
+	const uint64_t c = (uint64_t)1 << 30;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		c_enq(2 * i, c);
+		c_enq(2 * i + 1, c_rand() >> 24);
+	}
+	c_measure();
+	for (i = 0; i < 4 * n; i++)
+		c_find(c, -1, 0);	/* the first of the crowd */
+}
+
+/* a hold loop that finds the first node's key before each pop */
+static void p_find_first(unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		c_enq(i, c_key[i] = inc_rand(i));
+	c_measure();
+	for (i = 0; i < 4 * n; i++) {
+		long f = c_first();
+		uint64_t k = c_key[f];
+
+		c_find(k, -1, f);
+		(void)c_pop();
+		c_enq((unsigned)f, c_key[f] = k + inc_rand(i));
+	}
+}
+
+/* n spread keys, each node looked up by its key and its id (ns-3's
+ * Remove of an event it holds a copy of) */
+static void p_find_any(unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		c_enq(i, c_key[i] = c_rand() >> 24);
+	c_measure();
+	for (i = 0; i < 4 * n; i++) {
+		unsigned j = (unsigned)(c_rand() % n);
+
+		c_find(c_key[j], (long)j, (long)j);
+	}
+}
+
 struct cost_pattern {
 	const char *name;
 	void (*run)(unsigned n);
@@ -587,6 +672,32 @@ static const struct cost_pattern cost_pick_patterns[] = {
 	{ "pick past the front", p_pick_past_front },
 	{ "eevdf pick", p_eevdf },
 };
+
+/* find by key, each for the kinds named (see the top) */
+#define COST_TREES "rb gavl tie_rb tie_gavl erb egavl"
+static const struct {
+	struct cost_pattern p;
+	const char *only;
+} cost_find_patterns[] = {
+	{ { "find in a crowd", p_find_crowd }, COST_TREES " ladder tring" },
+	{ { "find the first's key", p_find_first }, NULL },
+	{ { "find any queued key", p_find_any }, COST_TREES },
+};
+
+/* is find pattern @p for @backend: no list, or the name is a word of it */
+static bool cost_find_is_for(size_t p, const char *backend)
+{
+	const char *only = cost_find_patterns[p].only, *w;
+	size_t n = strlen(backend);
+
+	if (!only)
+		return true;
+	for (w = only; (w = strstr(w, backend)) != NULL; w += n)
+		if ((w == only || w[-1] == ' ') &&
+		    (w[n] == ' ' || w[n] == '\0'))
+			return true;
+	return false;
+}
 
 /* Patterns known to break a backend's bound today, each tracked by an
  * issue; the README's complexity footnote names them too. */
@@ -636,17 +747,23 @@ int main(void)
 		const struct cost_ops *ops = &cost_backends[b];
 		bool lg = cost_is_log(ops->name);
 
-		for (p = 0; p < COST_NELEM(cost_patterns) +
-				COST_NELEM(cost_pick_patterns); p++) {
+		size_t np = COST_NELEM(cost_patterns);
+		size_t nf = COST_NELEM(cost_find_patterns);
+
+		for (p = 0; p < np + nf + COST_NELEM(cost_pick_patterns); p++) {
 			const struct cost_pattern *pt;
 			double a, z, bound;
 			bool over, known;
 			const char *verdict;
 
-			if (p < COST_NELEM(cost_patterns))
+			if (p < np)
 				pt = &cost_patterns[p];
+			else if (p < np + nf && cost_find_is_for(p - np, ops->name))
+				pt = &cost_find_patterns[p - np].p;
+			else if (p < np + nf)
+				continue;
 			else if (ops->pick)
-				pt = &cost_pick_patterns[p - COST_NELEM(cost_patterns)];
+				pt = &cost_pick_patterns[p - np - nf];
 			else
 				break;
 			a = cost_run(ops, pt, COST_N);

@@ -6,7 +6,8 @@
 // this unit also runs them: a traits struct per backend made of the
 // SQ_* macros, and one template that drives any of them through enqueue,
 // first, requeue (also of an idle node), dequeue, pop, pop_due, visit,
-// FIFO among equal keys, extreme keys,
+// visit_until, find (with a predicate that reads its struct through
+// sq_entry_const), FIFO among equal keys, extreme keys,
 // sq_entry and check(); and a tie kind (SQ_TIE) of each backend of
 // SQ_TIE_KINDS, ordered among equal keys by the task's weight, through
 // the same and then through its tie order.  Built with the plain runner
@@ -37,6 +38,12 @@
 		static size_t visit(const queue *q, void (*fn)(node *, void *), \
 				    void *arg)                               \
 		{ return SQ_VISIT(K, q, fn, arg); }                          \
+		static node *visit_until(const queue *q,                     \
+					 bool (*fn)(node *, void *), void *arg) \
+		{ return SQ_VISIT_UNTIL(K, q, fn, arg); }                    \
+		static node *find(const queue *q, uint64_t key,              \
+				  bool (*match)(const node *, void *), void *arg) \
+		{ return SQ_FIND(K, q, key, match, arg); }                   \
 		static bool requeue(queue *q, node *n, uint64_t key)         \
 		{ return SQ_REQUEUE(K, q, n, key); }                         \
 		static bool empty(const queue *q) { return SQ_EMPTY(K, q); } \
@@ -64,6 +71,19 @@ template <class T> static void count_node(typename T::node *n, void *arg)
 {
 	(void)n;
 	++*static_cast<unsigned *>(arg);
+}
+
+// visit_until: stop at the node of id *arg
+template <class T> static bool stop_at_id(typename T::node *n, void *arg)
+{
+	return id_of<T>(n) == *static_cast<unsigned *>(arg);
+}
+
+// find: the task of id *arg, read through a const node
+template <class T> static bool has_id(const typename T::node *n, void *arg)
+{
+	return sq_entry_const(n, task<T>, link)->id ==
+	       *static_cast<const unsigned *>(arg);
 }
 
 template <class T> static void exercise()
@@ -103,6 +123,16 @@ template <class T> static void exercise()
 	unsigned seen = 0;
 	SQ_ASSERT_EQ(T::visit(&q, count_node<T>, &seen), 5);
 	SQ_ASSERT_EQ(seen, 5);
+	unsigned stop = 4;
+	SQ_ASSERT(T::visit_until(&q, stop_at_id<T>, &stop) == &t[4].link);
+	stop = 9;				// not queued: never stops
+	SQ_ASSERT(T::visit_until(&q, stop_at_id<T>, &stop) == NULL);
+	// keys now 0:500 2:500 3:600 4:650 1:800
+	SQ_ASSERT(T::find(&q, 500, NULL, NULL) == &t[0].link);
+	unsigned want = 2;
+	SQ_ASSERT(T::find(&q, 500, has_id<T>, &want) == &t[2].link);
+	SQ_ASSERT(T::find(&q, 600, has_id<T>, &want) == NULL);
+	SQ_ASSERT(T::find(&q, 501, NULL, NULL) == NULL);
 	SQ_ASSERT(T::dequeue(&q, &t[0].link));	// the first
 	SQ_ASSERT(T::requeue(&q, &t[0].link, 400));	// and back in front
 	SQ_ASSERT(T::dequeue(&q, &t[1].link) == false);
@@ -138,6 +168,12 @@ template <class T> static void exercise()
 	SQ_ASSERT_EQ(T::check(&q), 0);
 }
 
+template <class T> static bool not_light(const typename T::node *n, void *arg)
+{
+	(void)arg;
+	return sq_entry_const(n, task<T>, link)->weight != 0;
+}
+
 // equal keys come out by weight, FIFO among equal weights
 template <class T> static void exercise_tie()
 {
@@ -154,6 +190,10 @@ template <class T> static void exercise_tie()
 		T::enqueue(&q, &t[i].link, 42);
 	}
 	SQ_ASSERT_EQ(T::check(&q), 0);
+	// find answers in the tie order: the first node of weight 1 or 2
+	// is 2 (weight 1), though 1 (weight 2) came first
+	SQ_ASSERT(T::find(&q, 42, NULL, NULL) == &t[0].link);
+	SQ_ASSERT(T::find(&q, 42, not_light<T>, NULL) == &t[2].link);
 	for (i = 0; i < 8; i++)
 		SQ_ASSERT_EQ(id_of<T>(T::pop(&q)), order[i]);
 	SQ_ASSERT(T::empty(&q));

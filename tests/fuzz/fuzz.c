@@ -125,6 +125,47 @@ static void fz_fail(const char *fmt, ...)
 			fz_fail(__VA_ARGS__);		\
 	} while (0)
 
+/* ---- find's predicate and visit_until's stop, on ids ------------------ */
+
+/* find looks for id % mod == rem, or with mod 0 the one id rem; the same
+ * function answers for the backends and the models.  A backend's calls
+ * also count any node of another key than the one asked for. */
+struct fz_match {
+	unsigned mod, rem;
+	uint64_t key;
+	unsigned long wrong_key;
+};
+
+static bool fz_match_id(unsigned id, void *arg)
+{
+	const struct fz_match *m = (const struct fz_match *)arg;
+
+	return m->mod ? id % m->mod == m->rem : id == m->rem;
+}
+
+static bool fz_match_node(const struct fz_item *it, uint64_t key, void *arg)
+{
+	struct fz_match *m = (struct fz_match *)arg;
+
+	m->wrong_key += key != m->key;
+	return fz_match_id(it->id, m);
+}
+
+/* visit_until's function: marks the nodes it meets, stops at call @at
+ * (1-based; 0 never) */
+struct fz_stop {
+	unsigned at, calls, twice;
+	unsigned char seen[FZ_NODES];
+};
+
+static bool fz_stop_at(const struct fz_item *it, void *arg)
+{
+	struct fz_stop *st = (struct fz_stop *)arg;
+
+	st->twice += st->seen[it->id]++ != 0;
+	return ++st->calls == st->at;
+}
+
 /* ---- one adapter per backend, written against the macro API ----------- */
 
 struct fz_ops {
@@ -143,6 +184,8 @@ struct fz_ops {
 	bool (*init_geom)(unsigned shift, uint64_t base);
 	uint64_t (*time)(void);
 	unsigned (*gran_shift)(void);
+	struct fz_item *(*find)(uint64_t key, struct fz_match *m);
+	struct fz_item *(*visit_until)(struct fz_stop *st);
 	bool exact;
 };
 
@@ -206,6 +249,24 @@ static uint64_t fz_##K##_time(void)					\
 static unsigned fz_##K##_gran_shift(void)				\
 {									\
 	return SQ_GRAN_SHIFT(K, &S.K);					\
+}									\
+static bool fz_##K##_match(const SQ_NODE(K) *n, void *arg)		\
+{									\
+	return fz_match_node(sq_entry_const(n, struct fz_item, K),	\
+			     n->key, arg);				\
+}									\
+static struct fz_item *fz_##K##_find(uint64_t key, struct fz_match *m)	\
+{									\
+	return fz_##K##_item(SQ_FIND(K, &S.K, key,			\
+				     m ? fz_##K##_match : NULL, m));	\
+}									\
+static bool fz_##K##_stop(SQ_NODE(K) *n, void *arg)			\
+{									\
+	return fz_stop_at(fz_##K##_item(n), arg);			\
+}									\
+static struct fz_item *fz_##K##_visit_until(struct fz_stop *st)	\
+{									\
+	return fz_##K##_item(SQ_VISIT_UNTIL(K, &S.K, fz_##K##_stop, st)); \
 }
 
 SQ_KINDS(FZ_ADAPTER)
@@ -214,7 +275,8 @@ SQ_KINDS(FZ_ADAPTER)
 	#K, fz_##K##_enqueue, fz_##K##_first, fz_##K##_dequeue,		\
 	fz_##K##_pop, fz_##K##_pop_due, fz_##K##_requeue, fz_##K##_empty, fz_##K##_count,	\
 	fz_##K##_queued, fz_##K##_key, fz_##K##_check, fz_##K##_init_geom,	\
-	fz_##K##_time, fz_##K##_gran_shift, exact },
+	fz_##K##_time, fz_##K##_gran_shift, fz_##K##_find,		\
+	fz_##K##_visit_until, exact },
 
 static const struct fz_ops fz_all[] = { SQ_KINDS(FZ_OPS) };
 #define FZ_NALL (sizeof(fz_all) / sizeof(fz_all[0]))
@@ -425,6 +487,100 @@ static void fz_check_ring_first(const struct fz_item *it, const char *what)
 	}
 }
 
+/* find(@key) on one queue against its model, with match @m (NULL: any) */
+static void fz_check_find_one(const struct fz_ops *o, struct sqm *m,
+			      uint64_t key, struct fz_match *mt)
+{
+	long want = sqm_find_key(m, key, mt ? fz_match_id : NULL, mt);
+	const struct fz_item *got;
+
+	if (mt) {
+		mt->key = key;
+		mt->wrong_key = 0;
+	}
+	got = o->find(key, mt);
+	FZ_REQUIRE(got ? (long)got->id == want : want < 0,
+		   "%s: find(%" PRIu64 ", %s %u/%u) is node %u, model %ld",
+		   o->name, key, mt ? "match" : "any", mt ? mt->rem : 0,
+		   mt ? mt->mod : 0, fz_id(got), want);
+	FZ_REQUIRE(!mt || mt->wrong_key == 0, "%s: find(%" PRIu64 ") asked "
+		   "match about %lu nodes of other keys", o->name, key,
+		   mt->wrong_key);
+}
+
+/*
+ * find: no input byte of its own (the format stays as it was), so each
+ * step asks after one of the last key drawn, its neighbour, the first key
+ * and a queued node's key, for any node, an id residue or one id (the
+ * node's own, when there is one), turn by turn with the step number: one
+ * find a step on each queue, so the search keeps its speed.
+ */
+static void fz_check_find(void)
+{
+	struct sqm *models[2] = { &S.exact, &S.ring };
+	struct fz_match mt, *pm = (S.op / 4) % 3 ? &mt : NULL;
+	unsigned side, id;
+	uint64_t key;
+	size_t b;
+
+	for (side = 0; side < 2; side++) {
+		struct sqm *m = models[side];
+
+		id = FZ_NODES;
+		switch (S.op % 4) {
+		case 0:
+			key = S.last_key;
+			break;
+		case 1:
+			key = S.last_key + 1;
+			break;
+		case 2:
+			key = 0;
+			(void)sqm_first(m, NULL, &key);
+			break;
+		default:
+			key = fz_pick(m, S.op * 7u, true, &id) ? sqm_key(m, id)
+								: UINT64_MAX;
+			break;
+		}
+		mt.mod = (S.op / 4) % 3 == 1 ? 3 : 0;
+		mt.rem = mt.mod ? S.op % 3 : id < FZ_NODES ? id : S.op % FZ_NODES;
+		if (side)
+			fz_check_find_one(fz_ring, m, key, pm);
+		else
+			for (b = 0; b < fz_nexact; b++)
+				fz_check_find_one(fz_exact[b], m, key, pm);
+	}
+}
+
+/* visit_until on one queue: to the end (every node once, NULL), and to a
+ * call picked by the step number (that call's node, queued) */
+static void fz_check_visit_until_one(const struct fz_ops *o, struct sqm *m)
+{
+	static struct fz_stop st;
+	size_t n = sqm_count(m);
+	const struct fz_item *got;
+	unsigned i;
+
+	memset(&st, 0, sizeof(st));
+	got = o->visit_until(&st);
+	FZ_REQUIRE(!got && st.calls == n && !st.twice, "%s: visit_until(never)"
+		   " is node %u after %u calls (%u twice), %zu queued", o->name,
+		   fz_id(got), st.calls, st.twice, n);
+	for (i = 0; i < FZ_NODES; i++)
+		FZ_REQUIRE(st.seen[i] == sqm_queued(m, i), "%s: visit_until "
+			   "met node %u %u times", o->name, i, st.seen[i]);
+	if (!n)
+		return;
+	memset(&st, 0, sizeof(st));
+	st.at = 1 + S.op % (unsigned)n;
+	got = o->visit_until(&st);
+	FZ_REQUIRE(got && st.calls == st.at && st.seen[got->id] == 1 &&
+		   sqm_queued(m, got->id), "%s: visit_until(stop at call %u)"
+		   " is node %u after %u calls", o->name, st.at, fz_id(got),
+		   st.calls);
+}
+
 static void fz_check_all(void)
 {
 	unsigned id = FZ_NODES, i;
@@ -474,6 +630,12 @@ static void fz_check_all(void)
 	else
 		fz_check_ring_first(f, "first()");
 
+	fz_check_find();
+	if (S.op % FZ_SWEEP == 0) {
+		for (b = 0; b < fz_nexact; b++)
+			fz_check_visit_until_one(fz_exact[b], &S.exact);
+		fz_check_visit_until_one(fz_ring, &S.ring);
+	}
 	if (S.op % FZ_SWEEP == 0)
 		for (i = 0; i < FZ_NODES; i++)
 			fz_check_node(&S.item[i]);
