@@ -35,6 +35,16 @@
  *   Inputs known to exceed these bounds are listed in README.md and
  *   counted by tests/cost.c.
  *
+ *   find(q, key, match, arg), the first node of exactly that key, in queue
+ *   order among equal keys, for which match holds; t = the nodes of that
+ *   key that match rejects (a key with many ties costs them, by design):
+ *     rb, gavl       O(log n + t): a descent, then the walk in order
+ *     ladder, tring  O(the list the key routes to + t): a bucket, the
+ *                    bottom, the top; a ring slot, a level slot, late
+ *     binom          no key search in a heap: every node of a smaller
+ *                    key and its children, O(n) for the largest keys
+ *   visit_until(q, fn, arg) is visit that stops when fn returns true.
+ *
  * Eligible pick (EEVDF's): erb and egavl (smartq/rb_elig.h, gavl_elig.h)
  * are rb and gavl whose nodes also carry an eligibility value elig, with
  * SQ_PICK_ELIGIBLE(K, q, limit), the first node in key order with elig <=
@@ -114,8 +124,8 @@
  * @type:   type of the containing struct
  * @member: name of the node member inside @type
  *
- * What a tie order's less(a, b) needs: it is handed const nodes, and
- * sq_entry() would cast the qualifier away (-Wcast-qual).
+ * What a tie order's less(a, b) and a find() match need: they are handed
+ * const nodes, and sq_entry() would cast the qualifier away (-Wcast-qual).
  */
 #define sq_entry_const(ptr, type, member) \
 	((const type *)(const void *)((const char *)(ptr) - offsetof(type, member)))
@@ -516,8 +526,9 @@ static inline void sq__die(const char *fn, const char *mistake)
  * What a backend provides for it: sq_B__tie_item (what its order
  * compares), sq_B__tie_fn, sq_B__tie_node() (an item's node), its verbs
  * with a tie order and a name for SQ_DEBUG's messages,
- * sq_B__tie_{enqueue,dequeue,requeue,pop,pop_due,check}, and
- * sq_B__visit().  The plain verbs call the same functions with NULL.
+ * sq_B__tie_{enqueue,dequeue,requeue,pop,pop_due,check,find}, and
+ * sq_B__visit() and sq_B__visit_until(), which take that name too.  The
+ * plain verbs call the same functions with NULL.
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): name and less are tokens */
 #define SQ__TIE_KIND(B, name, less)					\
@@ -652,6 +663,52 @@ static inline void sq__die(const char *fn, const char *mistake)
 		w.arg = arg;						\
 		return sq_##B##__visit(&q->base, sq_##name##__visit_one, &w, \
 				       "sq_" #name "_visit");		\
+	}								\
+	struct sq_##name##__until {					\
+		bool (*fn)(struct sq_##name##_node *, void *);		\
+		void *arg;						\
+	};								\
+	SQ__GEN bool sq_##name##__until_one(struct sq_##B##_node *n, void *v) \
+	{								\
+		const struct sq_##name##__until *w =			\
+			(const struct sq_##name##__until *)v;		\
+		return w->fn(sq_##name##__node(n), w->arg);		\
+	}								\
+	SQ__GEN struct sq_##name##_node *				\
+	sq_##name##_visit_until(const struct sq_##name *q,		\
+				bool (*fn)(struct sq_##name##_node *, void *), \
+				void *arg)				\
+	{								\
+		struct sq_##name##__until w;				\
+		w.fn = fn;						\
+		w.arg = arg;						\
+		return sq_##name##__node(sq_##B##__visit_until(&q->base,	\
+				sq_##name##__until_one, &w,		\
+				"sq_" #name "_visit_until"));		\
+	}								\
+	struct sq_##name##__match {					\
+		bool (*fn)(const struct sq_##name##_node *, void *);	\
+		void *arg;						\
+	};								\
+	SQ__GEN bool sq_##name##__match_one(const struct sq_##B##_node *n, \
+					    void *v)			\
+	{								\
+		const struct sq_##name##__match *w =			\
+			(const struct sq_##name##__match *)v;		\
+		return w->fn(sq_entry_const(n, struct sq_##name##_node, base), \
+			     w->arg);					\
+	}								\
+	SQ__GEN struct sq_##name##_node *				\
+	sq_##name##_find(const struct sq_##name *q, uint64_t key,	\
+			 bool (*match)(const struct sq_##name##_node *, void *), \
+			 void *arg)					\
+	{								\
+		struct sq_##name##__match w;				\
+		w.fn = match;						\
+		w.arg = arg;						\
+		return sq_##name##__node(sq_##B##__tie_find(&q->base, key, \
+				match ? sq_##name##__match_one : NULL, &w, \
+				sq_##name##__tie, "sq_" #name "_find"));	\
 	}
 
 /* SQ__TIE_INORDER(B, name) - next and prev of a tie kind over a tree */
@@ -1773,25 +1830,147 @@ SQ__INLINE struct sq_rb_node *sq_rb__tie_pop_due(struct sq_rb *q,
 	return sq_rb_pop_due(q, now);
 }
 
-static inline size_t sq_rb__visit(const struct sq_rb *q,
-				  void (*fn)(struct sq_rb_node *, void *),
-				  void *arg, const char *who)
+/*
+ * The link-level walk and find, for every node type that embeds the
+ * link (struct sq_rb_node, the tie kinds' nodes through it, and
+ * rb_elig.h's): each wraps them with a small adapter from link to node.
+ *
+ * sq_rb__walk - the walk behind visit and visit_until: @fn(link, @arg) on
+ * each link in queue order until it returns true; that link, or NULL.
+ * @who names the caller in the SQ_DEBUG message when @fn changes the
+ * queue.  The next link is found before @fn runs.
+ */
+static inline struct sq_rb__link *
+sq_rb__walk(const struct sq_rb *q, bool (*fn)(struct sq_rb__link *, void *),
+	    void *arg, const char *who)
 {
-	struct sq_rb__link *l = q->rb_leftmost;	size_t seen = 0, count = q->rb_count;
+	struct sq_rb__link *l = q->rb_leftmost;
+	size_t count = q->rb_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
 	(void)who;
 	while (l) {
 		SQ__STEP(1);
 		struct sq_rb__link *next = sq_rb__next(l);
+		bool stop = fn(l, arg);
 
-		fn(sq_rb__node(l), arg);
 		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->rb_count != count, who, "fn changed the queue");
-		seen++;
+		if (stop)
+			return l;
 		l = next;
 	}
-	return seen;
+	return NULL;
+}
+
+/*
+ * sq_rb__seek - find on links: the first link of @key in queue order for
+ * which @match holds (NULL: any).  Equal keys are in queue order in the
+ * tree (a tie kind's too), so the leftmost link of @key is the first, and
+ * the descent needs no tie order.  @who: as for sq_rb__walk().
+ */
+static inline struct sq_rb__link *
+sq_rb__seek(const struct sq_rb *q, uint64_t key,
+	    bool (*match)(const struct sq_rb__link *, void *), void *arg,
+	    const char *who)
+{
+	struct sq_rb__link *cur = q->rb_root, *at = NULL;
+	size_t count = q->rb_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
+	/* the leftmost link whose key is >= @key */
+	while (cur) {
+		SQ__STEP(1);
+		if (sq_rb__key(cur) < key) {
+			cur = cur->rb_right;
+		} else {
+			at = cur;
+			cur = cur->rb_left;
+		}
+	}
+	for (; at && sq_rb__key(at) == key; at = sq_rb__next(at)) {
+		SQ__STEP(1);
+		if (!match || match(at, arg))
+			return at;
+		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		SQ__MISUSE(q->rb_count != count, who,
+			   "match changed the queue");
+	}
+	return NULL;
+}
+
+/* The user's function of visit, visit_until or find on struct sq_rb_node,
+ * and visit's count: what the adapters below hand the link-level walk. */
+struct sq_rb__call {
+	void (*each)(struct sq_rb_node *, void *);
+	bool (*until)(struct sq_rb_node *, void *);
+	bool (*match)(const struct sq_rb_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_rb__each_one(struct sq_rb__link *l, void *p)
+{
+	struct sq_rb__call *c = (struct sq_rb__call *)p;
+
+	c->each(sq_rb__node(l), c->arg);
+	c->seen++;
+	return false;
+}
+
+static inline bool sq_rb__until_one(struct sq_rb__link *l, void *p)
+{
+	const struct sq_rb__call *c = (const struct sq_rb__call *)p;
+
+	return c->until(sq_rb__node(l), c->arg);
+}
+
+static inline bool sq_rb__match_one(const struct sq_rb__link *l, void *p)
+{
+	const struct sq_rb__call *c = (const struct sq_rb__call *)p;
+
+	return c->match(sq_entry_const(l, struct sq_rb_node, rb_link), c->arg);
+}
+
+/* visit, visit_until and find of the plain kind and the tie kinds; @who
+ * names the caller for SQ_DEBUG, @tie is not needed (sq_rb__seek()) */
+static inline size_t sq_rb__visit(const struct sq_rb *q,
+				  void (*fn)(struct sq_rb_node *, void *),
+				  void *arg, const char *who)
+{
+	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
+
+	c.each = fn;
+	c.arg = arg;
+	(void)sq_rb__walk(q, sq_rb__each_one, &c, who);
+	return c.seen;
+}
+
+static inline struct sq_rb_node *
+sq_rb__visit_until(const struct sq_rb *q,
+		   bool (*fn)(struct sq_rb_node *, void *), void *arg,
+		   const char *who)
+{
+	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
+
+	c.until = fn;
+	c.arg = arg;
+	return sq_rb__node(sq_rb__walk(q, sq_rb__until_one, &c, who));
+}
+
+static inline struct sq_rb_node *
+sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
+		bool (*match)(const struct sq_rb_node *, void *), void *arg,
+		sq_rb__tie_fn tie, const char *who)
+{
+	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
+
+	(void)tie;
+	c.match = match;
+	c.arg = arg;
+	return sq_rb__node(sq_rb__seek(q, key, match ? sq_rb__match_one : NULL,
+				       &c, who));
 }
 
 /**
@@ -1809,6 +1988,53 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 				 void *arg)
 {
 	return sq_rb__visit(q, fn, arg, "sq_rb_visit");
+}
+
+/**
+ * sq_rb_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order (as sq_rb_visit()), until
+ *       it returns true; it must not change the queue (SQ_DEBUG stops the
+ *       program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
+ *             allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline struct sq_rb_node *sq_rb_visit_until(const struct sq_rb *q,
+						   bool (*fn)(struct sq_rb_node *,
+							      void *),
+						   void *arg)
+{
+	return sq_rb__visit_until(q, fn, arg, "sq_rb_visit_until");
+}
+
+/**
+ * sq_rb_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order (the earliest (re)queued; of a
+ *         tie kind, by less) with @key for which @match holds, NULL if
+ *         none.  Non-const, like sq_rb_first(): the queue's owner owns
+ *         every node.
+ * Complexity: O(log n + t), t the nodes with @key before the one returned
+ *             (all of them when none matches): a descent to the first
+ *             node with @key, then the walk in order.  So a key with many
+ *             ties costs as many steps as @match rejects, by design.
+ * Context: the caller serialises.
+ */
+static inline struct sq_rb_node *sq_rb_find(const struct sq_rb *q, uint64_t key,
+					    bool (*match)(const struct sq_rb_node *,
+							  void *),
+					    void *arg)
+{
+	return sq_rb__tie_find(q, key, match, arg, NULL, "sq_rb_find");
 }
 
 SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
@@ -3009,26 +3235,64 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop_due(struct sq_gavl *q,
 	return sq_gavl_pop_due(q, now);
 }
 
-static inline size_t sq_gavl__visit(const struct sq_gavl *q,
-				    void (*fn)(struct sq_gavl_node *, void *),
-				    void *arg, const char *who)
+/*
+ * sq_gavl__visit_until - the walk behind visit and visit_until, of every
+ * kind over this backend: @fn(node, @arg)
+ * on each node in queue order until it returns true; that node, or NULL.
+ * @who names the caller in the SQ_DEBUG message when @fn changes the
+ * queue.  The next node is found before @fn runs.
+ */
+static inline struct sq_gavl_node *sq_gavl__visit_until(const struct sq_gavl *q,
+						 bool (*fn)(struct sq_gavl_node *,
+							    void *),
+						 void *arg, const char *who)
 {
 	struct sq_gavl_node *n = q->gv_first;
-	size_t seen = 0, count = q->gv_count;
+	size_t count = q->gv_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
 	(void)who;
 	while (n) {
 		SQ__STEP(1);
 		struct sq_gavl_node *next = sq_gavl_next(n);
+		bool stop = fn(n, arg);
 
-		fn(n, arg);
 		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
 		SQ__MISUSE(q->gv_count != count, who, "fn changed the queue");
-		seen++;
+		if (stop)
+			return n;
 		n = next;
 	}
-	return seen;
+	return NULL;
+}
+
+/* visit's fn and a count, for the walk: a function that never stops it */
+struct sq_gavl__visit_all {
+	void (*fn)(struct sq_gavl_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_gavl__visit_one(struct sq_gavl_node *n, void *p)
+{
+	struct sq_gavl__visit_all *v = (struct sq_gavl__visit_all *)p;
+
+	v->fn(n, v->arg);
+	v->seen++;
+	return false;
+}
+
+static inline size_t sq_gavl__visit(const struct sq_gavl *q,
+				  void (*fn)(struct sq_gavl_node *, void *),
+				  void *arg, const char *who)
+{
+	struct sq_gavl__visit_all v;
+
+	v.fn = fn;
+	v.arg = arg;
+	v.seen = 0;
+	(void)sq_gavl__visit_until(q, sq_gavl__visit_one, &v, who);
+	return v.seen;
 }
 
 /**
@@ -3046,6 +3310,88 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 				   void *arg)
 {
 	return sq_gavl__visit(q, fn, arg, "sq_gavl_visit");
+}
+
+/**
+ * sq_gavl_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order (as sq_gavl_visit()),
+ *       until it returns true; it must not change the queue (SQ_DEBUG
+ *       stops the program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
+ *             allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline struct sq_gavl_node *
+sq_gavl_visit_until(const struct sq_gavl *q,
+		    bool (*fn)(struct sq_gavl_node *, void *), void *arg)
+{
+	return sq_gavl__visit_until(q, fn, arg, "sq_gavl_visit_until");
+}
+
+/* find of the plain kind and the tie kinds: equal keys are in queue
+ * order in the tree (of @tie, if any), so the leftmost node of @key is
+ * the first, and the descent needs no tie order; @who names the caller
+ * in the SQ_DEBUG message when @match changes the queue */
+static inline struct sq_gavl_node *
+sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
+		  bool (*match)(const struct sq_gavl_node *, void *), void *arg,
+		  sq_gavl__tie_fn tie, const char *who)
+{
+	struct sq_gavl_node *cur = q->gv_root, *at = NULL;
+	size_t count = q->gv_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
+	(void)tie;
+	/* the leftmost node whose key is >= @key: equal keys are in queue
+	 * order in the tree, so the first of them is the leftmost */
+	while (cur) {
+		SQ__STEP(1);
+		if (cur->key < key) {
+			cur = cur->gv_right;
+		} else {
+			at = cur;
+			cur = cur->gv_left;
+		}
+	}
+	for (; at && at->key == key; at = sq_gavl_next(at)) {
+		SQ__STEP(1);
+		if (!match || match(at, arg))
+			return at;
+		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		SQ__MISUSE(q->gv_count != count, who,
+			   "match changed the queue");
+	}
+	return NULL;
+}
+
+/**
+ * sq_gavl_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order (the earliest (re)queued; of a
+ *         tie kind, by less) with @key for which @match holds, NULL if
+ *         none.  Non-const, like sq_gavl_first(): the queue's owner owns
+ *         every node.
+ * Complexity: O(log n + t), t the nodes with @key before the one returned
+ *             (all of them when none matches): a descent to the first
+ *             node with @key, then the walk in order.  So a key with many
+ *             ties costs as many steps as @match rejects, by design.
+ * Context: the caller serialises.
+ */
+static inline struct sq_gavl_node *
+sq_gavl_find(const struct sq_gavl *q, uint64_t key,
+	     bool (*match)(const struct sq_gavl_node *, void *), void *arg)
+{
+	return sq_gavl__tie_find(q, key, match, arg, NULL, "sq_gavl_find");
 }
 
 /* Give queued node @n the key @key (sq_gavl_requeue()); @tie as in
@@ -4095,15 +4441,32 @@ SQ__SLOW void sq_binom__renumber(struct sq_binom *q, sq_binom__tie_fn tie)
 	}
 }
 
-static inline size_t sq_binom__visit(const struct sq_binom *q,
-				     void (*fn)(struct sq_binom_node *, void *),
-				     void *arg, const char *who)
+/* What the walk does after its function has seen a node. */
+#define SQ_BINOM__DOWN 0	/* go on into the node's children */
+#define SQ_BINOM__SKIP 1	/* go on past the node's subtree */
+#define SQ_BINOM__STOP 2	/* stop at this node */
+
+/*
+ * sq_binom__walk - the walk behind visit, visit_until and find: tree by
+ * tree, each in preorder, @fn(node, @arg) says whether to go into the
+ * node's children, past its subtree, or to stop; returns the node it
+ * stopped at, or NULL.  No allocation, no recursion: a node's children
+ * have degrees d-1 .. 0 in sibling order, so a node of degree 0 ends its
+ * sibling list, and a node of degree d > 0 that is not a root has a next
+ * sibling.  @who and @what make the SQ_DEBUG message when @fn changes the
+ * queue.
+ */
+static inline struct sq_binom_node *
+sq_binom__walk(const struct sq_binom *q,
+	       int (*fn)(struct sq_binom_node *, void *), void *arg,
+	       const char *who, const char *what)
 {
 	uint64_t occ = (uint64_t)q->bh_count;
-	size_t seen = 0, count = q->bh_count;
+	size_t count = q->bh_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
 	(void)who;
+	(void)what;
 	for (; occ; occ &= occ - 1) {
 		SQ__STEP(1);
 		struct sq_binom_node *root = q->bh_roots[sq__ctz64(occ)];
@@ -4112,14 +4475,13 @@ static inline size_t sq_binom__visit(const struct sq_binom *q,
 		for (;;) {
 			SQ__STEP(1);
 			struct sq_binom_node *child = n->bh_child;
-			unsigned d = sq_binom__degree(n);
+			int go = fn(n, arg);
 
-			fn(n, arg);
 			/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-			SQ__MISUSE(q->bh_count != count, who,
-				   "fn changed the queue");
-			seen++;
-			if (d) {
+			SQ__MISUSE(q->bh_count != count, who, what);
+			if (go == SQ_BINOM__STOP)
+				return n;
+			if (go == SQ_BINOM__DOWN && sq_binom__degree(n)) {
 				n = child;
 				continue;
 			}
@@ -4133,7 +4495,64 @@ static inline size_t sq_binom__visit(const struct sq_binom *q,
 			n = n->bh_next;
 		}
 	}
-	return seen;
+	return NULL;
+}
+
+/* visit's (or visit_until's) fn and a count, for the walk */
+struct sq_binom__visit_all {
+	void (*fn)(struct sq_binom_node *, void *);
+	bool (*until)(struct sq_binom_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline int sq_binom__visit_one(struct sq_binom_node *n, void *p)
+{
+	struct sq_binom__visit_all *v = (struct sq_binom__visit_all *)p;
+
+	v->fn(n, v->arg);
+	v->seen++;
+	return SQ_BINOM__DOWN;
+}
+
+static inline int sq_binom__visit_until_one(struct sq_binom_node *n, void *p)
+{
+	const struct sq_binom__visit_all *v =
+		(const struct sq_binom__visit_all *)p;
+
+	return v->until(n, v->arg) ? SQ_BINOM__STOP : SQ_BINOM__DOWN;
+}
+
+/* visit and visit_until of every kind over this backend; @who names the
+ * caller in the SQ_DEBUG message when @fn changes the queue */
+static inline size_t sq_binom__visit(const struct sq_binom *q,
+				     void (*fn)(struct sq_binom_node *, void *),
+				     void *arg, const char *who)
+{
+	struct sq_binom__visit_all v;
+
+	v.fn = fn;
+	v.until = NULL;
+	v.arg = arg;
+	v.seen = 0;
+	(void)sq_binom__walk(q, sq_binom__visit_one, &v, who,
+			     "fn changed the queue");
+	return v.seen;
+}
+
+static inline struct sq_binom_node *
+sq_binom__visit_until(const struct sq_binom *q,
+		      bool (*fn)(struct sq_binom_node *, void *), void *arg,
+		      const char *who)
+{
+	struct sq_binom__visit_all v;
+
+	v.fn = NULL;
+	v.until = fn;
+	v.arg = arg;
+	v.seen = 0;
+	return sq_binom__walk(q, sq_binom__visit_until_one, &v, who,
+			      "fn changed the queue");
 }
 
 /**
@@ -4144,9 +4563,7 @@ static inline size_t sq_binom__visit(const struct sq_binom *q,
  *       changes)
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
- * Complexity: O(n), no allocation, no recursion: a node's children have
- *             degrees d-1 .. 0 in sibling order, so a node of degree 0
- *             ends its sibling list and the walk climbs from there.
+ * Complexity: O(n), no allocation, no recursion.
  * Context: the caller serialises.
  */
 static inline size_t sq_binom_visit(const struct sq_binom *q,
@@ -4154,6 +4571,99 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 				    void *arg)
 {
 	return sq_binom__visit(q, fn, arg, "sq_binom_visit");
+}
+
+/**
+ * sq_binom_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in the order of sq_binom_visit(), until
+ *       it returns true; it must not change the queue (SQ_DEBUG stops the
+ *       program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k + log n) for k calls of @fn; no allocation, no recursion.
+ * Context: the caller serialises.
+ */
+static inline struct sq_binom_node *
+sq_binom_visit_until(const struct sq_binom *q,
+		     bool (*fn)(struct sq_binom_node *, void *), void *arg)
+{
+	return sq_binom__visit_until(q, fn, arg, "sq_binom_visit_until");
+}
+
+/* find's question and its best answer so far, for the walk */
+struct sq_binom__seek {
+	uint64_t key;
+	bool (*match)(const struct sq_binom_node *, void *);
+	void *arg;
+	sq_binom__tie_fn tie;
+	struct sq_binom_node *best;
+};
+
+/* A node's subtree comes after it in queue order, (key, stamp) or a tie
+ * kind's (key, less, stamp) (heap order): past a greater key, or past a
+ * node of @key that comes after the best, nothing below can be the
+ * answer. */
+static inline int sq_binom__find_one(struct sq_binom_node *n, void *p)
+{
+	struct sq_binom__seek *f = (struct sq_binom__seek *)p;
+
+	if (n->key != f->key)
+		return n->key < f->key ? SQ_BINOM__DOWN : SQ_BINOM__SKIP;
+	if (f->best && sq_binom__less(f->best, n, f->tie))
+		return SQ_BINOM__SKIP;
+	if (f->match && !f->match(n, f->arg))
+		return SQ_BINOM__DOWN;
+	f->best = n;
+	return SQ_BINOM__SKIP;
+}
+
+/* find of every kind over this backend, in the queue order of @tie (NULL
+ * for the plain kind); @who names the caller in the SQ_DEBUG message when
+ * @match changes the queue */
+static inline struct sq_binom_node *
+sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
+		   bool (*match)(const struct sq_binom_node *, void *),
+		   void *arg, sq_binom__tie_fn tie, const char *who)
+{
+	struct sq_binom__seek f;
+
+	f.key = key;
+	f.match = match;
+	f.arg = arg;
+	f.tie = tie;
+	f.best = NULL;
+	(void)sq_binom__walk(q, sq_binom__find_one, &f, who,
+			     "match changed the queue");
+	return f.best;
+}
+
+/**
+ * sq_binom_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on nodes
+ *         with @key, in no particular order, at most once each; it must
+ *         not change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order (the earliest (re)queued; of a
+ *         tie kind, by less) with @key for which @match holds, NULL if
+ *         none.  Non-const, like sq_binom_first(): the queue's owner owns
+ *         every node.
+ * Complexity: a heap has no key search: the walk looks at every node that
+ *             could have a node with @key below it, so at each node whose
+ *             key is smaller (and at each rejected node with @key), and
+ *             at their children: O((m + 1) log n), m those nodes, which
+ *             is O(n) for a key near the largest.  Cheap for keys near
+ *             the first; for a search by key take rb or gavl.
+ * Context: the caller serialises.
+ */
+static inline struct sq_binom_node *
+sq_binom_find(const struct sq_binom *q, uint64_t key,
+	      bool (*match)(const struct sq_binom_node *, void *), void *arg)
+{
+	return sq_binom__tie_find(q, key, match, arg, NULL, "sq_binom_find");
 }
 
 static inline bool sq_binom__tie_requeue(struct sq_binom *q,
@@ -5488,30 +5998,92 @@ static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 	return f && f->key <= now ? sq_tring_pop(q) : NULL;
 }
 
-/* Visit the circular list at @head; the count of nodes visited. */
-static inline size_t sq_tring__visit_list(const struct sq_tring *q,
-					  struct sq_tring_node *head,
-					  void (*fn)(struct sq_tring_node *, void *),
-					  void *arg)
+/* sq_tring__walk_list - @fn on each node of the circular list at @head
+ * until it returns true; that node, or NULL.  @who: see sq_tring__visit_until(). */
+static inline struct sq_tring_node *
+sq_tring__walk_list(const struct sq_tring *q, struct sq_tring_node *head,
+		    bool (*fn)(struct sq_tring_node *, void *), void *arg,
+		    const char *who)
 {
 	struct sq_tring_node *n = head;
-	size_t seen = 0, count = q->tr_count;
+	size_t count = q->tr_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
 	if (!n)
-		return 0;
+		return NULL;
 	do {
 		SQ__STEP(1);
 		struct sq_tring_node *next = n->tr_next;
+		bool stop = fn(n, arg);
 
-		fn(n, arg);
 		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-		SQ__MISUSE(q->tr_count != count, "sq_tring_visit",
-			   "fn changed the queue");
-		seen++;
+		SQ__MISUSE(q->tr_count != count, who, "fn changed the queue");
+		if (stop)
+			return n;
 		n = next;
 	} while (n != head);
-	return seen;
+	return NULL;
+}
+
+/*
+ * sq_tring__visit_until - the walk behind visit and visit_until, of every
+ * kind over this backend: @fn(node, @arg)
+ * on each node, the late nodes, then the ring slot by slot, then the
+ * levels slot by slot, until it returns true; that node, or NULL.  @who
+ * names the caller in the SQ_DEBUG message when @fn changes the queue.
+ */
+static inline struct sq_tring_node *
+sq_tring__visit_until(const struct sq_tring *q,
+	       bool (*fn)(struct sq_tring_node *, void *), void *arg,
+	       const char *who)
+{
+	struct sq_tring_node *at = sq_tring__walk_list(q, q->tr_late, fn, arg,
+						       who);
+	unsigned w, l;
+	uint64_t m;
+
+	for (w = 0; w < SQ_TRING__WORDS && !at; w++)
+		for (m = q->tr_map[w]; m && !at; m &= m - 1)
+			at = sq_tring__walk_list(q,
+				q->tr_slot[(w << 6) | sq__ctz64(m)], fn, arg,
+				who);
+	for (l = 0; l < SQ_TRING__LEVELS && !at; l++)
+		for (m = q->tr_lmap[l]; m && !at; m &= m - 1)
+			at = sq_tring__walk_list(q,
+				q->tr_lv[l].lv_slot[sq__ctz64(m) &
+						    (SQ_TRING__LSLOTS - 1)],
+				fn, arg, who);
+	return at;
+}
+
+/* visit's fn and a count, for the walk: a function that never stops it */
+struct sq_tring__visit_all {
+	void (*fn)(struct sq_tring_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_tring__visit_one(struct sq_tring_node *n, void *p)
+{
+	struct sq_tring__visit_all *v = (struct sq_tring__visit_all *)p;
+
+	v->fn(n, v->arg);
+	v->seen++;
+	return false;
+}
+
+static inline size_t sq_tring__visit(const struct sq_tring *q,
+				  void (*fn)(struct sq_tring_node *, void *),
+				  void *arg, const char *who)
+{
+	struct sq_tring__visit_all v;
+
+	v.fn = fn;
+	v.arg = arg;
+	v.seen = 0;
+	(void)sq_tring__visit_until(q, sq_tring__visit_one, &v, who);
+	return v.seen;
 }
 
 /**
@@ -5529,21 +6101,96 @@ static inline size_t sq_tring_visit(const struct sq_tring *q,
 				    void (*fn)(struct sq_tring_node *, void *),
 				    void *arg)
 {
-	size_t seen = sq_tring__visit_list(q, q->tr_late, fn, arg);
-	unsigned w, l;
-	uint64_t m;
+	return sq_tring__visit(q, fn, arg, "sq_tring_visit");
+}
 
-	for (w = 0; w < SQ_TRING__WORDS; w++)
-		for (m = q->tr_map[w]; m; m &= m - 1)
-			seen += sq_tring__visit_list(q,
-				q->tr_slot[(w << 6) | sq__ctz64(m)], fn, arg);
-	for (l = 0; l < SQ_TRING__LEVELS; l++)
-		for (m = q->tr_lmap[l]; m; m &= m - 1)
-			seen += sq_tring__visit_list(q,
-				q->tr_lv[l].lv_slot[sq__ctz64(m) &
-						    (SQ_TRING__LSLOTS - 1)],
-				fn, arg);
-	return seen;
+/**
+ * sq_tring_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in the order of sq_tring_visit(), until
+ *       it returns true; it must not change the queue (SQ_DEBUG stops the
+ *       program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k + Ns/64 + K) for k calls of @fn; no allocation, no
+ *             recursion.
+ * Context: the caller serialises.
+ */
+static inline struct sq_tring_node *
+sq_tring_visit_until(const struct sq_tring *q,
+		     bool (*fn)(struct sq_tring_node *, void *), void *arg)
+{
+	return sq_tring__visit_until(q, fn, arg, "sq_tring_visit_until");
+}
+
+/* find of every kind over this backend; @who names the caller in the
+ * SQ_DEBUG message when @match changes the queue */
+static inline struct sq_tring_node *
+sq_tring__find(const struct sq_tring *q, uint64_t key,
+	       bool (*match)(const struct sq_tring_node *, void *), void *arg,
+	       const char *who)
+{
+	uint64_t t = key >> q->tr_shift, u = t >> SQ_TRING__H;
+	struct sq_tring_node *h, *n;
+	size_t count = q->tr_count;
+	unsigned l;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
+	if (t < q->tr_cur) {
+		h = q->tr_late;
+	} else if (sq_tring__in_ring(t, q->tr_cur)) {
+		h = q->tr_slot[sq_tring__slot_of(t)];
+	} else {
+		/* past the ring: u > the anchor (invariant 3) */
+		l = sq_tring__level_of(u, sq_tring__anchor(q));
+		h = q->tr_lv[l].lv_slot[sq_tring__digit(u, l)];
+	}
+	if (!h)
+		return NULL;
+	n = h;
+	do {
+		SQ__STEP(1);
+		if (n->key == key) {
+			if (!match || match(n, arg))
+				return n;
+			/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+			SQ__MISUSE(q->tr_count != count, who,
+				   "match changed the queue");
+		}
+		n = n->tr_next;
+	} while (n != h);
+	return NULL;
+}
+
+/**
+ * sq_tring_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly (at any granularity: a slot's other keys are
+ *         passed over)
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order (the earliest (re)queued: the
+ *         ring's FIFO) with @key for which @match holds, NULL if none.
+ *         Non-const, like sq_tring_first(): the queue's owner owns every
+ *         node.
+ * Complexity: O(the list @key's tick routes to): every node of one key
+ *             is on one list, the one enqueue would put it on now (a key
+ *             below the ring's time never leaves the late list, a key at
+ *             or past it never enters it).  In the ring, a slot holds one
+ *             tick: the nodes of that tick (at Tg = 1, of @key); else the
+ *             late list, or one level slot (the keys of its span).  Plus
+ *             the nodes with @key that @match rejects, by design.
+ * Context: the caller serialises.
+ */
+static inline struct sq_tring_node *
+sq_tring_find(const struct sq_tring *q, uint64_t key,
+	      bool (*match)(const struct sq_tring_node *, void *), void *arg)
+{
+	return sq_tring__find(q, key, match, arg, "sq_tring_find");
 }
 
 /**
@@ -7073,27 +7720,87 @@ static inline bool sq_ladder_requeue(struct sq_ladder *q,
 	       q->ld_bottom.ll_first->key != old_key;
 }
 
-/* sq_ladder__visit_list - fn on each node of list @l; the count of nodes. */
-static inline size_t sq_ladder__visit_list(const struct sq_ladder *q,
-					   const struct sq_ladder__list *l,
-					   void (*fn)(struct sq_ladder_node *,
-						      void *),
-					   void *arg)
+/* sq_ladder__walk_list - @fn on each node of list @l until it returns
+ * true; that node, or NULL.  @who: see sq_ladder__visit_until(). */
+static inline struct sq_ladder_node *
+sq_ladder__walk_list(const struct sq_ladder *q, const struct sq_ladder__list *l,
+		     bool (*fn)(struct sq_ladder_node *, void *), void *arg,
+		     const char *who)
 {
 	struct sq_ladder_node *n, *next;
-	size_t seen = 0, count = q->ld_count;
+	size_t count = q->ld_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
 	for (n = l->ll_first; n; n = next) {
 		SQ__STEP(1);
+		bool stop;
+
 		next = n->ld_next;
-		fn(n, arg);
+		stop = fn(n, arg);
 		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-		SQ__MISUSE(q->ld_count != count, "sq_ladder_visit",
-			   "fn changed the queue");
-		seen++;
+		SQ__MISUSE(q->ld_count != count, who, "fn changed the queue");
+		if (stop)
+			return n;
 	}
-	return seen;
+	return NULL;
+}
+
+/*
+ * sq_ladder__visit_until - the walk behind visit and visit_until, of every
+ * kind over this backend: @fn(node,
+ * @arg) on each node, the bottom in order, then each rung's buckets from
+ * the lowest rung up, then the top, until it returns true; that node, or
+ * NULL.  @who names the caller in the SQ_DEBUG message when @fn changes
+ * the queue.
+ */
+static inline struct sq_ladder_node *
+sq_ladder__visit_until(const struct sq_ladder *q,
+		bool (*fn)(struct sq_ladder_node *, void *), void *arg,
+		const char *who)
+{
+	struct sq_ladder_node *at = sq_ladder__walk_list(q, &q->ld_bottom, fn,
+							 arg, who);
+	unsigned w;
+	uint64_t m;
+
+	for (w = 0; w < SQ_LADDER__WORDS && !at; w++)
+		for (m = q->ld_map[w]; m && !at; m &= m - 1) {
+			SQ__STEP(1);
+			at = sq_ladder__walk_list(
+				q, &q->ld_bk[w * 64 + sq__ctz64(m)], fn, arg,
+				who);
+		}
+	return at ? at : sq_ladder__walk_list(q, &q->ld_top, fn, arg, who);
+}
+
+/* visit's fn and a count, for the walk: a function that never stops it */
+struct sq_ladder__visit_all {
+	void (*fn)(struct sq_ladder_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_ladder__visit_one(struct sq_ladder_node *n, void *p)
+{
+	struct sq_ladder__visit_all *v = (struct sq_ladder__visit_all *)p;
+
+	v->fn(n, v->arg);
+	v->seen++;
+	return false;
+}
+
+static inline size_t sq_ladder__visit(const struct sq_ladder *q,
+				  void (*fn)(struct sq_ladder_node *, void *),
+				  void *arg, const char *who)
+{
+	struct sq_ladder__visit_all v;
+
+	v.fn = fn;
+	v.arg = arg;
+	v.seen = 0;
+	(void)sq_ladder__visit_until(q, sq_ladder__visit_one, &v, who);
+	return v.seen;
 }
 
 /**
@@ -7112,17 +7819,136 @@ static inline size_t sq_ladder_visit(const struct sq_ladder *q,
 						void *),
 				     void *arg)
 {
-	size_t seen = sq_ladder__visit_list(q, &q->ld_bottom, fn, arg);
-	unsigned w;
-	uint64_t m;
+	return sq_ladder__visit(q, fn, arg, "sq_ladder_visit");
+}
 
-	for (w = 0; w < SQ_LADDER__WORDS; w++)
-		for (m = q->ld_map[w]; m; m &= m - 1) {
-			SQ__STEP(1);
-			seen += sq_ladder__visit_list(
-				q, &q->ld_bk[w * 64 + sq__ctz64(m)], fn, arg);
+/**
+ * sq_ladder_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in the order of sq_ladder_visit(), until
+ *       it returns true; it must not change the queue (SQ_DEBUG stops the
+ *       program when the count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k + bitmap words) for k calls of @fn; no allocation, no
+ *             recursion.
+ * Context: the caller serialises.
+ */
+static inline struct sq_ladder_node *
+sq_ladder_visit_until(const struct sq_ladder *q,
+		      bool (*fn)(struct sq_ladder_node *, void *), void *arg)
+{
+	return sq_ladder__visit_until(q, fn, arg, "sq_ladder_visit_until");
+}
+
+/*
+ * sq_ladder__home_of - the list that holds every queued node of @key (in
+ * arrival order among them), NULL when no node can have it: the routing
+ * of sq_ladder__insert() read through invariants 3, 5 and 7.
+ */
+static inline const struct sq_ladder__list *
+sq_ladder__home_of(const struct sq_ladder *q, uint64_t key)
+{
+	const struct sq_ladder__rung *g;
+	unsigned r, b;
+
+	if (!q->ld_count)
+		return NULL;
+	if (key > q->ld_toplim)
+		return q->ld_ntop && key >= q->ld_tmin && key <= q->ld_tmax ?
+		       &q->ld_top : NULL;
+	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
+		SQ__STEP(1);
+		if (key >= g->lr_cur) {
+			b = sq_ladder__base(r) +
+			    (unsigned)((key - g->lr_start) >> g->lr_shift);
+			/* a bucket's head is valid only where its bit is */
+			return q->ld_map[b >> 6] >> (b & 63) & 1 ?
+			       &q->ld_bk[b] : NULL;
 		}
-	return seen + sq_ladder__visit_list(q, &q->ld_top, fn, arg);
+	}
+	return &q->ld_bottom;
+}
+
+/* find of every kind over this backend; @who names the caller in the
+ * SQ_DEBUG message when @match changes the queue */
+static inline struct sq_ladder_node *
+sq_ladder__find(const struct sq_ladder *q, uint64_t key,
+		bool (*match)(const struct sq_ladder_node *, void *), void *arg,
+		const char *who)
+{
+	const struct sq_ladder__list *l = sq_ladder__home_of(q, key);
+	struct sq_ladder_node *n, *a, *z;
+	size_t count = q->ld_count;
+
+	(void)count;	/* read only under SQ_DEBUG */
+	(void)who;
+	if (!l)
+		return NULL;
+	n = l->ll_first;
+	if (l == &q->ld_bottom) {
+		/* sorted: its first node of @key, two fingers in from both
+		 * ends (a stays below @key, z at or above it) */
+		a = n;
+		z = l->ll_last;
+		if (key < a->key || key > z->key)
+			return NULL;
+		for (;;) {
+			SQ__STEP(1);
+			if (a->key >= key) {
+				n = a;
+				break;
+			}
+			if (z->key < key) {
+				n = z->ld_next;
+				break;
+			}
+			a = a->ld_next;
+			z = z->ld_prev;
+		}
+	}
+	for (; n; n = n->ld_next) {
+		SQ__STEP(1);
+		if (n->key != key) {
+			if (l == &q->ld_bottom)
+				break;	/* sorted: past @key */
+			continue;
+		}
+		if (!match || match(n, arg))
+			return n;
+		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		SQ__MISUSE(q->ld_count != count, who,
+			   "match changed the queue");
+	}
+	return NULL;
+}
+
+/**
+ * sq_ladder_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order (the earliest (re)queued) with
+ *         @key for which @match holds, NULL if none.  Non-const, like
+ *         sq_ladder_first(): the queue's owner owns every node.
+ * Complexity: O(rungs + the list @key routes to): every node of @key is
+ *             on one list.  In a bucket of a rung, its nodes (a bucket
+ *             narrows when it reaches the bottom, not before: rung 0's
+ *             hold about n / SQ_LADDER_BUCKETS each); in the top, all of
+ *             it (unsorted: the far future, past every rung); in the
+ *             bottom, sorted, twice the distance from its nearer end.
+ *             Plus the nodes with @key that @match rejects, by design.
+ * Context: the caller serialises.
+ */
+static inline struct sq_ladder_node *
+sq_ladder_find(const struct sq_ladder *q, uint64_t key,
+	       bool (*match)(const struct sq_ladder_node *, void *), void *arg)
+{
+	return sq_ladder__find(q, key, match, arg, "sq_ladder_find");
 }
 
 #define SQ_LADDER__CHECK(cond, node, what) \
@@ -7722,6 +8548,40 @@ static inline void sq_erb_set_elig(struct sq_erb *q, struct sq_erb_node *n,
 		sq_erb__propagate(&n->rb_link, NULL);
 }
 
+/* The user's function of visit, visit_until or find, and visit's count,
+ * for rbtree.h's link-level walk and find (sq_rb__walk(), sq_rb__seek()) */
+struct sq_erb__call {
+	void (*each)(struct sq_erb_node *, void *);
+	bool (*until)(struct sq_erb_node *, void *);
+	bool (*match)(const struct sq_erb_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_erb__each_one(struct sq_rb__link *l, void *p)
+{
+	struct sq_erb__call *c = (struct sq_erb__call *)p;
+
+	c->each(sq_erb__node(l), c->arg);
+	c->seen++;
+	return false;
+}
+
+static inline bool sq_erb__until_one(struct sq_rb__link *l, void *p)
+{
+	const struct sq_erb__call *c = (const struct sq_erb__call *)p;
+
+	return c->until(sq_erb__node(l), c->arg);
+}
+
+static inline bool sq_erb__match_one(const struct sq_rb__link *l, void *p)
+{
+	const struct sq_erb__call *c = (const struct sq_erb__call *)p;
+
+	return c->match(sq_entry_const(l, struct sq_erb_node, rb_link),
+			c->arg);
+}
+
 /**
  * sq_erb_visit - call a function once for every queued node
  * @q:   the queue
@@ -7736,22 +8596,65 @@ static inline size_t sq_erb_visit(const struct sq_erb *q,
 				  void (*fn)(struct sq_erb_node *, void *),
 				  void *arg)
 {
-	struct sq_rb__link *l = q->erb_tree.rb_leftmost;
-	size_t seen = 0, count = q->erb_tree.rb_count;
+	struct sq_erb__call c = { NULL, NULL, NULL, NULL, 0 };
 
-	(void)count;	/* read only under SQ_DEBUG */
-	while (l) {
-		SQ__STEP(1);
-		struct sq_rb__link *next = sq_rb__next(l);
+	c.each = fn;
+	c.arg = arg;
+	(void)sq_rb__walk(&q->erb_tree, sq_erb__each_one, &c, "sq_erb_visit");
+	return c.seen;
+}
 
-		fn(sq_erb__node(l), arg);
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-		SQ__MISUSE(q->erb_tree.rb_count != count, "sq_erb_visit",
-			   "fn changed the queue");
-		seen++;
-		l = next;
-	}
-	return seen;
+/**
+ * sq_erb_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order, until it returns true;
+ *       it must not change the queue (SQ_DEBUG stops the program when the
+ *       count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k) for k calls of @fn, amortised O(1) a step.
+ * Context: the caller serialises.
+ */
+static inline struct sq_erb_node *
+sq_erb_visit_until(const struct sq_erb *q,
+		   bool (*fn)(struct sq_erb_node *, void *), void *arg)
+{
+	struct sq_erb__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_rb__link *l;
+
+	c.until = fn;
+	c.arg = arg;
+	l = sq_rb__walk(&q->erb_tree, sq_erb__until_one, &c,
+			"sq_erb_visit_until");
+	return l ? sq_erb__node(l) : NULL;
+}
+
+/**
+ * sq_erb_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order with @key for which @match holds,
+ *         NULL if none.
+ * Complexity: O(log n + t), as sq_rb_find().
+ * Context: the caller serialises.
+ */
+static inline struct sq_erb_node *
+sq_erb_find(const struct sq_erb *q, uint64_t key,
+	    bool (*match)(const struct sq_erb_node *, void *), void *arg)
+{
+	struct sq_erb__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_rb__link *l;
+
+	c.match = match;
+	c.arg = arg;
+	l = sq_rb__seek(&q->erb_tree, key, match ? sq_erb__match_one : NULL,
+			&c, "sq_erb_find");
+	return l ? sq_erb__node(l) : NULL;
 }
 
 /**
@@ -8191,6 +9094,39 @@ static inline void sq_egavl_set_elig(struct sq_egavl *q,
 		sq_egavl__propagate(&n->gavl, NULL);
 }
 
+/* The user's function of visit, visit_until or find, and visit's count,
+ * for gavl.h's walk and find on struct sq_gavl_node */
+struct sq_egavl__call {
+	void (*each)(struct sq_egavl_node *, void *);
+	bool (*until)(struct sq_egavl_node *, void *);
+	bool (*match)(const struct sq_egavl_node *, void *);
+	void *arg;
+	size_t seen;
+};
+
+static inline bool sq_egavl__each_one(struct sq_gavl_node *g, void *p)
+{
+	struct sq_egavl__call *c = (struct sq_egavl__call *)p;
+
+	c->each(sq_egavl__node(g), c->arg);
+	c->seen++;
+	return false;
+}
+
+static inline bool sq_egavl__until_one(struct sq_gavl_node *g, void *p)
+{
+	const struct sq_egavl__call *c = (const struct sq_egavl__call *)p;
+
+	return c->until(sq_egavl__node(g), c->arg);
+}
+
+static inline bool sq_egavl__match_one(const struct sq_gavl_node *g, void *p)
+{
+	const struct sq_egavl__call *c = (const struct sq_egavl__call *)p;
+
+	return c->match(sq_entry_const(g, struct sq_egavl_node, gavl), c->arg);
+}
+
 /**
  * sq_egavl_visit - call a function once for every queued node
  * @q:   the queue
@@ -8205,22 +9141,67 @@ static inline size_t sq_egavl_visit(const struct sq_egavl *q,
 				    void (*fn)(struct sq_egavl_node *, void *),
 				    void *arg)
 {
-	struct sq_gavl_node *g = q->eg_tree.gv_first;
-	size_t seen = 0, count = q->eg_tree.gv_count;
+	struct sq_egavl__call c = { NULL, NULL, NULL, NULL, 0 };
 
-	(void)count;	/* read only under SQ_DEBUG */
-	while (g) {
-		SQ__STEP(1);
-		struct sq_gavl_node *next = sq_gavl_next(g);
+	c.each = fn;
+	c.arg = arg;
+	(void)sq_gavl__visit_until(&q->eg_tree, sq_egavl__each_one, &c,
+				   "sq_egavl_visit");
+	return c.seen;
+}
 
-		fn(sq_egavl__node(g), arg);
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
-		SQ__MISUSE(q->eg_tree.gv_count != count, "sq_egavl_visit",
-			   "fn changed the queue");
-		seen++;
-		g = next;
-	}
-	return seen;
+/**
+ * sq_egavl_visit_until - call a function for each queued node until it says stop
+ * @q:   the queue
+ * @fn:  called as fn(node, @arg), in queue order, until it returns true;
+ *       it must not change the queue (SQ_DEBUG stops the program when the
+ *       count changes)
+ * @arg: passed through to @fn
+ * Return: the node for which @fn returned true, NULL if it never did.
+ * Complexity: O(k) for k calls of @fn, amortised O(1) a step.
+ * Context: the caller serialises.
+ */
+static inline struct sq_egavl_node *
+sq_egavl_visit_until(const struct sq_egavl *q,
+		     bool (*fn)(struct sq_egavl_node *, void *), void *arg)
+{
+	struct sq_egavl__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_gavl_node *g;
+
+	c.until = fn;
+	c.arg = arg;
+	g = sq_gavl__visit_until(&q->eg_tree, sq_egavl__until_one, &c,
+				 "sq_egavl_visit_until");
+	return g ? sq_egavl__node(g) : NULL;
+}
+
+/**
+ * sq_egavl_find - the first queued node with a key, and with a property
+ * @q:     the queue
+ * @key:   the key, exactly
+ * @match: NULL for any node; else called as match(node, @arg) on the nodes
+ *         with @key in queue order until it returns true; it must not
+ *         change the queue (SQ_DEBUG stops the program when the count
+ *         changes)
+ * @arg:   passed through to @match
+ * Return: the first node in queue order with @key for which @match holds,
+ *         NULL if none.
+ * Complexity: O(log n + t), as sq_gavl_find().
+ * Context: the caller serialises.
+ */
+static inline struct sq_egavl_node *
+sq_egavl_find(const struct sq_egavl *q, uint64_t key,
+	      bool (*match)(const struct sq_egavl_node *, void *), void *arg)
+{
+	struct sq_egavl__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_gavl_node *g;
+
+	c.match = match;
+	c.arg = arg;
+	g = sq_gavl__tie_find(&q->eg_tree, key,
+			      match ? sq_egavl__match_one : NULL, &c, NULL,
+			      "sq_egavl_find");
+	return g ? sq_egavl__node(g) : NULL;
 }
 
 /**
@@ -8285,6 +9266,8 @@ static inline int sq_egavl_check(const struct sq_egavl *q)
 #define SQ_CHECK(K, q)              SQ__FN(K, _check)(q)
 #define SQ_POP_DUE(K, q, now)       SQ__FN(K, _pop_due)(q, now)
 #define SQ_VISIT(K, q, fn, arg)     SQ__FN(K, _visit)(q, fn, arg)
+#define SQ_VISIT_UNTIL(K, q, fn, arg) SQ__FN(K, _visit_until)(q, fn, arg)
+#define SQ_FIND(K, q, key, match, arg) SQ__FN(K, _find)(q, key, match, arg)
 #define SQ_KEY(K, n)                SQ__FN(K, _key)(n)
 #define SQ_PICK_ELIGIBLE(K, q, limit) SQ__FN(K, _pick_eligible)(q, limit)
 #define SQ_SET_ELIG(K, q, n, elig)  SQ__FN(K, _set_elig)(q, n, elig)
