@@ -762,22 +762,22 @@ SQ_TEST(visit_until_stops_where_fn_says)
 }
 
 /* find: the test's own record of the queue, to say what find must answer */
-static uint64_t fkey[NITEMS], fseq[NITEMS], fnext;
+static uint64_t rec_key[NITEMS], rec_seq[NITEMS], rec_next;
 static uint64_t find_key;		/* the key find was asked for */
 static unsigned find_calls, find_wrong;	/* match's calls; on another key */
 
 static void f_enq(unsigned i, uint64_t key)
 {
 	enq(i, key);
-	fkey[i] = key;
-	fseq[i] = fnext++;
+	rec_key[i] = key;
+	rec_seq[i] = rec_next++;
 }
 
 static void f_req(unsigned i, uint64_t key)
 {
 	SQ_REQUEUE(K, &q, &items[i].link, key);
-	fkey[i] = key;
-	fseq[i] = fnext++;
+	rec_key[i] = key;
+	rec_seq[i] = rec_next++;
 }
 
 /* match: the items with id % 4 == *arg */
@@ -794,9 +794,9 @@ static SQ_NODE(K) *find_want(uint64_t key, const unsigned *rem)
 	unsigned i, best = NITEMS;
 
 	for (i = 0; i < NITEMS; i++)
-		if (SQ_QUEUED(K, &items[i].link) && fkey[i] == key &&
+		if (SQ_QUEUED(K, &items[i].link) && rec_key[i] == key &&
 		    (!rem || i % 4 == *rem) &&
-		    (best == NITEMS || fseq[i] < fseq[best]))
+		    (best == NITEMS || rec_seq[i] < rec_seq[best]))
 			best = i;
 	return best < NITEMS ? &items[best].link : NULL;
 }
@@ -834,7 +834,7 @@ SQ_TEST(find_by_key)
 	unsigned i, rem = 3;
 
 	setup();
-	fnext = 0;
+	rec_next = 0;
 	find_wrong = 0;
 	find_all(keys, SQ_NELEM(keys));		/* empty */
 	for (i = 0; i < 96; i++)

@@ -518,10 +518,12 @@ static void fz_check_find_one(const struct fz_ops *o, struct sqm *m,
 static void fz_check_find(void)
 {
 	struct sqm *models[2] = { &S.exact, &S.ring };
-	struct fz_match mt, *pm = (S.op / 4) % 3 ? &mt : NULL;
+	struct fz_match mt = { 0, 0, 0, 0 }, *pm;
 	unsigned side, id;
 	uint64_t key;
 	size_t b;
+
+	pm = (S.op / 4) % 3 ? &mt : NULL;
 
 	for (side = 0; side < 2; side++) {
 		struct sqm *m = models[side];
