@@ -7842,55 +7842,26 @@ sq_ladder_visit_until(const struct sq_ladder *q,
 }
 
 /*
- * sq_ladder__home_of - the list that holds every queued node of @key (in
- * arrival order among them), NULL when no node can have it: the routing
- * of sq_ladder__insert() read through invariants 3, 5 and 7.
+ * sq_ladder__find_in - find's walk of one list @l, every node of @key on
+ * it in arrival order: the bottom sorted (two fingers in from both ends
+ * find its first node of @key, the walk stops past them), the others not.
  */
-static inline const struct sq_ladder__list *
-sq_ladder__home_of(const struct sq_ladder *q, uint64_t key)
-{
-	const struct sq_ladder__rung *g;
-	unsigned r, b;
-
-	if (!q->ld_count)
-		return NULL;
-	if (key > q->ld_toplim)
-		return q->ld_ntop && key >= q->ld_tmin && key <= q->ld_tmax ?
-		       &q->ld_top : NULL;
-	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
-		SQ__STEP(1);
-		if (key >= g->lr_cur) {
-			b = sq_ladder__base(r) +
-			    (unsigned)((key - g->lr_start) >> g->lr_shift);
-			/* a bucket's head is valid only where its bit is */
-			return q->ld_map[b >> 6] >> (b & 63) & 1 ?
-			       &q->ld_bk[b] : NULL;
-		}
-	}
-	return &q->ld_bottom;
-}
-
-/* find of every kind over this backend; @who names the caller in the
- * SQ_DEBUG message when @match changes the queue */
 static inline struct sq_ladder_node *
-sq_ladder__find(const struct sq_ladder *q, uint64_t key,
-		bool (*match)(const struct sq_ladder_node *, void *), void *arg,
-		const char *who)
+sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
+		   uint64_t key,
+		   bool (*match)(const struct sq_ladder_node *, void *),
+		   void *arg, const char *who)
 {
-	const struct sq_ladder__list *l = sq_ladder__home_of(q, key);
-	struct sq_ladder_node *n, *a, *z;
+	bool sorted = l == &q->ld_bottom;
+	struct sq_ladder_node *n = l->ll_first, *a = n, *z = l->ll_last;
 	size_t count = q->ld_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
 	(void)who;
-	if (!l)
+	if (!n)
 		return NULL;
-	n = l->ll_first;
-	if (l == &q->ld_bottom) {
-		/* sorted: its first node of @key, two fingers in from both
-		 * ends (a stays below @key, z at or above it) */
-		a = n;
-		z = l->ll_last;
+	if (sorted) {
+		/* a stays below @key, z at or above it */
 		if (key < a->key || key > z->key)
 			return NULL;
 		for (;;) {
@@ -7910,8 +7881,8 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
 	for (; n; n = n->ld_next) {
 		SQ__STEP(1);
 		if (n->key != key) {
-			if (l == &q->ld_bottom)
-				break;	/* sorted: past @key */
+			if (sorted)
+				break;	/* past @key */
 			continue;
 		}
 		if (!match || match(n, arg))
@@ -7921,6 +7892,48 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
 			   "match changed the queue");
 	}
 	return NULL;
+}
+
+/*
+ * sq_ladder__find - find, @who naming the caller for SQ_DEBUG: the
+ * routing of sq_ladder__insert() read through invariants 3, 5 and 7
+ * names the one list that holds the nodes of @key, in arrival order; but
+ * a crowd being fed (invariant 3) has its first nodes at the bottom's
+ * tail, the rest in its bucket.
+ */
+static inline struct sq_ladder_node *
+sq_ladder__find(const struct sq_ladder *q, uint64_t key,
+		bool (*match)(const struct sq_ladder_node *, void *), void *arg,
+		const char *who)
+{
+	const struct sq_ladder__rung *g;
+	struct sq_ladder_node *n;
+	unsigned r, b;
+
+	if (!q->ld_count)
+		return NULL;
+	if (key > q->ld_toplim)
+		return q->ld_ntop && key >= q->ld_tmin && key <= q->ld_tmax ?
+		       sq_ladder__find_in(q, &q->ld_top, key, match, arg, who) :
+		       NULL;
+	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
+		SQ__STEP(1);
+		if (key < g->lr_cur)
+			continue;
+		if (r + 1 == q->ld_nrungs && key == g->lr_cur) {
+			n = sq_ladder__find_in(q, &q->ld_bottom, key, match,
+					       arg, who);
+			if (n)
+				return n;	/* fed: before the bucket's */
+		}
+		b = sq_ladder__base(r) +
+		    (unsigned)((key - g->lr_start) >> g->lr_shift);
+		/* a bucket's head is valid only where its bit is */
+		return q->ld_map[b >> 6] >> (b & 63) & 1 ?
+		       sq_ladder__find_in(q, &q->ld_bk[b], key, match, arg, who) :
+		       NULL;
+	}
+	return sq_ladder__find_in(q, &q->ld_bottom, key, match, arg, who);
 }
 
 /**
@@ -7935,8 +7948,10 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
  * Return: the first node in queue order (the earliest (re)queued) with
  *         @key for which @match holds, NULL if none.  Non-const, like
  *         sq_ladder_first(): the queue's owner owns every node.
- * Complexity: O(rungs + the list @key routes to): every node of @key is
- *             on one list.  In a bucket of a rung, its nodes (a bucket
+ * Complexity: O(rungs + the list @key routes to): the nodes of @key are
+ *             on one list (a crowd being fed: the bottom's tail and its
+ *             bucket, at most THRES of it in the bottom).  In a bucket of
+ *             a rung, its nodes (a bucket
  *             narrows when it reaches the bottom, not before: rung 0's
  *             hold about n / SQ_LADDER_BUCKETS each); in the top, all of
  *             it (unsorted: the far future, past every rung); in the

@@ -66,7 +66,38 @@ static void count_visit(struct sq_ladder_node *n, void *arg)
 	*c += sq_ladder_queued(n);
 }
 
-/* The ladder against the model: check() and visit's count. */
+/* find's match: the node with the id *arg (mix_node[id]) */
+static bool is_node(const struct sq_ladder_node *n, void *arg)
+{
+	return n == &mix_node[*(const unsigned *)arg];
+}
+
+/* find of the key of every queued node, any node and that node: the
+ * model's answers (a fed crowd's first nodes are in the bottom, the rest
+ * in its bucket) */
+static bool ladder_finds(const struct sq_ladder *q)
+{
+	unsigned i;
+	long want;
+
+	for (i = 0; i < MIX_NMAX; i++) {
+		uint64_t key;
+
+		if (!sqm_queued(&mix_model, i))
+			continue;
+		key = sqm_key(&mix_model, i);
+		want = sqm_find_key(&mix_model, key, NULL, NULL);
+		if (sq_ladder_find(q, key, NULL, NULL) != &mix_node[want] ||
+		    sq_ladder_find(q, key, is_node, &i) != &mix_node[i] ||
+		    sq_ladder_find(q, key + 1, is_node, &i) != NULL ||
+		    (sqm_find_key(&mix_model, key + 1, NULL, NULL) < 0 &&
+		     sq_ladder_find(q, key + 1, NULL, NULL) != NULL))
+			return false;
+	}
+	return true;
+}
+
+/* The ladder against the model: check(), visit's count, find. */
 static bool ladder_matches(struct sq_ladder *q)
 {
 	size_t c = 0;
@@ -74,7 +105,7 @@ static bool ladder_matches(struct sq_ladder *q)
 	seen_rungs[q->ld_nrungs]++;
 	return sq_ladder_check(q) == 0 &&
 	       sq_ladder_visit(q, count_visit, &c) == sqm_count(&mix_model) &&
-	       c == sqm_count(&mix_model);
+	       c == sqm_count(&mix_model) && ladder_finds(q);
 }
 
 /* ---- tests ------------------------------------------------------------- */
@@ -440,6 +471,12 @@ static void expect_model_order(struct sq_ladder *q, struct sq_ladder_node *n,
 	SQ_ASSERT(sq_ladder_check(q) == 0);
 }
 
+/* find's match: the node *arg */
+static bool is_at(const struct sq_ladder_node *n, void *arg)
+{
+	return n == (const struct sq_ladder_node *)arg;
+}
+
 /*
  * A crowd of one key reaches the front through an epoch: it stays in its
  * bucket and the bottom takes THRES of it at a time (fed); keys enqueued
@@ -473,6 +510,10 @@ SQ_TEST(ladder_crowd_fed)
 	SQ_ASSERT(n[SQ_LADDER_THRES].ld_home == &q.ld_bottom);
 	SQ_ASSERT(n[SQ_LADDER_THRES + 1].ld_home != &q.ld_bottom);
 	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	/* find: the crowd's first node is in the bottom, a later one in the
+	 * bucket */
+	SQ_ASSERT(sq_ladder_find(&q, c, NULL, NULL) == &n[1]);
+	SQ_ASSERT(sq_ladder_find(&q, c, is_at, &n[M]) == &n[M]);
 
 	/* one key in front; THRES + 1 of key cur in the bottom is damage */
 	SQ_ASSERT(sq_ladder_enqueue(&q, &n[M + 1], 5));
@@ -496,6 +537,8 @@ SQ_TEST(ladder_crowd_fed)
 		for (fed = 0, x = q.ld_bottom.ll_first; x; x = x->ld_next)
 			fed += x->key == c;
 		SQ_ASSERT(fed <= SQ_LADDER_THRES);
+		SQ_ASSERT(sq_ladder_find(&q, c, NULL, NULL) ==
+			  &n[sqm_find_key(&m, c, NULL, NULL)]);
 	}
 	SQ_ASSERT(q.ld_nbottom < F);	/* spilled below the crowd */
 	expect_model_order(&q, n, &m, "ladder_crowd_fed");
