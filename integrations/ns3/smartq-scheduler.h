@@ -11,19 +11,21 @@
 // so that --SchedulerType=ns3::SmartqLadderScheduler, NS_GLOBAL_VALUE and
 // Simulator::SetScheduler find them like ns-3's own schedulers.
 //
-// Order. ns-3 pops by (ts, uid). smartq orders by key and is FIFO among
-// equal keys, so the key is ts alone and the FIFO order must equal the
-// uid order. In 3.37 every uid comes from m_uid++ right before Insert,
-// and SetScheduler re-inserts in (ts, uid) order, so it does; Insert
-// checks it in O(1) (a new uid above every uid seen, or a (ts, uid) above
-// every one seen) and otherwise by a walk of the queue, and aborts if an
-// equal-ts event with a larger uid is queued. The uid is 32 bits: after
-// 2^32 events it wraps, ns-3's own order breaks, and this check aborts.
+// Order. ns-3 pops by (ts, uid), as MapScheduler compares. The key is
+// ts; rb, gavl and binom are tie kinds (SQ_TIE) ordered among equal ts
+// by uid, so they compare exactly as MapScheduler does, also after the
+// 32-bit uid wraps. ladder has no tie kind and is FIFO among equal keys:
+// there the FIFO order must equal the uid order. In 3.37 every uid comes
+// from m_uid++ right before Insert, and SetScheduler re-inserts in (ts,
+// uid) order, so it does; its Insert checks it in O(1) (a new uid above
+// every uid seen, or a (ts, uid) above every one seen) and otherwise by a
+// walk of the queue, and aborts if an equal-ts event with a larger uid is
+// queued (after 2^32 events, when the uid wraps).
 //
-// Remove. ns-3's Remove names the event by (ts, uid). Until smartq's
-// SQ_FIND lands, a side index finds the node: an intrusive hash on uid,
-// built on the first Remove only, so a model that never calls
-// Simulator::Remove pays nothing for it (Cancel does not call Remove).
+// Remove. ns-3's Remove names the event by (ts, uid): SQ_FIND looks up
+// the node of that ts whose uid matches, O(log n + ties) on the trees,
+// the one bucket or list the ts routes to on ladder, a pruned walk on
+// binom. No side index.
 //
 // Memory: nodes come from a pool grown in blocks; no allocation per event
 // once the pool has reached the peak population.
@@ -47,18 +49,62 @@
 namespace smartq
 {
 
-// One tag type per exact backend; kind<K> binds the macro API to it.
-#define SMARTQ_NS3_KIND(K, NAME)                                          \
-    struct K                                                              \
+// The scheduler's node: smartq's link (its key is the event's ts) and
+// the rest of ns-3's event.
+template <class Link>
+struct EventNode
+{
+    Link link;
+    union {
+        ns3::EventImpl* impl; // while queued
+        EventNode* free;      // the pool's free list, while not
+    };
+    uint32_t uid;
+    uint32_t context;
+};
+
+// ns-3's order among equal ts, as MapScheduler's: by uid.
+template <class Link>
+bool UidLess(const Link* a, const Link* b)
+{
+    return sq_entry_const(a, EventNode<Link>, link)->uid <
+           sq_entry_const(b, EventNode<Link>, link)->uid;
+}
+
+// rb, gavl and binom order equal ts by uid themselves (tie kinds);
+// ladder has no tie kind and relies on FIFO being uid order.
+SQ_TIE(rb, ns3_rb, ns3_rb_less)
+SQ_TIE(gavl, ns3_gavl, ns3_gavl_less)
+SQ_TIE(binom, ns3_binom, ns3_binom_less)
+static bool ns3_rb_less(const sq_ns3_rb_node* a, const sq_ns3_rb_node* b)
+{
+    return UidLess(a, b);
+}
+static bool ns3_gavl_less(const sq_ns3_gavl_node* a,
+                          const sq_ns3_gavl_node* b)
+{
+    return UidLess(a, b);
+}
+static bool ns3_binom_less(const sq_ns3_binom_node* a,
+                           const sq_ns3_binom_node* b)
+{
+    return UidLess(a, b);
+}
+
+// One tag type per scheduler; it binds the macro API to kind K.
+#define SMARTQ_NS3_KIND(TAG, K, NAME, BY_UID)                             \
+    struct TAG                                                            \
     {                                                                     \
-        using queue = struct sq_##K;                                      \
-        using node = struct sq_##K##_node;                                \
+        using queue = SQ_QUEUE(K);                                        \
+        using node = SQ_NODE(K);                                          \
+        static constexpr bool by_uid = BY_UID;                            \
         static const char* type_name()                                    \
         {                                                                 \
             return "ns3::Smartq" NAME "Scheduler";                        \
         }                                                                 \
         static void init(queue* q) { SQ_INIT(K, q); }                     \
         static void node_init(node* n) { SQ_NODE_INIT(K, n); }            \
+        static uint64_t key(const node* n) { return SQ_KEY(K, n); }       \
         static void enqueue(queue* q, node* n, uint64_t k)                \
         {                                                                 \
             (void)SQ_ENQUEUE(K, q, n, k);                                 \
@@ -71,11 +117,16 @@ namespace smartq
         {                                                                 \
             return SQ_VISIT(K, q, fn, a);                                 \
         }                                                                 \
+        static node* find(const queue* q, uint64_t k,                     \
+                          bool (*match)(const node*, void*), void* a)     \
+        {                                                                 \
+            return SQ_FIND(K, q, k, match, a);                            \
+        }                                                                 \
     };
-SMARTQ_NS3_KIND(rb, "Rb")
-SMARTQ_NS3_KIND(gavl, "Gavl")
-SMARTQ_NS3_KIND(binom, "Binom")
-SMARTQ_NS3_KIND(ladder, "Ladder")
+SMARTQ_NS3_KIND(rb, ns3_rb, "Rb", true)
+SMARTQ_NS3_KIND(gavl, ns3_gavl, "Gavl", true)
+SMARTQ_NS3_KIND(binom, ns3_binom, "Binom", true)
+SMARTQ_NS3_KIND(ladder, ladder, "Ladder", false)
 #undef SMARTQ_NS3_KIND
 
 } // namespace smartq
@@ -110,12 +161,11 @@ class SmartqScheduler : public Scheduler
         n->impl = ev.impl;
         n->uid = ev.key.m_uid;
         n->context = ev.key.m_context;
-        CheckOrder(ev.key);
-        K::enqueue(m_q.get(), &n->link, ev.key.m_ts);
-        if (m_index)
+        if (!K::by_uid)
         {
-            IndexAdd(n);
+            CheckOrder(ev.key);
         }
+        K::enqueue(m_q.get(), &n->link, ev.key.m_ts);
     }
 
     bool IsEmpty() const override
@@ -138,19 +188,12 @@ class SmartqScheduler : public Scheduler
 
     void Remove(const Event& ev) override
     {
-        if (!m_index)
-        {
-            IndexBuild();
-        }
-        Node* n = m_buckets[Hash(ev.key.m_uid)];
-        while (n && n->uid != ev.key.m_uid)
-        {
-            n = n->hnext;
-        }
-        if (!n || n->link.key != ev.key.m_ts)
+        uint32_t uid = ev.key.m_uid;
+        Node* n = Of(K::find(m_q.get(), ev.key.m_ts, &HasUid, &uid));
+        if (!n)
         {
             std::fprintf(stderr, "SmartqScheduler::Remove: event uid %u is "
-                         "not queued\n", ev.key.m_uid);
+                         "not queued\n", uid);
             std::abort();
         }
         K::dequeue(m_q.get(), &n->link);
@@ -158,32 +201,32 @@ class SmartqScheduler : public Scheduler
     }
 
   private:
-    struct Node
-    {
-        typename K::node link; // the key is the event's ts
-        EventImpl* impl;
-        uint32_t uid;
-        uint32_t context;
-        Node* hnext;   // side index chain (only once Remove was called)
-        Node** hpprev; // the pointer that points at this node
-    };
+    using Node = smartq::EventNode<typename K::node>;
+
 
     static Node* Of(typename K::node* l)
     {
         return l ? sq_entry(l, Node, link) : nullptr;
     }
 
+    // find's match: the event of that (ts, uid)
+    static bool HasUid(const typename K::node* l, void* uid)
+    {
+        return sq_entry_const(l, Node, link)->uid ==
+               *static_cast<const uint32_t*>(uid);
+    }
+
     static Event ToEvent(const Node* n)
     {
         Event ev;
         ev.impl = n->impl;
-        ev.key.m_ts = n->link.key;
+        ev.key.m_ts = K::key(&n->link);
         ev.key.m_uid = n->uid;
         ev.key.m_context = n->context;
         return ev;
     }
 
-    // The pool: blocks that double, a free list threaded through hnext.
+    // The pool: blocks that double, a free list threaded through free.
     Node* Alloc()
     {
         if (!m_free)
@@ -194,30 +237,20 @@ class SmartqScheduler : public Scheduler
             for (size_t i = 0; i < sz; i++)
             {
                 K::node_init(&b[i].link);
-                b[i].hnext = (i + 1 < sz) ? &b[i + 1] : nullptr;
+                b[i].free = (i + 1 < sz) ? &b[i + 1] : nullptr;
             }
             m_free = b;
             m_capacity += sz;
         }
         Node* n = m_free;
-        m_free = n->hnext;
-        m_count++;
+        m_free = n->free;
         return n;
     }
 
     void Free(Node* n)
     {
-        if (m_index)
-        {
-            *n->hpprev = n->hnext;
-            if (n->hnext)
-            {
-                n->hnext->hpprev = n->hpprev;
-            }
-        }
-        n->hnext = m_free;
+        n->free = m_free;
         m_free = n;
-        m_count--;
     }
 
     // FIFO among equal ts must be uid order (see the top of the file).
@@ -261,68 +294,16 @@ class SmartqScheduler : public Scheduler
     {
         Late* late = static_cast<Late*>(arg);
         Node* n = Of(l);
-        if (l->key == late->key.m_ts && n->uid > late->key.m_uid)
+        if (K::key(l) == late->key.m_ts && n->uid > late->key.m_uid)
         {
             late->found = true;
         }
-    }
-
-    // Side index: uid -> node, intrusive chains, buckets >= nodes.
-    size_t Hash(uint32_t uid) const
-    {
-        return (uid * 0x9E3779B1u) & (m_buckets.size() - 1);
-    }
-
-    void IndexAdd(Node* n)
-    {
-        if (m_count > m_buckets.size())
-        {
-            IndexBuild(); // n is already queued: the rebuild takes it
-            return;
-        }
-        Node** head = &m_buckets[Hash(n->uid)];
-        n->hnext = *head;
-        n->hpprev = head;
-        if (*head)
-        {
-            (*head)->hpprev = &n->hnext;
-        }
-        *head = n;
-    }
-
-    static void IndexVisit(typename K::node* l, void* arg)
-    {
-        SmartqScheduler* s = static_cast<SmartqScheduler*>(arg);
-        Node* n = Of(l);
-        Node** head = &s->m_buckets[s->Hash(n->uid)];
-        n->hnext = *head;
-        n->hpprev = head;
-        if (*head)
-        {
-            (*head)->hpprev = &n->hnext;
-        }
-        *head = n;
-    }
-
-    void IndexBuild()
-    {
-        size_t sz = 1024;
-        while (sz < 2 * m_count)
-        {
-            sz *= 2;
-        }
-        m_buckets.assign(sz, nullptr);
-        K::visit(m_q.get(), &IndexVisit, this);
-        m_index = true;
     }
 
     std::unique_ptr<typename K::queue> m_q;
     std::vector<std::unique_ptr<Node[]>> m_blocks;
     Node* m_free = nullptr;
     size_t m_capacity = 0;
-    size_t m_count = 0;
-    std::vector<Node*> m_buckets;
-    bool m_index = false;
     int m_seen = 0;
     uint32_t m_maxUid = 0;
     EventKey m_maxKey = {0, 0, 0};
