@@ -73,9 +73,9 @@ bool UidLess(const Link* a, const Link* b)
 
 // rb, gavl and binom order equal ts by uid themselves (tie kinds);
 // ladder has no tie kind and relies on FIFO being uid order.
-SQ_TIE(rb, ns3_rb, ns3_rb_less)
-SQ_TIE(gavl, ns3_gavl, ns3_gavl_less)
-SQ_TIE(binom, ns3_binom, ns3_binom_less)
+SQ_TIE(rb, ns3_rb, ns3_rb_less);
+SQ_TIE(gavl, ns3_gavl, ns3_gavl_less);
+SQ_TIE(binom, ns3_binom, ns3_binom_less);
 static bool ns3_rb_less(const sq_ns3_rb_node* a, const sq_ns3_rb_node* b)
 {
     return UidLess(a, b);

@@ -1,6 +1,7 @@
 // test-ns3.cc - smartq's ns-3 schedulers against MapScheduler
 //
 //   test-ns3 storm TYPE        an event storm; prints the hash of the pops
+//   test-ns3 order TYPE        the scheduler alone, uids in any order
 //   test-ns3 model TYPE FILE   point-to-point + UDP echo, ASCII trace to FILE
 //   test-ns3 global            prints the SchedulerType global value
 //
@@ -187,6 +188,55 @@ int Model(const std::string& type, const std::string& file)
     return 0;
 }
 
+// ---- the scheduler alone, uids in any order ---------------------------------
+
+// Events of few distinct ts whose uids are not in insertion order (random,
+// and across the 32-bit wrap), inserted, some removed, all popped: the
+// hash of the pop sequence. A scheduler that orders equal ts by uid, as
+// MapScheduler does, gives MapScheduler's hash; one that is FIFO does not.
+int Order(const std::string& type)
+{
+    ObjectFactory f(type);
+    Ptr<Scheduler> s = f.Create<Scheduler>();
+    std::vector<Scheduler::Event> evs;
+    uint64_t hash = 1469598103934665603ull;
+    for (uint32_t i = 0; i < 20000; i++)
+    {
+        Scheduler::Event ev;
+        ev.impl = nullptr;
+        ev.key.m_ts = Rand(16);
+        ev.key.m_uid = i % 3 == 0 ? 0xFFFFFFF0u + Rand(32) : Rand(1u << 30);
+        ev.key.m_context = i;
+        bool dup = false;
+        for (const Scheduler::Event& e : evs)
+        {
+            dup = dup || (e.key.m_ts == ev.key.m_ts &&
+                          e.key.m_uid == ev.key.m_uid);
+        }
+        if (dup)
+        {
+            continue; // (ts, uid) names one event
+        }
+        s->Insert(ev);
+        evs.push_back(ev);
+        if (evs.size() > 400)
+        {
+            size_t at = Rand((uint32_t)evs.size());
+            s->Remove(evs[at]);
+            evs.erase(evs.begin() + (long)at);
+        }
+    }
+    while (!s->IsEmpty())
+    {
+        Scheduler::Event ev = s->RemoveNext();
+        hash = (hash ^ ev.key.m_ts) * 1099511628211ull;
+        hash = (hash ^ ev.key.m_uid) * 1099511628211ull;
+        hash = (hash ^ ev.key.m_context) * 1099511628211ull;
+    }
+    std::printf("order %016" PRIx64 "\n", hash);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -195,6 +245,10 @@ int main(int argc, char** argv)
     if (mode == "storm" && argc == 3)
     {
         return Storm(argv[2]);
+    }
+    if (mode == "order" && argc == 3)
+    {
+        return Order(argv[2]);
     }
     if (mode == "model" && argc == 4)
     {
@@ -207,7 +261,7 @@ int main(int argc, char** argv)
         std::printf("%s\n", v.Get().c_str());
         return 0;
     }
-    std::fprintf(stderr, "usage: test-ns3 storm TYPE | model TYPE FILE | "
-                 "global\n");
+    std::fprintf(stderr, "usage: test-ns3 storm TYPE | order TYPE | "
+                 "model TYPE FILE | global\n");
     return 2;
 }
