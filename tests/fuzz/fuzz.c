@@ -3,11 +3,14 @@
  * fuzz.c - differential fuzz target: every backend against the model
  *
  * One input is a little program.  Every operation in it is applied to all
- * queues of SQ_KINDS at once, and every answer is compared with the reference
+ * queues of SQ_KINDS, and to a tie kind (SQ_TIE) of each backend of
+ * SQ_TIE_KINDS, at once, and every answer is compared with the reference
  * model (tests/model.h):
  *
  *   - the exact backends must agree with the model exactly (same node, same
- *     key, same return values), hence with each other;
+ *     key, same return values), hence with each other; the tie kinds, which
+ *     order equal keys by the item's prio (three classes), with a model that
+ *     orders them so;
  *   - the ring is held to the contract's rule (sqm_tring_pop_ok: late keys
  *     first and FIFO, otherwise a key below the smallest key plus Tg), and
  *     to the exact order while the ring's granularity is 1 and no key has
@@ -16,8 +19,9 @@
  *     nodes touched report queued() and key correctly (all nodes every
  *     FZ_SWEEP operations and at the end).
  *
- * The exact queues share one model; the ring has its own, because its pop
- * may take a different node and the two memberships then differ.  An
+ * The plain exact queues share one model, the tie kinds another, and the
+ * ring has its own: a pop may take a different node on each side, and the
+ * memberships then differ.  An
  * operation that names "a queued node" picks it separately on each side.
  *
  * Input format (bytes past the end read as 0, so every input is valid):
@@ -60,20 +64,39 @@
 #define SQM_CAP FZ_NODES
 #include "../model.h"
 
-/* every backend's node and queue, named by its token (SQ_KINDS) */
+/* every backend's node and queue, named by its token (SQ_KINDS), and
+ * a tie kind of each backend of SQ_TIE_KINDS, ordered among equal keys
+ * by the item's prio (fz_tie_rb, ...) */
 /* NOLINTBEGIN(bugprone-macro-parentheses): K is a member's name */
 #define FZ_NODE(K, exact) SQ_NODE(K) K;
 #define FZ_QUEUE(K, exact) SQ_QUEUE(K) K;
+#define FZ_TIE_KIND(B) SQ_TIE(B, fz_tie_##B, fz_tie_##B##_less);
+#define FZ_TIE_NODE(B) FZ_NODE(fz_tie_##B, 1)
+#define FZ_TIE_QUEUE(B) FZ_QUEUE(fz_tie_##B, 1)
 /* NOLINTEND(bugprone-macro-parentheses) */
+SQ_TIE_KINDS(FZ_TIE_KIND)
 
 struct fz_item {
 	SQ_KINDS(FZ_NODE)
+	SQ_TIE_KINDS(FZ_TIE_NODE)
 	unsigned id;
+	unsigned prio;		/* the tie kinds' order among equal keys */
 };
+
+#define FZ_TIE_LESS(B)							\
+	static bool fz_tie_##B##_less(const SQ_NODE(fz_tie_##B) *a,	\
+				      const SQ_NODE(fz_tie_##B) *b)	\
+	{								\
+		return sq_entry_const(a, struct fz_item, fz_tie_##B)->prio < \
+		       sq_entry_const(b, struct fz_item, fz_tie_##B)->prio; \
+	}
+SQ_TIE_KINDS(FZ_TIE_LESS)
 
 static struct fz_state {
 	SQ_KINDS(FZ_QUEUE)
+	SQ_TIE_KINDS(FZ_TIE_QUEUE)
 	struct sqm exact;		/* the model of the exact backends */
+	struct sqm tie;			/* the model of the tie kinds */
 	struct sqm ring;		/* the model of the ring */
 	uint64_t ring_time;		/* the ring's time, per the model */
 	unsigned shift;			/* the ring's granularity shift */
@@ -187,6 +210,7 @@ struct fz_ops {
 	struct fz_item *(*find)(uint64_t key, struct fz_match *m);
 	struct fz_item *(*visit_until)(struct fz_stop *st);
 	bool exact;
+	bool tie;		/* a tie kind: ordered by prio among equal keys */
 };
 
 #define FZ_ADAPTER(K, exact)						\
@@ -232,7 +256,7 @@ static bool fz_##K##_queued(const struct fz_item *it)			\
 }									\
 static uint64_t fz_##K##_key(const struct fz_item *it)			\
 {									\
-	return it->K.key;						\
+	return SQ_KEY(K, &it->K);					\
 }									\
 static int fz_##K##_check(void)						\
 {									\
@@ -253,7 +277,7 @@ static unsigned fz_##K##_gran_shift(void)				\
 static bool fz_##K##_match(const SQ_NODE(K) *n, void *arg)		\
 {									\
 	return fz_match_node(sq_entry_const(n, struct fz_item, K),	\
-			     n->key, arg);				\
+			     SQ_KEY(K, n), arg);				\
 }									\
 static struct fz_item *fz_##K##_find(uint64_t key, struct fz_match *m)	\
 {									\
@@ -270,38 +294,74 @@ static struct fz_item *fz_##K##_visit_until(struct fz_stop *st)	\
 }
 
 SQ_KINDS(FZ_ADAPTER)
+#define FZ_TIE_ADAPTER(B) FZ_ADAPTER(fz_tie_##B, 1)
+SQ_TIE_KINDS(FZ_TIE_ADAPTER)
 
 #define FZ_OPS(K, exact) {							\
 	#K, fz_##K##_enqueue, fz_##K##_first, fz_##K##_dequeue,		\
 	fz_##K##_pop, fz_##K##_pop_due, fz_##K##_requeue, fz_##K##_empty, fz_##K##_count,	\
 	fz_##K##_queued, fz_##K##_key, fz_##K##_check, fz_##K##_init_geom,	\
 	fz_##K##_time, fz_##K##_gran_shift, fz_##K##_find,		\
-	fz_##K##_visit_until, exact },
+	fz_##K##_visit_until, exact, false },
+#define FZ_TIE_OPS(B) {							\
+	"tie_" #B, fz_fz_tie_##B##_enqueue, fz_fz_tie_##B##_first,	\
+	fz_fz_tie_##B##_dequeue, fz_fz_tie_##B##_pop,			\
+	fz_fz_tie_##B##_pop_due, fz_fz_tie_##B##_requeue,		\
+	fz_fz_tie_##B##_empty, fz_fz_tie_##B##_count,			\
+	fz_fz_tie_##B##_queued, fz_fz_tie_##B##_key,			\
+	fz_fz_tie_##B##_check, fz_fz_tie_##B##_init_geom,		\
+	fz_fz_tie_##B##_time, fz_fz_tie_##B##_gran_shift,		\
+	fz_fz_tie_##B##_find, fz_fz_tie_##B##_visit_until, true, true },
 
-static const struct fz_ops fz_all[] = { SQ_KINDS(FZ_OPS) };
+static const struct fz_ops fz_all[] = {
+	SQ_KINDS(FZ_OPS) SQ_TIE_KINDS(FZ_TIE_OPS)
+};
 #define FZ_NALL (sizeof(fz_all) / sizeof(fz_all[0]))
 
-/* the exact backends, and the one that is exact only to a granularity */
-static const struct fz_ops *fz_exact[FZ_NALL], *fz_ring;
-static size_t fz_nexact;
+/*
+ * The exact backends in two groups, each with its model: the plain ones
+ * (FIFO among equal keys) and the tie kinds (by prio, then FIFO); and the
+ * one backend that is exact only to a granularity.
+ */
+struct fz_group {
+	struct sqm *m;
+	const struct fz_ops *be[FZ_NALL];
+	size_t n;
+	bool tie;
+};
+static struct fz_group fz_groups[2];
+#define FZ_NGROUPS 2
+static const struct fz_ops *fz_ring;
+
+/* the order a group's model gives @id among equal keys */
+static unsigned fz_tie_of(const struct fz_group *g, unsigned id)
+{
+	return g->tie ? S.item[id].prio : 0;
+}
 
 static void fz_sort_backends(void)
 {
 	size_t b;
 
-	if (fz_nexact)
+	if (fz_groups[0].n)
 		return;
+	fz_groups[0].m = &S.exact;
+	fz_groups[1].m = &S.tie;
+	fz_groups[1].tie = true;
 	for (b = 0; b < FZ_NALL; b++) {
+		struct fz_group *g = &fz_groups[fz_all[b].tie];
+
 		if (fz_all[b].exact)
-			fz_exact[fz_nexact++] = &fz_all[b];
+			g->be[g->n++] = &fz_all[b];
 		else if (!fz_ring)
 			fz_ring = &fz_all[b];
 		else
 			fz_fail("fuzz.c drives one inexact backend, not %s too",
 				fz_all[b].name);
 	}
-	if (!fz_ring || fz_nexact < 2)
-		fz_fail("fuzz.c needs the ring and two exact backends");
+	if (!fz_ring || fz_groups[0].n < 2 || !fz_groups[1].n)
+		fz_fail("fuzz.c needs the ring, two exact backends and a tie "
+			"kind");
 }
 
 /* the ring's clock, through the verbs every backend has */
@@ -440,23 +500,27 @@ static unsigned fz_id(const struct fz_item *it)
 	return it ? it->id : FZ_NODES;
 }
 
-/* queued() and the key of one node, against both models */
+/* queued() and the key of one node, against every model */
 static void fz_check_node(const struct fz_item *it)
 {
-	bool q = sqm_queued(&S.exact, it->id);
+	const struct fz_group *g;
+	bool q;
 	size_t b;
 
-	for (b = 0; b < fz_nexact; b++) {
-		FZ_REQUIRE(fz_exact[b]->queued(it) == q,
-			   "%s: queued(node %u) is %d, model says %d",
-			   fz_exact[b]->name, it->id, !q, q);
-		if (q)
-			FZ_REQUIRE(fz_exact[b]->key(it) ==
-				   sqm_key(&S.exact, it->id),
-				   "%s: node %u key %" PRIu64 ", model %"
-				   PRIu64, fz_exact[b]->name, it->id,
-				   fz_exact[b]->key(it),
-				   sqm_key(&S.exact, it->id));
+	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++) {
+		q = sqm_queued(g->m, it->id);
+		for (b = 0; b < g->n; b++) {
+			FZ_REQUIRE(g->be[b]->queued(it) == q,
+				   "%s: queued(node %u) is %d, model says %d",
+				   g->be[b]->name, it->id, !q, q);
+			if (q)
+				FZ_REQUIRE(g->be[b]->key(it) ==
+					   sqm_key(g->m, it->id),
+					   "%s: node %u key %" PRIu64 ", model %"
+					   PRIu64, g->be[b]->name, it->id,
+					   g->be[b]->key(it),
+					   sqm_key(g->m, it->id));
+		}
 	}
 	q = sqm_queued(&S.ring, it->id);
 	FZ_REQUIRE(fz_ring->queued(it) == q,
@@ -517,7 +581,7 @@ static void fz_check_find_one(const struct fz_ops *o, struct sqm *m,
  */
 static void fz_check_find(void)
 {
-	struct sqm *models[2] = { &S.exact, &S.ring };
+	struct sqm *models[FZ_NGROUPS + 1] = { &S.exact, &S.tie, &S.ring };
 	struct fz_match mt = { 0, 0, 0, 0 }, *pm;
 	unsigned side, id;
 	uint64_t key;
@@ -525,7 +589,7 @@ static void fz_check_find(void)
 
 	pm = (S.op / 4) % 3 ? &mt : NULL;
 
-	for (side = 0; side < 2; side++) {
+	for (side = 0; side <= FZ_NGROUPS; side++) {
 		struct sqm *m = models[side];
 
 		id = FZ_NODES;
@@ -547,11 +611,12 @@ static void fz_check_find(void)
 		}
 		mt.mod = (S.op / 4) % 3 == 1 ? 3 : 0;
 		mt.rem = mt.mod ? S.op % 3 : id < FZ_NODES ? id : S.op % FZ_NODES;
-		if (side)
+		if (side == FZ_NGROUPS)
 			fz_check_find_one(fz_ring, m, key, pm);
 		else
-			for (b = 0; b < fz_nexact; b++)
-				fz_check_find_one(fz_exact[b], m, key, pm);
+			for (b = 0; b < fz_groups[side].n; b++)
+				fz_check_find_one(fz_groups[side].be[b], m,
+						  key, pm);
 	}
 }
 
@@ -583,33 +648,46 @@ static void fz_check_visit_until_one(const struct fz_ops *o, struct sqm *m)
 		   st.calls);
 }
 
-static void fz_check_all(void)
+/* every backend of group @g against its model */
+static void fz_check_group(const struct fz_group *g)
 {
-	unsigned id = FZ_NODES, i;
+	unsigned id = FZ_NODES;
 	uint64_t key = 0;
-	bool have = sqm_first(&S.exact, &id, &key);
-	size_t b, n = sqm_count(&S.exact);
+	bool have = sqm_first(g->m, &id, &key);
+	size_t b, n = sqm_count(g->m);
 	struct fz_item *f;
 	int rc;
 
-	for (b = 0; b < fz_nexact; b++) {
-		rc = fz_exact[b]->check();
-		FZ_REQUIRE(rc == 0, "%s: check() returned %d", fz_exact[b]->name,
+	for (b = 0; b < g->n; b++) {
+		rc = g->be[b]->check();
+		FZ_REQUIRE(rc == 0, "%s: check() returned %d", g->be[b]->name,
 			   rc);
-		FZ_REQUIRE(fz_exact[b]->count() == n, "%s: count %zu, model %zu",
-			   fz_exact[b]->name, fz_exact[b]->count(), n);
-		FZ_REQUIRE(fz_exact[b]->empty() == (n == 0),
+		FZ_REQUIRE(g->be[b]->count() == n, "%s: count %zu, model %zu",
+			   g->be[b]->name, g->be[b]->count(), n);
+		FZ_REQUIRE(g->be[b]->empty() == (n == 0),
 			   "%s: empty() wrong with %zu queued",
-			   fz_exact[b]->name, n);
-		f = fz_exact[b]->first();
+			   g->be[b]->name, n);
+		f = g->be[b]->first();
 		FZ_REQUIRE(fz_id(f) == (have ? id : FZ_NODES),
 			   "%s: first is node %u, model says %u",
-			   fz_exact[b]->name, fz_id(f), have ? id : FZ_NODES);
+			   g->be[b]->name, fz_id(f), have ? id : FZ_NODES);
 		if (have)
-			FZ_REQUIRE(fz_exact[b]->key(f) == key,
+			FZ_REQUIRE(g->be[b]->key(f) == key,
 				   "%s: first key %" PRIu64 ", model %" PRIu64,
-				   fz_exact[b]->name, fz_exact[b]->key(f), key);
+				   g->be[b]->name, g->be[b]->key(f), key);
 	}
+}
+
+static void fz_check_all(void)
+{
+	const struct fz_group *g;
+	unsigned i;
+	size_t b, n;
+	struct fz_item *f;
+	int rc;
+
+	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++)
+		fz_check_group(g);
 
 	n = sqm_count(&S.ring);
 	/* time starts at base rounded down to Tg, moves only in pop() */
@@ -634,8 +712,9 @@ static void fz_check_all(void)
 
 	fz_check_find();
 	if (S.op % FZ_SWEEP == 0) {
-		for (b = 0; b < fz_nexact; b++)
-			fz_check_visit_until_one(fz_exact[b], &S.exact);
+		for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++)
+			for (b = 0; b < g->n; b++)
+				fz_check_visit_until_one(g->be[b], g->m);
 		fz_check_visit_until_one(fz_ring, &S.ring);
 	}
 	if (S.op % FZ_SWEEP == 0)
@@ -658,15 +737,20 @@ static void fz_enqueue(unsigned sel, uint64_t key)
 	bool exp, got;
 	size_t b;
 
-	if (fz_pick(&S.exact, sel, false, &id)) {
+	const struct fz_group *g;
+
+	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++) {
+		if (!fz_pick(g->m, sel, false, &id))
+			continue;
 		it = &S.item[id];
-		FZ_TRACE("enqueue(n%u, %" PRIu64 ");\n", id, key);
-		exp = sqm_enqueue(&S.exact, id, key);
-		for (b = 0; b < fz_nexact; b++) {
-			got = fz_exact[b]->enqueue(it, key);
+		if (!g->tie)
+			FZ_TRACE("enqueue(n%u, %" PRIu64 ");\n", id, key);
+		exp = sqm_enqueue_tie(g->m, id, key, fz_tie_of(g, id));
+		for (b = 0; b < g->n; b++) {
+			got = g->be[b]->enqueue(it, key);
 			FZ_REQUIRE(got == exp, "%s: enqueue(node %u, %" PRIu64
 				   ") returned %d, model %d",
-				   fz_exact[b]->name, id, key, got, exp);
+				   g->be[b]->name, id, key, got, exp);
 		}
 		fz_check_node(it);
 	}
@@ -687,8 +771,8 @@ static void fz_enqueue(unsigned sel, uint64_t key)
 	}
 }
 
-/* pop(), or pop_due(@now) when @due */
-static void fz_pop_exact(bool due, uint64_t now)
+/* pop(), or pop_due(@now) when @due, on group @g */
+static void fz_pop_group(const struct fz_group *g, bool due, uint64_t now)
 {
 	struct fz_item *got;
 	uint64_t key = 0;
@@ -696,25 +780,35 @@ static void fz_pop_exact(bool due, uint64_t now)
 	bool have;
 	size_t b;
 
-	have = sqm_first(&S.exact, NULL, &key) && (!due || key <= now) &&
-	       sqm_pop(&S.exact, &id, &key);
-	if (due)
+	have = sqm_first(g->m, NULL, &key) && (!due || key <= now) &&
+	       sqm_pop(g->m, &id, &key);
+	if (g->tie)
+		;	/* the trace follows the plain group */
+	else if (due)
 		FZ_TRACE("pop_due(%" PRIu64 "); /* n%u */\n", now,
 			 have ? id : FZ_NODES);
 	else
 		FZ_TRACE("pop(); /* n%u */\n", have ? id : FZ_NODES);
-	for (b = 0; b < fz_nexact; b++) {
-		got = due ? fz_exact[b]->pop_due(now) : fz_exact[b]->pop();
+	for (b = 0; b < g->n; b++) {
+		got = due ? g->be[b]->pop_due(now) : g->be[b]->pop();
 		FZ_REQUIRE(fz_id(got) == (have ? id : FZ_NODES),
 			   "%s: pop returned node %u, model %u",
-			   fz_exact[b]->name, fz_id(got), have ? id : FZ_NODES);
+			   g->be[b]->name, fz_id(got), have ? id : FZ_NODES);
 		if (got)
-			FZ_REQUIRE(fz_exact[b]->key(got) == key,
+			FZ_REQUIRE(g->be[b]->key(got) == key,
 				   "%s: popped key %" PRIu64 ", model %" PRIu64,
-				   fz_exact[b]->name, fz_exact[b]->key(got), key);
+				   g->be[b]->name, g->be[b]->key(got), key);
 	}
 	if (have)
 		fz_check_node(&S.item[id]);
+}
+
+static void fz_pop_exact(bool due, uint64_t now)
+{
+	const struct fz_group *g;
+
+	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++)
+		fz_pop_group(g, due, now);
 }
 
 static void fz_pop_ring(bool due, uint64_t now)
@@ -755,20 +849,21 @@ static void fz_pop(void)
 	fz_pop_ring(false, 0);
 }
 
-static void fz_dequeue_exact(unsigned id)
+static void fz_dequeue_exact(const struct fz_group *g, unsigned id)
 {
 	size_t b;
 
 	unsigned fid = FZ_NODES;
 	bool got;
 
-	FZ_TRACE("dequeue(n%u);\n", id);
-	(void)sqm_first(&S.exact, &fid, NULL);
-	sqm_dequeue(&S.exact, id);
-	for (b = 0; b < fz_nexact; b++) {
-		got = fz_exact[b]->dequeue(&S.item[id]);
+	if (!g->tie)
+		FZ_TRACE("dequeue(n%u);\n", id);
+	(void)sqm_first(g->m, &fid, NULL);
+	sqm_dequeue(g->m, id);
+	for (b = 0; b < g->n; b++) {
+		got = g->be[b]->dequeue(&S.item[id]);
 		FZ_REQUIRE(got == (fid == id), "%s: dequeue(node %u) returned "
-			   "%d, the first was node %u", fz_exact[b]->name, id,
+			   "%d, the first was node %u", g->be[b]->name, id,
 			   got, fid);
 	}
 	fz_check_node(&S.item[id]);
@@ -788,36 +883,43 @@ static void fz_dequeue_ring(unsigned id)
 
 static void fz_dequeue(unsigned sel)
 {
+	const struct fz_group *g;
 	unsigned id;
 
-	if (fz_pick(&S.exact, sel, true, &id))
-		fz_dequeue_exact(id);
+	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++)
+		if (fz_pick(g->m, sel, true, &id))
+			fz_dequeue_exact(g, id);
 	if (fz_pick(&S.ring, sel, true, &id))
 		fz_dequeue_ring(id);
 }
 
 static void fz_dequeue_first(void)
 {
+	const struct fz_group *g;
 	struct fz_item *f;
 
-	f = fz_exact[0]->first();
-	if (f)
-		fz_dequeue_exact(f->id);
+	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++) {
+		f = g->be[0]->first();
+		if (f)
+			fz_dequeue_exact(g, f->id);
+	}
 	f = fz_ring->first();
 	if (f)
 		fz_dequeue_ring(f->id);
 }
 
-static void fz_requeue_exact(unsigned id, uint64_t key)
+static void fz_requeue_exact(const struct fz_group *g, unsigned id,
+			     uint64_t key)
 {
-	bool exp = sqm_requeue(&S.exact, id, key), got;
+	bool exp = sqm_requeue_tie(g->m, id, key, fz_tie_of(g, id)), got;
 	size_t b;
 
-	FZ_TRACE("requeue(n%u, %" PRIu64 ");\n", id, key);
-	for (b = 0; b < fz_nexact; b++) {
-		got = fz_exact[b]->requeue(&S.item[id], key);
+	if (!g->tie)
+		FZ_TRACE("requeue(n%u, %" PRIu64 ");\n", id, key);
+	for (b = 0; b < g->n; b++) {
+		got = g->be[b]->requeue(&S.item[id], key);
 		FZ_REQUIRE(got == exp, "%s: requeue(node %u, %" PRIu64
-			   ") returned %d, model %d", fz_exact[b]->name, id,
+			   ") returned %d, model %d", g->be[b]->name, id,
 			   key, got, exp);
 	}
 	fz_check_node(&S.item[id]);
@@ -849,21 +951,26 @@ static void fz_requeue_ring(unsigned id, uint64_t key)
 /* requeue a queued node, or (@armed false) arm one that is not queued */
 static void fz_requeue(unsigned sel, uint64_t key, bool armed)
 {
+	const struct fz_group *g;
 	unsigned id;
 
-	if (fz_pick(&S.exact, sel, armed, &id))
-		fz_requeue_exact(id, key);
+	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++)
+		if (fz_pick(g->m, sel, armed, &id))
+			fz_requeue_exact(g, id, key);
 	if (fz_pick(&S.ring, sel, armed, &id))
 		fz_requeue_ring(id, key);
 }
 
 static void fz_requeue_first(uint64_t key)
 {
+	const struct fz_group *g;
 	struct fz_item *f;
 
-	f = fz_exact[1]->first();
-	if (f)
-		fz_requeue_exact(f->id, key);
+	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++) {
+		f = g->be[g->n - 1]->first();
+		if (f)
+			fz_requeue_exact(g, f->id, key);
+	}
 	f = fz_ring->first();
 	if (f)
 		fz_requeue_ring(f->id, key);
@@ -946,7 +1053,8 @@ static void fz_step(void)
 		break;
 	case 14:
 		S.opname = "drain";
-		while (sqm_count(&S.exact) || sqm_count(&S.ring)) {
+		while (sqm_count(&S.exact) || sqm_count(&S.tie) ||
+		       sqm_count(&S.ring)) {
 			fz_pop();
 			fz_check_all();
 		}
@@ -1003,15 +1111,21 @@ static void fz_setup(void)
 	fz_sort_backends();
 #define FZ_INIT(K, exact) SQ_INIT(K, &S.K);
 	SQ_KINDS(FZ_INIT)
+#define FZ_TIE_INIT(B) SQ_INIT(fz_tie_##B, &S.fz_tie_##B);
+	SQ_TIE_KINDS(FZ_TIE_INIT)
 	fz_ring_init(S.shift, base);
 	sqm_init(&S.exact);
+	sqm_init(&S.tie);
 	sqm_init(&S.ring);
 	for (i = 0; i < FZ_NODES; i++) {
 		/* dirty the nodes first: node_init must set every field */
 		memset(&S.item[i], 0xa5, sizeof(S.item[i]));
 #define FZ_NODE_INIT(K, exact) SQ_NODE_INIT(K, &S.item[i].K);
 		SQ_KINDS(FZ_NODE_INIT)
+#define FZ_TIE_NODE_INIT(B) SQ_NODE_INIT(fz_tie_##B, &S.item[i].fz_tie_##B);
+		SQ_TIE_KINDS(FZ_TIE_NODE_INIT)
 		S.item[i].id = i;
+		S.item[i].prio = (i * 7u) % 3u;	/* ties: three classes */
 	}
 	fz_check_all();
 }
@@ -1033,7 +1147,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	S.op = 0;
 	S.opname = "final drain";
 	fz_check_all();
-	while (sqm_count(&S.exact) || sqm_count(&S.ring)) {
+	while (sqm_count(&S.exact) || sqm_count(&S.tie) ||
+		       sqm_count(&S.ring)) {
 		fz_pop();
 		fz_check_all();
 	}
