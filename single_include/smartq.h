@@ -786,9 +786,9 @@ static inline void sq__die(const char *fn, const char *mistake)
  * shortest, so the height is at most 2 log2(n + 1).  On top of those the
  * queue keeps: (6) an in-order walk meets keys in non-decreasing order,
  * equal keys in the order they were (re)queued (a tie kind's: in less()
- * order, and those equal under less() as they were (re)queued); (7) rb_leftmost is the
- * first node of that walk, NULL when empty; (8) rb_count is the number of
- * nodes.
+ * order, and those equal under less() as they were (re)queued); (7)
+ * rb_leftmost is the first node of that walk, NULL when empty; (8) rb_count
+ * is the number of nodes.
  *
  * The balancing code (insert fix-up, erase, erase fix-up) never compares
  * keys and exists once, the two fix-up loops out of line.  Each fix-up is
@@ -1597,7 +1597,6 @@ SQ__INLINE bool sq_rb__requeue_aug(struct sq_rb *q, struct sq_rb__link *l,
  * @q: the queue
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_rb_init(struct sq_rb *q)
 {
@@ -1612,7 +1611,6 @@ static inline void sq_rb_init(struct sq_rb *q)
  * @now: ignored: a tree has no clock (the ring's init_at uses it)
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_rb_init_at(struct sq_rb *q, uint64_t now)
 {
@@ -1628,7 +1626,6 @@ SQ__NO_CLOCK(rb)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_rb_node_init(struct sq_rb_node *n)
 {
@@ -1643,7 +1640,6 @@ static inline void sq_rb_node_init(struct sq_rb_node *n)
  * @n: a node that went through sq_rb_node_init() at least once
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_rb_queued(const struct sq_rb_node *n)
 {
@@ -1655,7 +1651,6 @@ static inline bool sq_rb_queued(const struct sq_rb_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_rb_empty(const struct sq_rb *q)
 {
@@ -1667,7 +1662,6 @@ static inline bool sq_rb_empty(const struct sq_rb *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_rb_count(const struct sq_rb *q)
 {
@@ -1679,7 +1673,6 @@ static inline size_t sq_rb_count(const struct sq_rb *q)
  * @q: the queue
  * Return: the first node (earliest queued among equal keys), NULL if empty.
  * Complexity: O(1), the cached leftmost.
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_first(const struct sq_rb *q)
 {
@@ -1704,7 +1697,6 @@ static inline uint64_t sq_rb_key(const struct sq_rb_node *n)
  * Return: the next node, NULL if @n is the last.  It is returned non-const
  *         (like strchr): the queue's owner owns every node.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_next(const struct sq_rb_node *n)
 {
@@ -1716,7 +1708,6 @@ static inline struct sq_rb_node *sq_rb_next(const struct sq_rb_node *n)
  * @n: a queued node
  * Return: the previous node, NULL if @n is the first.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_prev(const struct sq_rb_node *n)
 {
@@ -1758,7 +1749,6 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
  * @key: its key; @n goes after every node already queued with this key
  * Return: true if @n is now the first node (a timer re-arms its deadline).
  * Complexity: O(log n); at most two rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
@@ -1773,7 +1763,6 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
  * Return: true if @n was the first node (the first node changed: a timer
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n); at most three rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
 {
@@ -1786,7 +1775,6 @@ static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
  * Return: the node that was first, not queued any more; NULL if empty.
  * Complexity: O(log n) worst case, amortised O(1) rebalancing; finding the
  *             new first is O(1).
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 {
@@ -1805,7 +1793,6 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
  * Complexity: as sq_rb_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_pop_due(struct sq_rb *q, uint64_t now)
 {
@@ -1981,7 +1968,6 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_rb_visit(const struct sq_rb *q,
 				 void (*fn)(struct sq_rb_node *, void *),
@@ -1991,7 +1977,7 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 }
 
 /**
- * sq_rb_visit_until - call a function for each queued node until it says stop
+ * sq_rb_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in queue order (as sq_rb_visit()), until
  *       it returns true; it must not change the queue (SQ_DEBUG stops the
@@ -2000,7 +1986,6 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
  *             allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_visit_until(const struct sq_rb *q,
 						   bool (*fn)(struct sq_rb_node *,
@@ -2027,7 +2012,6 @@ static inline struct sq_rb_node *sq_rb_visit_until(const struct sq_rb *q,
  *             (all of them when none matches): a descent to the first
  *             node with @key, then the walk in order.  So a key with many
  *             ties costs as many steps as @match rejects, by design.
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_find(const struct sq_rb *q, uint64_t key,
 					    bool (*match)(const struct sq_rb_node *,
@@ -2059,7 +2043,6 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
  * Complexity: O(log n): finding both neighbours (usually a step or two);
  *             when the order still holds the key is just rewritten, else
  *             it costs a dequeue + enqueue.
- * Context: the caller serialises.
  */
 static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
@@ -2162,7 +2145,6 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
  * Return: 0 if properties (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
  *         broken invariant and the node are printed first).
  * Complexity: O(n), iterative over parent links, O(1) extra space.
- * Context: the caller serialises.
  */
 static inline int sq_rb_check(const struct sq_rb *q)
 {
@@ -2174,7 +2156,8 @@ static inline int sq_rb_check(const struct sq_rb *q)
  * @name: the new kind's token: struct sq_@name, struct sq_@name_node and
  *        the verbs sq_@name_init ... sq_@name_check, next and prev, so
  *        SQ_ENQUEUE(@name, ...) and every SQ_* macro take it as they take rb
- * @less: bool less(const struct sq_@name_node *a, const struct sq_@name_node *b),
+ * @less: bool less(const struct sq_@name_node *a,
+ *                  const struct sq_@name_node *b),
  *        a static function the user defines after the macro: true if @a
  *        goes before @b
  *
@@ -2276,12 +2259,12 @@ static inline int sq_rb_check(const struct sq_rb *q)
  * it, so inserts undo what pops degrade).  The rotation helpers update
  * balances with the general formulas, exact for any balance, including a
  * degraded spine node's; the rotation that ends an insert's retrace has
- * its own short form (the child it came through leans by exactly one).  They never compare keys and exist once, for
- * both sides: the side is a number (0 left, 1 right) and a child word is
- * picked by its offset, so no rotation branches on which side it turns
- * (a coin flip to a predictor).  The only compare is the small descent
- * loop inside sq_gavl_enqueue(), which inlines into the caller and
- * selects the child without a branch.
+ * its own short form (the child it came through leans by exactly one). They
+ * never compare keys and exist once, for both sides: the side is a number (0
+ * left, 1 right) and a child word is picked by its offset, so no rotation
+ * branches on which side it turns (a coin flip to a predictor). The only
+ * compare is the small descent loop inside sq_gavl_enqueue(), which
+ * inlines into the caller and selects the child without a branch.
  *
  * A node that is not queued has gv_balance == SQ_GAVL__UNQUEUED, a value no
  * queued node can have (a queued balance lies in [-height, 1]), so queued()
@@ -2888,7 +2871,6 @@ SQ__INLINE void sq_gavl__unlink(struct sq_gavl_node *n)
  * @q: the queue
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_gavl_init(struct sq_gavl *q)
 {
@@ -2903,7 +2885,6 @@ static inline void sq_gavl_init(struct sq_gavl *q)
  * @now: ignored: a tree has no clock (the ring's init_at uses it)
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_gavl_init_at(struct sq_gavl *q, uint64_t now)
 {
@@ -2919,7 +2900,6 @@ SQ__NO_CLOCK(gavl)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_gavl_node_init(struct sq_gavl_node *n)
 {
@@ -2935,7 +2915,6 @@ static inline void sq_gavl_node_init(struct sq_gavl_node *n)
  * @n: the node (initialised with sq_gavl_node_init() at least once)
  * Return: true between its enqueue and its dequeue or pop.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_gavl_queued(const struct sq_gavl_node *n)
 {
@@ -2947,7 +2926,6 @@ static inline bool sq_gavl_queued(const struct sq_gavl_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_gavl_empty(const struct sq_gavl *q)
 {
@@ -2959,7 +2937,6 @@ static inline bool sq_gavl_empty(const struct sq_gavl *q)
  * @q: the queue
  * Return: the number of queued nodes.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_gavl_count(const struct sq_gavl *q)
 {
@@ -2971,7 +2948,6 @@ static inline size_t sq_gavl_count(const struct sq_gavl *q)
  * @q: the queue
  * Return: the first node (earliest queued among equal keys), NULL if empty.
  * Complexity: O(1), the cached first node.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *sq_gavl_first(const struct sq_gavl *q)
 {
@@ -2994,7 +2970,6 @@ static inline uint64_t sq_gavl_key(const struct sq_gavl_node *n)
  * @n: a queued node
  * Return: the next node, NULL if @n is the last.
  * Complexity: O(log n); amortised O(1) over a walk of the whole queue.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
 {
@@ -3014,7 +2989,6 @@ static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
  * @n: a queued node
  * Return: the previous node, NULL if @n is the first.
  * Complexity: O(log n); amortised O(1) over a walk of the whole queue.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 {
@@ -3158,7 +3132,6 @@ SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
  * @key: its key; @n goes after every node already queued with this key
  * Return: true if @n is now the first node.
  * Complexity: O(log n): one descent, at most one single or double rotation.
- * Context: the caller serialises.
  */
 SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				uint64_t key)
@@ -3174,7 +3147,6 @@ SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n).  The first node is cut without rotations, like
  * sq_gavl_pop(); any other node is erased with AVL rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
 {
@@ -3188,7 +3160,6 @@ static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
  * Complexity: O(log n) worst case, no rotation: the cut walks up the spine
  * only while nodes were left-heavy, and finding the new first descends only
  * the cut node's right subtree.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 {
@@ -3209,7 +3180,6 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
  * Complexity: as sq_gavl_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *sq_gavl_pop_due(struct sq_gavl *q,
 						   uint64_t now)
@@ -3303,7 +3273,6 @@ static inline size_t sq_gavl__visit(const struct sq_gavl *q,
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 				   void (*fn)(struct sq_gavl_node *, void *),
@@ -3313,7 +3282,7 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 }
 
 /**
- * sq_gavl_visit_until - call a function for each queued node until it says stop
+ * sq_gavl_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in queue order (as sq_gavl_visit()),
  *       until it returns true; it must not change the queue (SQ_DEBUG
@@ -3322,7 +3291,6 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
  *             allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *
 sq_gavl_visit_until(const struct sq_gavl *q,
@@ -3385,7 +3353,6 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
  *             (all of them when none matches): a descent to the first
  *             node with @key, then the walk in order.  So a key with many
  *             ties costs as many steps as @match rejects, by design.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *
 sq_gavl_find(const struct sq_gavl *q, uint64_t key,
@@ -3441,7 +3408,6 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
  * Return: true if the first node, or the first node's key, changed.
  * Complexity: O(log n); in place, without rebalancing, when @n's previous
  * node has a key <= @key and its next node (if any) a key > @key.
- * Context: the caller serialises.
  */
 static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 				   uint64_t key)
@@ -3583,7 +3549,6 @@ walked:
  * smallest node.
  * Return: 0 if sound; -1 (after a message under SQ_DEBUG) otherwise.
  * Complexity: O(n), O(1) extra memory (two fixed arrays).
- * Context: the caller serialises.
  */
 static inline int sq_gavl_check(const struct sq_gavl *q)
 {
@@ -3643,13 +3608,13 @@ static inline int sq_gavl_check(const struct sq_gavl *q)
  * less() between equal keys, the stamp between nodes equal under both.
  * Every compare goes through sq_binom__challenge() or
  * sq_binom__newest_before(), which take the tie order as a parameter,
- * NULL for the plain kind, whose code is then what it was without it.  The stamp
- * shares a word with the node's degree (bh_seqdeg = stamp << 6 | degree),
- * so it has 58 bits.  When the counter reaches 2^58 (nine years of
- * enqueues at 10^9 a second), the next enqueue or requeue first
- * renumbers the queued nodes 0, 1, ... in their order (sq_binom__renumber():
- * O(n log n) once, nothing amortised), so a queue that runs for ever
- * neither wraps its counter nor changes its order.
+ * NULL for the plain kind, whose code is then what it was without it. The
+ * stamp shares a word with the node's degree (bh_seqdeg = stamp << 6 |
+ * degree), so it has 58 bits. When the counter reaches 2^58 (nine years of
+ * enqueues at 10^9 a second), the next enqueue or requeue first renumbers the
+ * queued nodes 0, 1, ... in their order (sq_binom__renumber(): O(n log n)
+ * once, nothing amortised), so a queue that runs for ever neither wraps its
+ * counter nor changes its order.
  *
  * Intrusive.  Nodes move, keys never do: an arbitrary dequeue takes the
  * node's tree apart along the path from its root (see sq_binom__remove())
@@ -3883,10 +3848,10 @@ SQ__INLINE bool sq_binom__newest_before(const struct sq_binom_node *n,
  * challenges the winner so far (*@w, whose key and sequence are *@wk and
  * *@ws): if x comes first on (key, seq) it becomes the winner and the old
  * winner goes to *@l, else x goes to *@l.  Without a branch: which one
- * wins is a coin flip to a predictor.  On x86-64 it is one compare (two instructions for
- * the 128-bit order) and four conditional moves; gcc turns the C selects
- * below into a branch once there are four of them, hence the asm.
- * Elsewhere the selects go through sq_binom__mask().
+ * wins is a coin flip to a predictor. On x86-64 it is one compare (two
+ * instructions for the 128-bit order) and four conditional moves; gcc turns
+ * the C selects below into a branch once there are four of them, hence the
+ * asm. Elsewhere the selects go through sq_binom__mask().
  */
 SQ__INLINE void sq_binom__challenge_plain(struct sq_binom_node **w,
 					  uint64_t *wk, uint64_t *ws,
@@ -4142,7 +4107,6 @@ SQ__INLINE bool sq_binom__insert(struct sq_binom *q, struct sq_binom_node *n,
  * @q: the queue
  * Return: nothing.
  * Complexity: O(1) (clears the 64 root slots).
- * Context: the caller serialises.
  */
 static inline void sq_binom_init(struct sq_binom *q)
 {
@@ -4163,7 +4127,6 @@ static inline void sq_binom_init(struct sq_binom *q)
  * @now: ignored: a heap has no clock (the ring's init_at uses it)
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_binom_init_at(struct sq_binom *q, uint64_t now)
 {
@@ -4179,7 +4142,6 @@ SQ__NO_CLOCK(binom)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_binom_node_init(struct sq_binom_node *n)
 {
@@ -4195,7 +4157,6 @@ static inline void sq_binom_node_init(struct sq_binom_node *n)
  * @n: the node (initialised with sq_binom_node_init())
  * Return: true if @n is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_binom_queued(const struct sq_binom_node *n)
 {
@@ -4207,7 +4168,6 @@ static inline bool sq_binom_queued(const struct sq_binom_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_binom_empty(const struct sq_binom *q)
 {
@@ -4219,7 +4179,6 @@ static inline bool sq_binom_empty(const struct sq_binom *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_binom_count(const struct sq_binom *q)
 {
@@ -4232,7 +4191,6 @@ static inline size_t sq_binom_count(const struct sq_binom *q)
  * Return: the first node, NULL if the queue is empty.  The queue is not
  * changed.
  * Complexity: O(1): the minimum is cached.
- * Context: the caller serialises.
  */
 static inline struct sq_binom_node *sq_binom_first(const struct sq_binom *q)
 {
@@ -4314,7 +4272,6 @@ SQ__INLINE bool sq_binom__tie_dequeue(struct sq_binom *q,
  * Return: true if @n is now the first node (a timer user re-arms).
  * Complexity: O(1) amortised, O(log n) worst case (and O(n log n) once
  * per 2^58 enqueues and requeues: the renumbering).
- * Context: the caller serialises.
  */
 static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
@@ -4329,7 +4286,6 @@ static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
  * Return: true if @n was the first node (the first node changed: a timer
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n).
- * Context: the caller serialises.
  */
 static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 {
@@ -4381,7 +4337,6 @@ SQ__INLINE struct sq_binom_node *sq_binom__tie_pop(struct sq_binom *q,
  * Complexity: O(log n): its children join the roots, the roots are
  * scanned for the new minimum.  Always inlined under GNU C: with a
  * call, clang's pop + enqueue loop at small n cost half as much again.
- * Context: the caller serialises.
  */
 SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 {
@@ -4404,7 +4359,6 @@ SQ__INLINE struct sq_binom_node *sq_binom__tie_pop_due(struct sq_binom *q,
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
  * Complexity: as sq_binom_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
 						     uint64_t now)
@@ -4414,10 +4368,11 @@ static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
 
 /*
  * sq_binom__renumber - give the queued nodes the stamps 0 .. n-1 in their
- * (key, stamp) order (a tie kind's: (key, @tie, stamp)), and the counter n: pop them all, in order, onto a
- * list through their own bh_next, then insert them again in that order.
- * Equal keys keep their order and the heap is rebuilt, so nothing else
- * changes.  O(n log n), no allocation; it runs once per 2^58 stamps.
+ * (key, stamp) order (a tie kind's: (key, @tie, stamp)), and the counter n:
+ * pop them all, in order, onto a list through their own bh_next, then insert
+ * them again in that order. Equal keys keep their order and the heap is
+ * rebuilt, so nothing else changes. O(n log n), no allocation; it runs once
+ * per 2^58 stamps.
  */
 SQ__SLOW void sq_binom__renumber(struct sq_binom *q, sq_binom__tie_fn tie)
 {
@@ -4564,7 +4519,6 @@ sq_binom__visit_until(const struct sq_binom *q,
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_binom_visit(const struct sq_binom *q,
 				    void (*fn)(struct sq_binom_node *, void *),
@@ -4574,7 +4528,7 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 }
 
 /**
- * sq_binom_visit_until - call a function for each queued node until it says stop
+ * sq_binom_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in the order of sq_binom_visit(), until
  *       it returns true; it must not change the queue (SQ_DEBUG stops the
@@ -4582,7 +4536,6 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
  * @arg: passed through to @fn
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k + log n) for k calls of @fn; no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline struct sq_binom_node *
 sq_binom_visit_until(const struct sq_binom *q,
@@ -4657,7 +4610,6 @@ sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
  *             at their children: O((m + 1) log n), m those nodes, which
  *             is O(n) for a key near the largest.  Cheap for keys near
  *             the first; for a search by key take rb or gavl.
- * Context: the caller serialises.
  */
 static inline struct sq_binom_node *
 sq_binom_find(const struct sq_binom *q, uint64_t key,
@@ -4722,7 +4674,6 @@ static inline bool sq_binom__tie_requeue(struct sq_binom *q,
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n).  In place, without moving @n, when (@key, new
  * sequence) is still above its parent and below all its children.
- * Context: the caller serialises.
  */
 static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
@@ -4832,7 +4783,6 @@ static inline int sq_binom__tie_check(const struct sq_binom *q,
  * SQ_DEBUG after printing which one broke, at which node).
  * Complexity: O(n), iterative: the walk follows bh_parent back up, each
  * pointer verified before it is followed, so it terminates on any heap.
- * Context: the caller serialises.
  */
 static inline int sq_binom_check(const struct sq_binom *q)
 {
@@ -4960,10 +4910,11 @@ static inline int sq_binom_check(const struct sq_binom *q)
  *
  * Configuration: SQ_TRING_SLOTS, the ring's slot count Ns, a power of two
  * from 64 to 4096, default 1024; SQ_TRING_LEVEL_BITS, B, 3 to 6, default
- * 4 (16 slots a level; doc/tring.md has the measurements).  Define them before the first include of smartq.h
- * or smartq/tring.h, identically in every translation unit that shares a
- * struct sq_tring.  Everything lives inside struct sq_tring, nothing
- * here allocates: doc/tring.md gives the bytes per level.
+ * 4 (16 slots a level; doc/tring.md has the measurements). Define them before
+ * the first include of smartq.h or smartq/tring.h, identically in every
+ * translation unit that shares a struct sq_tring. Everything lives inside
+ * struct sq_tring, nothing here allocates: doc/tring.md gives the bytes per
+ * level.
  *
  * Layout.  A node is 32 bytes on LP64, as small as the seed's: the key,
  * the tag (where it is), and the links of a circular doubly linked list.
@@ -5673,7 +5624,6 @@ static inline bool sq_tring__elsewhere(const struct sq_tring *q,
  * Return: true; false when @gran_shift is above 63, and then @q is left
  *         untouched (a geometry is refused, never changed).
  * Complexity: O(Ns + K * 2^B): the slot heads are cleared.
- * Context: the caller serialises.
  */
 static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 				      uint64_t base_time)
@@ -5716,7 +5666,6 @@ static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
  * @q: the queue
  * Return: nothing.
  * Complexity: O(Ns + K * 2^B).
- * Context: the caller serialises.
  */
 static inline void sq_tring_init(struct sq_tring *q)
 {
@@ -5729,7 +5678,6 @@ static inline void sq_tring_init(struct sq_tring *q)
  * @now: the caller's clock: keys below it are late
  * Return: nothing.
  * Complexity: O(Ns + K * 2^B).
- * Context: the caller serialises.
  */
 static inline void sq_tring_init_at(struct sq_tring *q, uint64_t now)
 {
@@ -5741,7 +5689,6 @@ static inline void sq_tring_init_at(struct sq_tring *q, uint64_t now)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_tring_node_init(struct sq_tring_node *n)
 {
@@ -5756,7 +5703,6 @@ static inline void sq_tring_node_init(struct sq_tring_node *n)
  * @n: a node that went through sq_tring_node_init() at least once
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_tring_queued(const struct sq_tring_node *n)
 {
@@ -5768,7 +5714,6 @@ static inline bool sq_tring_queued(const struct sq_tring_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_tring_empty(const struct sq_tring *q)
 {
@@ -5780,7 +5725,6 @@ static inline bool sq_tring_empty(const struct sq_tring *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_tring_count(const struct sq_tring *q)
 {
@@ -5795,7 +5739,6 @@ static inline size_t sq_tring_count(const struct sq_tring *q)
  *         forward, only in sq_tring_pop(), sq_tring_advance() and
  *         sq_tring_pop_due().
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline uint64_t sq_tring_time(const struct sq_tring *q)
 {
@@ -5807,7 +5750,6 @@ static inline uint64_t sq_tring_time(const struct sq_tring *q)
  * @q: the queue
  * Return: the shift given to sq_tring_init_geom() (Tg = 1 << it).
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline unsigned sq_tring_gran_shift(const struct sq_tring *q)
 {
@@ -5821,7 +5763,6 @@ static inline unsigned sq_tring_gran_shift(const struct sq_tring *q)
  *         key is below the smallest queued key plus Tg (the earliest
  *         queued of the smallest tick); NULL if empty.
  * Complexity: O(1): a cached pointer, kept by every operation.
- * Context: the caller serialises.
  */
 static inline struct sq_tring_node *sq_tring_first(const struct sq_tring *q)
 {
@@ -5847,7 +5788,6 @@ static inline uint64_t sq_tring_key(const struct sq_tring_node *n)
  *       (or after every late node, when @key is late)
  * Return: true if @n is now the first node (a timer re-arms its deadline).
  * Complexity: O(1) at any distance.  The ring's time does not move.
- * Context: the caller serialises.
  */
 static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
 				    uint64_t key)
@@ -5869,7 +5809,6 @@ static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
  *             top of this file says when, and its one exception).  The
  *             ring's time does not move: cancelling a timer is not the
  *             passing of time.
- * Context: the caller serialises.
  */
 static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 {
@@ -5892,7 +5831,6 @@ static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
  * Complexity: O(1), plus the cascades (each node moves at most K times in
  *             its life on the queue).  Always inlined under GNU C
  *             (neither gcc nor clang did it on their own).
- * Context: the caller serialises.
  */
 SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 {
@@ -5944,7 +5882,6 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
  * when timers expire through dequeue.
  * Complexity: O(1), plus the cascades of the time it moves (each node
  *             moves at most K times in its life on the queue).
- * Context: the caller serialises.
  */
 static inline uint64_t sq_tring_advance(struct sq_tring *q, uint64_t now)
 {
@@ -5986,7 +5923,6 @@ static inline uint64_t sq_tring_advance(struct sq_tring *q, uint64_t now)
  *         sq_tring_advance() moves it.  An expiry loop:
  *         while ((n = sq_tring_pop_due(q, now))).
  * Complexity: as sq_tring_advance() then sq_tring_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 						     uint64_t now)
@@ -6095,7 +6031,6 @@ static inline size_t sq_tring__visit(const struct sq_tring *q,
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n + Ns/64 + K): the bitmaps find the occupied slots.
- * Context: the caller serialises.
  */
 static inline size_t sq_tring_visit(const struct sq_tring *q,
 				    void (*fn)(struct sq_tring_node *, void *),
@@ -6105,7 +6040,7 @@ static inline size_t sq_tring_visit(const struct sq_tring *q,
 }
 
 /**
- * sq_tring_visit_until - call a function for each queued node until it says stop
+ * sq_tring_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in the order of sq_tring_visit(), until
  *       it returns true; it must not change the queue (SQ_DEBUG stops the
@@ -6114,7 +6049,6 @@ static inline size_t sq_tring_visit(const struct sq_tring *q,
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k + Ns/64 + K) for k calls of @fn; no allocation, no
  *             recursion.
- * Context: the caller serialises.
  */
 static inline struct sq_tring_node *
 sq_tring_visit_until(const struct sq_tring *q,
@@ -6184,7 +6118,6 @@ sq_tring__find(const struct sq_tring *q, uint64_t key,
  *             tick: the nodes of that tick (at Tg = 1, of @key); else the
  *             late list, or one level slot (the keys of its span).  Plus
  *             the nodes with @key that @match rejects, by design.
- * Context: the caller serialises.
  */
 static inline struct sq_tring_node *
 sq_tring_find(const struct sq_tring *q, uint64_t key,
@@ -6203,7 +6136,6 @@ sq_tring_find(const struct sq_tring *q, uint64_t key,
  * Complexity: O(1) in place, when @n stays in its ring slot or the late
  *             list and is already its tail; otherwise as dequeue +
  *             enqueue.  The ring's time does not move.
- * Context: the caller serialises.
  */
 static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 				    uint64_t key)
@@ -6300,7 +6232,6 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
  * Return: 0 if invariants (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
  *         broken invariant and the node are printed first).
  * Complexity: O(Ns + K * 2^B + n), iterative, O(1) extra space.
- * Context: the caller serialises.
  */
 static inline int sq_tring_check(const struct sq_tring *q)
 {
@@ -6464,12 +6395,12 @@ static inline int sq_tring_check(const struct sq_tring *q)
  * lowest rung: the present, the past) keeps its front and moves the rest
  * into the lowest rung when it reaches down that far, else over a new
  * lowest rung, if one is free (sq_ladder__spill()); a spill rung made
- * below another reaches 2^SQ_LADDER__REACH times further down.  With SQ_LADDER_RUNGS set below the bound,
- * or when spills and a chain of spawns hold every rung, a crowded bucket
- * on the last rung is merge-sorted into the bottom (the paper's answer),
- * O(m log m) once; with no rung free a long bottom stays a sorted list,
- * whose inserts cost twice the distance from its nearer end.  Either way
- * the order stays exact.
+ * below another reaches 2^SQ_LADDER__REACH times further down. With
+ * SQ_LADDER_RUNGS set below the bound, or when spills and a chain of spawns
+ * hold every rung, a crowded bucket on the last rung is merge-sorted into the
+ * bottom (the paper's answer), O(m log m) once; with no rung free a long
+ * bottom stays a sorted list, whose inserts cost twice the distance from its
+ * nearer end. Either way the order stays exact.
  *
  * Invariants (sq_ladder_check() verifies each of them):
  *  1. Every list is NULL-terminated both ways, and each node's ld_home is
@@ -7484,7 +7415,6 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
  * Return: nothing.
  * Complexity: O(buckets / 64): clears the bitmap (bucket heads are valid
  * only where it says so, and are not touched).
- * Context: the caller serialises.
  */
 static inline void sq_ladder_init(struct sq_ladder *q)
 {
@@ -7513,7 +7443,6 @@ static inline void sq_ladder_init(struct sq_ladder *q)
  *       key enqueued into an empty queue)
  * Return: nothing.
  * Complexity: as sq_ladder_init().
- * Context: the caller serialises.
  */
 static inline void sq_ladder_init_at(struct sq_ladder *q, uint64_t now)
 {
@@ -7529,7 +7458,6 @@ SQ__NO_CLOCK(ladder)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_ladder_node_init(struct sq_ladder_node *n)
 {
@@ -7543,7 +7471,6 @@ static inline void sq_ladder_node_init(struct sq_ladder_node *n)
  * @n: the node (initialised with sq_ladder_node_init())
  * Return: true if @n is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_ladder_queued(const struct sq_ladder_node *n)
 {
@@ -7555,7 +7482,6 @@ static inline bool sq_ladder_queued(const struct sq_ladder_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_ladder_empty(const struct sq_ladder *q)
 {
@@ -7567,7 +7493,6 @@ static inline bool sq_ladder_empty(const struct sq_ladder *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_ladder_count(const struct sq_ladder *q)
 {
@@ -7581,7 +7506,6 @@ static inline size_t sq_ladder_count(const struct sq_ladder *q)
  * changed.
  * Complexity: O(1): the head of the bottom, which is never empty while
  * the queue is not.
- * Context: the caller serialises.
  */
 static inline struct sq_ladder_node *sq_ladder_first(const struct sq_ladder *q)
 {
@@ -7607,7 +7531,6 @@ static inline uint64_t sq_ladder_key(const struct sq_ladder_node *n)
  * Return: true if @n is now the first node (a timer user re-arms).
  * Complexity: O(1): a tail append to the top or a bucket, or an ordered
  * insert into the bottom (short: it is spilled into a rung when it grows).
- * Context: the caller serialises.
  */
 static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
@@ -7627,7 +7550,6 @@ static inline bool sq_ladder_enqueue(struct sq_ladder *q,
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(1): @n knows its list; O(1) amortised when it empties
  * the bottom, which is then refilled.
- * Context: the caller serialises.
  */
 static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n)
@@ -7649,7 +7571,6 @@ static inline bool sq_ladder_dequeue(struct sq_ladder *q,
  * Return: the node that was first, not queued any more; NULL if empty.
  * Complexity: O(1) amortised: the bottom's head; when that empties the
  * bottom it is refilled from the rungs (or the top).
- * Context: the caller serialises.
  */
 SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
 {
@@ -7681,7 +7602,6 @@ SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
  * Complexity: as sq_ladder_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_ladder_node *sq_ladder_pop_due(struct sq_ladder *q,
 						       uint64_t now)
@@ -7700,7 +7620,6 @@ static inline struct sq_ladder_node *sq_ladder_pop_due(struct sq_ladder *q,
  * Return: true if the first node or the first key changed.
  * Complexity: O(1) amortised: a dequeue and an enqueue (a requeue is a
  * new arrival, so even an unchanged key moves @n behind its equals).
- * Context: the caller serialises.
  */
 static inline bool sq_ladder_requeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
@@ -7812,7 +7731,6 @@ static inline size_t sq_ladder__visit(const struct sq_ladder *q,
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n + rungs * bitmap words), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_ladder_visit(const struct sq_ladder *q,
 				     void (*fn)(struct sq_ladder_node *,
@@ -7823,7 +7741,7 @@ static inline size_t sq_ladder_visit(const struct sq_ladder *q,
 }
 
 /**
- * sq_ladder_visit_until - call a function for each queued node until it says stop
+ * sq_ladder_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in the order of sq_ladder_visit(), until
  *       it returns true; it must not change the queue (SQ_DEBUG stops the
@@ -7832,7 +7750,6 @@ static inline size_t sq_ladder_visit(const struct sq_ladder *q,
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k + bitmap words) for k calls of @fn; no allocation, no
  *             recursion.
- * Context: the caller serialises.
  */
 static inline struct sq_ladder_node *
 sq_ladder_visit_until(const struct sq_ladder *q,
@@ -7957,7 +7874,6 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
  *             it (unsorted: the far future, past every rung); in the
  *             bottom, sorted, twice the distance from its nearer end.
  *             Plus the nodes with @key that @match rejects, by design.
- * Context: the caller serialises.
  */
 static inline struct sq_ladder_node *
 sq_ladder_find(const struct sq_ladder *q, uint64_t key,
@@ -8004,7 +7920,6 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
  * SQ_DEBUG after printing which one broke, at which node).
  * Complexity: O(n + buckets); every walk is bounded by the count, so it
  * ends on any queue.
- * Context: the caller serialises.
  */
 static inline int sq_ladder_check(const struct sq_ladder *q)
 {
@@ -8288,7 +8203,6 @@ SQ__INLINE bool sq_erb__insert(struct sq_erb *q, struct sq_erb_node *n,
  * @q: the queue
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_erb_init(struct sq_erb *q)
 {
@@ -8301,7 +8215,6 @@ static inline void sq_erb_init(struct sq_erb *q)
  * @now: ignored: a tree has no clock
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_erb_init_at(struct sq_erb *q, uint64_t now)
 {
@@ -8317,7 +8230,6 @@ SQ__NO_CLOCK(erb)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_erb_node_init(struct sq_erb_node *n)
 {
@@ -8334,7 +8246,6 @@ static inline void sq_erb_node_init(struct sq_erb_node *n)
  * @n: a node that went through sq_erb_node_init() at least once
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_erb_queued(const struct sq_erb_node *n)
 {
@@ -8346,7 +8257,6 @@ static inline bool sq_erb_queued(const struct sq_erb_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_erb_empty(const struct sq_erb *q)
 {
@@ -8358,7 +8268,6 @@ static inline bool sq_erb_empty(const struct sq_erb *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_erb_count(const struct sq_erb *q)
 {
@@ -8370,7 +8279,6 @@ static inline size_t sq_erb_count(const struct sq_erb *q)
  * @q: the queue
  * Return: the first node (earliest queued among equal keys), NULL if empty.
  * Complexity: O(1), the cached leftmost.
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_first(const struct sq_erb *q)
 {
@@ -8395,7 +8303,6 @@ static inline uint64_t sq_erb_key(const struct sq_erb_node *n)
  * @n: a queued node
  * Return: the next node, NULL if @n is the last.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_next(const struct sq_erb_node *n)
 {
@@ -8409,7 +8316,6 @@ static inline struct sq_erb_node *sq_erb_next(const struct sq_erb_node *n)
  * @n: a queued node
  * Return: the previous node, NULL if @n is the first.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_prev(const struct sq_erb_node *n)
 {
@@ -8427,7 +8333,6 @@ static inline struct sq_erb_node *sq_erb_prev(const struct sq_erb_node *n)
  *         node stays queued.
  * Complexity: O(1) when the first node is eligible, else O(log n): one
  *             path down, steered by the subtree minima.
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_pick_eligible(const struct sq_erb *q,
 							uint64_t limit)
@@ -8463,7 +8368,6 @@ static inline struct sq_erb_node *sq_erb_pick_eligible(const struct sq_erb *q,
  * @key: its key; @n goes after every node already queued with this key
  * Return: true if @n is now the first node.
  * Complexity: O(log n); at most two rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_erb_enqueue(struct sq_erb *q, struct sq_erb_node *n,
 				  uint64_t key)
@@ -8478,7 +8382,6 @@ static inline bool sq_erb_enqueue(struct sq_erb *q, struct sq_erb_node *n,
  * @n: a node queued on @q
  * Return: true if @n was the first node; @n is not queued afterwards.
  * Complexity: O(log n); at most three rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
 {
@@ -8495,7 +8398,6 @@ static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
  * @q: the queue
  * Return: the node that was first, not queued any more; NULL if empty.
  * Complexity: O(log n).
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
 {
@@ -8516,7 +8418,6 @@ static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.
  * Complexity: as sq_erb_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_pop_due(struct sq_erb *q,
 						 uint64_t now)
@@ -8533,7 +8434,6 @@ static inline struct sq_erb_node *sq_erb_pop_due(struct sq_erb *q,
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n); in place when the order still holds.
- * Context: the caller serialises.
  */
 static inline bool sq_erb_requeue(struct sq_erb *q, struct sq_erb_node *n,
 				  uint64_t key)
@@ -8552,7 +8452,6 @@ static inline bool sq_erb_requeue(struct sq_erb *q, struct sq_erb_node *n,
  * Return: nothing.  The node keeps its place (its key is unchanged).
  * Complexity: O(1) when not queued, else O(log n): a walk up that ends
  *             where a subtree's minimum stays.
- * Context: the caller serialises.
  */
 static inline void sq_erb_set_elig(struct sq_erb *q, struct sq_erb_node *n,
 				   uint64_t elig)
@@ -8605,7 +8504,6 @@ static inline bool sq_erb__match_one(const struct sq_rb__link *l, void *p)
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_erb_visit(const struct sq_erb *q,
 				  void (*fn)(struct sq_erb_node *, void *),
@@ -8620,7 +8518,7 @@ static inline size_t sq_erb_visit(const struct sq_erb *q,
 }
 
 /**
- * sq_erb_visit_until - call a function for each queued node until it says stop
+ * sq_erb_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in queue order, until it returns true;
  *       it must not change the queue (SQ_DEBUG stops the program when the
@@ -8628,7 +8526,6 @@ static inline size_t sq_erb_visit(const struct sq_erb *q,
  * @arg: passed through to @fn
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k) for k calls of @fn, amortised O(1) a step.
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *
 sq_erb_visit_until(const struct sq_erb *q,
@@ -8656,7 +8553,6 @@ sq_erb_visit_until(const struct sq_erb *q,
  * Return: the first node in queue order with @key for which @match holds,
  *         NULL if none.
  * Complexity: O(log n + t), as sq_rb_find().
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *
 sq_erb_find(const struct sq_erb *q, uint64_t key,
@@ -8678,7 +8574,6 @@ sq_erb_find(const struct sq_erb *q, uint64_t key,
  * Return: 0 if rb's properties (1)-(8) and (9) hold, -1 otherwise (under
  *         SQ_DEBUG the broken invariant and the node are printed first).
  * Complexity: O(n), O(1) extra space.
- * Context: the caller serialises.
  */
 static inline int sq_erb_check(const struct sq_erb *q)
 {
@@ -8835,7 +8730,6 @@ static const struct sq_gavl__aug sq_egavl__aug = {
  * @q: the queue
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_egavl_init(struct sq_egavl *q)
 {
@@ -8848,7 +8742,6 @@ static inline void sq_egavl_init(struct sq_egavl *q)
  * @now: ignored: a tree has no clock
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_egavl_init_at(struct sq_egavl *q, uint64_t now)
 {
@@ -8864,7 +8757,6 @@ SQ__NO_CLOCK(egavl)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_egavl_node_init(struct sq_egavl_node *n)
 {
@@ -8878,7 +8770,6 @@ static inline void sq_egavl_node_init(struct sq_egavl_node *n)
  * @n: a node that went through sq_egavl_node_init() at least once
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_egavl_queued(const struct sq_egavl_node *n)
 {
@@ -8890,7 +8781,6 @@ static inline bool sq_egavl_queued(const struct sq_egavl_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_egavl_empty(const struct sq_egavl *q)
 {
@@ -8902,7 +8792,6 @@ static inline bool sq_egavl_empty(const struct sq_egavl *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_egavl_count(const struct sq_egavl *q)
 {
@@ -8914,7 +8803,6 @@ static inline size_t sq_egavl_count(const struct sq_egavl *q)
  * @q: the queue
  * Return: the first node (earliest queued among equal keys), NULL if empty.
  * Complexity: O(1), the cached first node.
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *sq_egavl_first(const struct sq_egavl *q)
 {
@@ -8939,7 +8827,6 @@ static inline uint64_t sq_egavl_key(const struct sq_egavl_node *n)
  * @n: a queued node
  * Return: the next node, NULL if @n is the last.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *
 sq_egavl_next(const struct sq_egavl_node *n)
@@ -8954,7 +8841,6 @@ sq_egavl_next(const struct sq_egavl_node *n)
  * @n: a queued node
  * Return: the previous node, NULL if @n is the first.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *
 sq_egavl_prev(const struct sq_egavl_node *n)
@@ -8973,7 +8859,6 @@ sq_egavl_prev(const struct sq_egavl_node *n)
  *         node stays queued.
  * Complexity: O(1) when the first node is eligible, else O(log n): one
  *             path down, steered by the subtree minima.
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *
 sq_egavl_pick_eligible(const struct sq_egavl *q, uint64_t limit)
@@ -9008,7 +8893,6 @@ sq_egavl_pick_eligible(const struct sq_egavl *q, uint64_t limit)
  * @key: its key; @n goes after every node already queued with this key
  * Return: true if @n is now the first node.
  * Complexity: O(log n): one descent, at most one (double) rotation.
- * Context: the caller serialises.
  */
 static inline bool sq_egavl_enqueue(struct sq_egavl *q, struct sq_egavl_node *n,
 				    uint64_t key)
@@ -9025,7 +8909,6 @@ static inline bool sq_egavl_enqueue(struct sq_egavl *q, struct sq_egavl_node *n,
  * @n: a node queued on @q
  * Return: true if @n was the first node; @n is not queued afterwards.
  * Complexity: O(log n); the first node is cut without rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_egavl_dequeue(struct sq_egavl *q, struct sq_egavl_node *n)
 {
@@ -9042,7 +8925,6 @@ static inline bool sq_egavl_dequeue(struct sq_egavl *q, struct sq_egavl_node *n)
  * @q: the queue
  * Return: the node that was first, not queued any more; NULL if empty.
  * Complexity: O(log n), no rotation (the cut).
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
 {
@@ -9061,7 +8943,6 @@ static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.
  * Complexity: as sq_egavl_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *sq_egavl_pop_due(struct sq_egavl *q,
 						     uint64_t now)
@@ -9078,7 +8959,6 @@ static inline struct sq_egavl_node *sq_egavl_pop_due(struct sq_egavl *q,
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n); in place when the order still holds.
- * Context: the caller serialises.
  */
 static inline bool sq_egavl_requeue(struct sq_egavl *q, struct sq_egavl_node *n,
 				    uint64_t key)
@@ -9098,7 +8978,6 @@ static inline bool sq_egavl_requeue(struct sq_egavl *q, struct sq_egavl_node *n,
  * Return: nothing.  The node keeps its place (its key is unchanged).
  * Complexity: O(1) when not queued, else O(log n): a walk up that ends
  *             where a subtree's minimum stays.
- * Context: the caller serialises.
  */
 static inline void sq_egavl_set_elig(struct sq_egavl *q,
 				     struct sq_egavl_node *n, uint64_t elig)
@@ -9150,7 +9029,6 @@ static inline bool sq_egavl__match_one(const struct sq_gavl_node *g, void *p)
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_egavl_visit(const struct sq_egavl *q,
 				    void (*fn)(struct sq_egavl_node *, void *),
@@ -9166,7 +9044,7 @@ static inline size_t sq_egavl_visit(const struct sq_egavl *q,
 }
 
 /**
- * sq_egavl_visit_until - call a function for each queued node until it says stop
+ * sq_egavl_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in queue order, until it returns true;
  *       it must not change the queue (SQ_DEBUG stops the program when the
@@ -9174,7 +9052,6 @@ static inline size_t sq_egavl_visit(const struct sq_egavl *q,
  * @arg: passed through to @fn
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k) for k calls of @fn, amortised O(1) a step.
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *
 sq_egavl_visit_until(const struct sq_egavl *q,
@@ -9202,7 +9079,6 @@ sq_egavl_visit_until(const struct sq_egavl *q,
  * Return: the first node in queue order with @key for which @match holds,
  *         NULL if none.
  * Complexity: O(log n + t), as sq_gavl_find().
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *
 sq_egavl_find(const struct sq_egavl *q, uint64_t key,
@@ -9226,7 +9102,6 @@ sq_egavl_find(const struct sq_egavl *q, uint64_t key,
  *         (under SQ_DEBUG the broken invariant and the node are printed
  *         first).
  * Complexity: O(n), O(1) extra space.
- * Context: the caller serialises.
  */
 static inline int sq_egavl_check(const struct sq_egavl *q)
 {

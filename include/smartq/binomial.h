@@ -30,13 +30,13 @@
  * less() between equal keys, the stamp between nodes equal under both.
  * Every compare goes through sq_binom__challenge() or
  * sq_binom__newest_before(), which take the tie order as a parameter,
- * NULL for the plain kind, whose code is then what it was without it.  The stamp
- * shares a word with the node's degree (bh_seqdeg = stamp << 6 | degree),
- * so it has 58 bits.  When the counter reaches 2^58 (nine years of
- * enqueues at 10^9 a second), the next enqueue or requeue first
- * renumbers the queued nodes 0, 1, ... in their order (sq_binom__renumber():
- * O(n log n) once, nothing amortised), so a queue that runs for ever
- * neither wraps its counter nor changes its order.
+ * NULL for the plain kind, whose code is then what it was without it. The
+ * stamp shares a word with the node's degree (bh_seqdeg = stamp << 6 |
+ * degree), so it has 58 bits. When the counter reaches 2^58 (nine years of
+ * enqueues at 10^9 a second), the next enqueue or requeue first renumbers the
+ * queued nodes 0, 1, ... in their order (sq_binom__renumber(): O(n log n)
+ * once, nothing amortised), so a queue that runs for ever neither wraps its
+ * counter nor changes its order.
  *
  * Intrusive.  Nodes move, keys never do: an arbitrary dequeue takes the
  * node's tree apart along the path from its root (see sq_binom__remove())
@@ -271,10 +271,10 @@ SQ__INLINE bool sq_binom__newest_before(const struct sq_binom_node *n,
  * challenges the winner so far (*@w, whose key and sequence are *@wk and
  * *@ws): if x comes first on (key, seq) it becomes the winner and the old
  * winner goes to *@l, else x goes to *@l.  Without a branch: which one
- * wins is a coin flip to a predictor.  On x86-64 it is one compare (two instructions for
- * the 128-bit order) and four conditional moves; gcc turns the C selects
- * below into a branch once there are four of them, hence the asm.
- * Elsewhere the selects go through sq_binom__mask().
+ * wins is a coin flip to a predictor. On x86-64 it is one compare (two
+ * instructions for the 128-bit order) and four conditional moves; gcc turns
+ * the C selects below into a branch once there are four of them, hence the
+ * asm. Elsewhere the selects go through sq_binom__mask().
  */
 SQ__INLINE void sq_binom__challenge_plain(struct sq_binom_node **w,
 					  uint64_t *wk, uint64_t *ws,
@@ -530,7 +530,6 @@ SQ__INLINE bool sq_binom__insert(struct sq_binom *q, struct sq_binom_node *n,
  * @q: the queue
  * Return: nothing.
  * Complexity: O(1) (clears the 64 root slots).
- * Context: the caller serialises.
  */
 static inline void sq_binom_init(struct sq_binom *q)
 {
@@ -551,7 +550,6 @@ static inline void sq_binom_init(struct sq_binom *q)
  * @now: ignored: a heap has no clock (the ring's init_at uses it)
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_binom_init_at(struct sq_binom *q, uint64_t now)
 {
@@ -567,7 +565,6 @@ SQ__NO_CLOCK(binom)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_binom_node_init(struct sq_binom_node *n)
 {
@@ -583,7 +580,6 @@ static inline void sq_binom_node_init(struct sq_binom_node *n)
  * @n: the node (initialised with sq_binom_node_init())
  * Return: true if @n is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_binom_queued(const struct sq_binom_node *n)
 {
@@ -595,7 +591,6 @@ static inline bool sq_binom_queued(const struct sq_binom_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_binom_empty(const struct sq_binom *q)
 {
@@ -607,7 +602,6 @@ static inline bool sq_binom_empty(const struct sq_binom *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_binom_count(const struct sq_binom *q)
 {
@@ -620,7 +614,6 @@ static inline size_t sq_binom_count(const struct sq_binom *q)
  * Return: the first node, NULL if the queue is empty.  The queue is not
  * changed.
  * Complexity: O(1): the minimum is cached.
- * Context: the caller serialises.
  */
 static inline struct sq_binom_node *sq_binom_first(const struct sq_binom *q)
 {
@@ -702,7 +695,6 @@ SQ__INLINE bool sq_binom__tie_dequeue(struct sq_binom *q,
  * Return: true if @n is now the first node (a timer user re-arms).
  * Complexity: O(1) amortised, O(log n) worst case (and O(n log n) once
  * per 2^58 enqueues and requeues: the renumbering).
- * Context: the caller serialises.
  */
 static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
@@ -717,7 +709,6 @@ static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
  * Return: true if @n was the first node (the first node changed: a timer
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n).
- * Context: the caller serialises.
  */
 static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 {
@@ -769,7 +760,6 @@ SQ__INLINE struct sq_binom_node *sq_binom__tie_pop(struct sq_binom *q,
  * Complexity: O(log n): its children join the roots, the roots are
  * scanned for the new minimum.  Always inlined under GNU C: with a
  * call, clang's pop + enqueue loop at small n cost half as much again.
- * Context: the caller serialises.
  */
 SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 {
@@ -792,7 +782,6 @@ SQ__INLINE struct sq_binom_node *sq_binom__tie_pop_due(struct sq_binom *q,
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
  * Complexity: as sq_binom_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
 						     uint64_t now)
@@ -802,10 +791,11 @@ static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
 
 /*
  * sq_binom__renumber - give the queued nodes the stamps 0 .. n-1 in their
- * (key, stamp) order (a tie kind's: (key, @tie, stamp)), and the counter n: pop them all, in order, onto a
- * list through their own bh_next, then insert them again in that order.
- * Equal keys keep their order and the heap is rebuilt, so nothing else
- * changes.  O(n log n), no allocation; it runs once per 2^58 stamps.
+ * (key, stamp) order (a tie kind's: (key, @tie, stamp)), and the counter n:
+ * pop them all, in order, onto a list through their own bh_next, then insert
+ * them again in that order. Equal keys keep their order and the heap is
+ * rebuilt, so nothing else changes. O(n log n), no allocation; it runs once
+ * per 2^58 stamps.
  */
 SQ__SLOW void sq_binom__renumber(struct sq_binom *q, sq_binom__tie_fn tie)
 {
@@ -952,7 +942,6 @@ sq_binom__visit_until(const struct sq_binom *q,
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_binom_visit(const struct sq_binom *q,
 				    void (*fn)(struct sq_binom_node *, void *),
@@ -962,7 +951,7 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
 }
 
 /**
- * sq_binom_visit_until - call a function for each queued node until it says stop
+ * sq_binom_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in the order of sq_binom_visit(), until
  *       it returns true; it must not change the queue (SQ_DEBUG stops the
@@ -970,7 +959,6 @@ static inline size_t sq_binom_visit(const struct sq_binom *q,
  * @arg: passed through to @fn
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k + log n) for k calls of @fn; no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline struct sq_binom_node *
 sq_binom_visit_until(const struct sq_binom *q,
@@ -1045,7 +1033,6 @@ sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
  *             at their children: O((m + 1) log n), m those nodes, which
  *             is O(n) for a key near the largest.  Cheap for keys near
  *             the first; for a search by key take rb or gavl.
- * Context: the caller serialises.
  */
 static inline struct sq_binom_node *
 sq_binom_find(const struct sq_binom *q, uint64_t key,
@@ -1110,7 +1097,6 @@ static inline bool sq_binom__tie_requeue(struct sq_binom *q,
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n).  In place, without moving @n, when (@key, new
  * sequence) is still above its parent and below all its children.
- * Context: the caller serialises.
  */
 static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
@@ -1220,7 +1206,6 @@ static inline int sq_binom__tie_check(const struct sq_binom *q,
  * SQ_DEBUG after printing which one broke, at which node).
  * Complexity: O(n), iterative: the walk follows bh_parent back up, each
  * pointer verified before it is followed, so it terminates on any heap.
- * Context: the caller serialises.
  */
 static inline int sq_binom_check(const struct sq_binom *q)
 {

@@ -74,12 +74,12 @@
  * it, so inserts undo what pops degrade).  The rotation helpers update
  * balances with the general formulas, exact for any balance, including a
  * degraded spine node's; the rotation that ends an insert's retrace has
- * its own short form (the child it came through leans by exactly one).  They never compare keys and exist once, for
- * both sides: the side is a number (0 left, 1 right) and a child word is
- * picked by its offset, so no rotation branches on which side it turns
- * (a coin flip to a predictor).  The only compare is the small descent
- * loop inside sq_gavl_enqueue(), which inlines into the caller and
- * selects the child without a branch.
+ * its own short form (the child it came through leans by exactly one). They
+ * never compare keys and exist once, for both sides: the side is a number (0
+ * left, 1 right) and a child word is picked by its offset, so no rotation
+ * branches on which side it turns (a coin flip to a predictor). The only
+ * compare is the small descent loop inside sq_gavl_enqueue(), which
+ * inlines into the caller and selects the child without a branch.
  *
  * A node that is not queued has gv_balance == SQ_GAVL__UNQUEUED, a value no
  * queued node can have (a queued balance lies in [-height, 1]), so queued()
@@ -687,7 +687,6 @@ SQ__INLINE void sq_gavl__unlink(struct sq_gavl_node *n)
  * @q: the queue
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_gavl_init(struct sq_gavl *q)
 {
@@ -702,7 +701,6 @@ static inline void sq_gavl_init(struct sq_gavl *q)
  * @now: ignored: a tree has no clock (the ring's init_at uses it)
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_gavl_init_at(struct sq_gavl *q, uint64_t now)
 {
@@ -718,7 +716,6 @@ SQ__NO_CLOCK(gavl)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_gavl_node_init(struct sq_gavl_node *n)
 {
@@ -734,7 +731,6 @@ static inline void sq_gavl_node_init(struct sq_gavl_node *n)
  * @n: the node (initialised with sq_gavl_node_init() at least once)
  * Return: true between its enqueue and its dequeue or pop.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_gavl_queued(const struct sq_gavl_node *n)
 {
@@ -746,7 +742,6 @@ static inline bool sq_gavl_queued(const struct sq_gavl_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_gavl_empty(const struct sq_gavl *q)
 {
@@ -758,7 +753,6 @@ static inline bool sq_gavl_empty(const struct sq_gavl *q)
  * @q: the queue
  * Return: the number of queued nodes.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_gavl_count(const struct sq_gavl *q)
 {
@@ -770,7 +764,6 @@ static inline size_t sq_gavl_count(const struct sq_gavl *q)
  * @q: the queue
  * Return: the first node (earliest queued among equal keys), NULL if empty.
  * Complexity: O(1), the cached first node.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *sq_gavl_first(const struct sq_gavl *q)
 {
@@ -793,7 +786,6 @@ static inline uint64_t sq_gavl_key(const struct sq_gavl_node *n)
  * @n: a queued node
  * Return: the next node, NULL if @n is the last.
  * Complexity: O(log n); amortised O(1) over a walk of the whole queue.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
 {
@@ -813,7 +805,6 @@ static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
  * @n: a queued node
  * Return: the previous node, NULL if @n is the first.
  * Complexity: O(log n); amortised O(1) over a walk of the whole queue.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 {
@@ -957,7 +948,6 @@ SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
  * @key: its key; @n goes after every node already queued with this key
  * Return: true if @n is now the first node.
  * Complexity: O(log n): one descent, at most one single or double rotation.
- * Context: the caller serialises.
  */
 SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				uint64_t key)
@@ -973,7 +963,6 @@ SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n).  The first node is cut without rotations, like
  * sq_gavl_pop(); any other node is erased with AVL rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
 {
@@ -987,7 +976,6 @@ static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
  * Complexity: O(log n) worst case, no rotation: the cut walks up the spine
  * only while nodes were left-heavy, and finding the new first descends only
  * the cut node's right subtree.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 {
@@ -1008,7 +996,6 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
  * Complexity: as sq_gavl_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *sq_gavl_pop_due(struct sq_gavl *q,
 						   uint64_t now)
@@ -1102,7 +1089,6 @@ static inline size_t sq_gavl__visit(const struct sq_gavl *q,
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 				   void (*fn)(struct sq_gavl_node *, void *),
@@ -1112,7 +1098,7 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
 }
 
 /**
- * sq_gavl_visit_until - call a function for each queued node until it says stop
+ * sq_gavl_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in queue order (as sq_gavl_visit()),
  *       until it returns true; it must not change the queue (SQ_DEBUG
@@ -1121,7 +1107,6 @@ static inline size_t sq_gavl_visit(const struct sq_gavl *q,
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
  *             allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *
 sq_gavl_visit_until(const struct sq_gavl *q,
@@ -1184,7 +1169,6 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
  *             (all of them when none matches): a descent to the first
  *             node with @key, then the walk in order.  So a key with many
  *             ties costs as many steps as @match rejects, by design.
- * Context: the caller serialises.
  */
 static inline struct sq_gavl_node *
 sq_gavl_find(const struct sq_gavl *q, uint64_t key,
@@ -1240,7 +1224,6 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
  * Return: true if the first node, or the first node's key, changed.
  * Complexity: O(log n); in place, without rebalancing, when @n's previous
  * node has a key <= @key and its next node (if any) a key > @key.
- * Context: the caller serialises.
  */
 static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 				   uint64_t key)
@@ -1382,7 +1365,6 @@ walked:
  * smallest node.
  * Return: 0 if sound; -1 (after a message under SQ_DEBUG) otherwise.
  * Complexity: O(n), O(1) extra memory (two fixed arrays).
- * Context: the caller serialises.
  */
 static inline int sq_gavl_check(const struct sq_gavl *q)
 {

@@ -137,7 +137,6 @@ static const struct sq_gavl__aug sq_egavl__aug = {
  * @q: the queue
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_egavl_init(struct sq_egavl *q)
 {
@@ -150,7 +149,6 @@ static inline void sq_egavl_init(struct sq_egavl *q)
  * @now: ignored: a tree has no clock
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_egavl_init_at(struct sq_egavl *q, uint64_t now)
 {
@@ -166,7 +164,6 @@ SQ__NO_CLOCK(egavl)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_egavl_node_init(struct sq_egavl_node *n)
 {
@@ -180,7 +177,6 @@ static inline void sq_egavl_node_init(struct sq_egavl_node *n)
  * @n: a node that went through sq_egavl_node_init() at least once
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_egavl_queued(const struct sq_egavl_node *n)
 {
@@ -192,7 +188,6 @@ static inline bool sq_egavl_queued(const struct sq_egavl_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_egavl_empty(const struct sq_egavl *q)
 {
@@ -204,7 +199,6 @@ static inline bool sq_egavl_empty(const struct sq_egavl *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_egavl_count(const struct sq_egavl *q)
 {
@@ -216,7 +210,6 @@ static inline size_t sq_egavl_count(const struct sq_egavl *q)
  * @q: the queue
  * Return: the first node (earliest queued among equal keys), NULL if empty.
  * Complexity: O(1), the cached first node.
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *sq_egavl_first(const struct sq_egavl *q)
 {
@@ -241,7 +234,6 @@ static inline uint64_t sq_egavl_key(const struct sq_egavl_node *n)
  * @n: a queued node
  * Return: the next node, NULL if @n is the last.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *
 sq_egavl_next(const struct sq_egavl_node *n)
@@ -256,7 +248,6 @@ sq_egavl_next(const struct sq_egavl_node *n)
  * @n: a queued node
  * Return: the previous node, NULL if @n is the first.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *
 sq_egavl_prev(const struct sq_egavl_node *n)
@@ -275,7 +266,6 @@ sq_egavl_prev(const struct sq_egavl_node *n)
  *         node stays queued.
  * Complexity: O(1) when the first node is eligible, else O(log n): one
  *             path down, steered by the subtree minima.
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *
 sq_egavl_pick_eligible(const struct sq_egavl *q, uint64_t limit)
@@ -310,7 +300,6 @@ sq_egavl_pick_eligible(const struct sq_egavl *q, uint64_t limit)
  * @key: its key; @n goes after every node already queued with this key
  * Return: true if @n is now the first node.
  * Complexity: O(log n): one descent, at most one (double) rotation.
- * Context: the caller serialises.
  */
 static inline bool sq_egavl_enqueue(struct sq_egavl *q, struct sq_egavl_node *n,
 				    uint64_t key)
@@ -327,7 +316,6 @@ static inline bool sq_egavl_enqueue(struct sq_egavl *q, struct sq_egavl_node *n,
  * @n: a node queued on @q
  * Return: true if @n was the first node; @n is not queued afterwards.
  * Complexity: O(log n); the first node is cut without rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_egavl_dequeue(struct sq_egavl *q, struct sq_egavl_node *n)
 {
@@ -344,7 +332,6 @@ static inline bool sq_egavl_dequeue(struct sq_egavl *q, struct sq_egavl_node *n)
  * @q: the queue
  * Return: the node that was first, not queued any more; NULL if empty.
  * Complexity: O(log n), no rotation (the cut).
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
 {
@@ -363,7 +350,6 @@ static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.
  * Complexity: as sq_egavl_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *sq_egavl_pop_due(struct sq_egavl *q,
 						     uint64_t now)
@@ -380,7 +366,6 @@ static inline struct sq_egavl_node *sq_egavl_pop_due(struct sq_egavl *q,
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n); in place when the order still holds.
- * Context: the caller serialises.
  */
 static inline bool sq_egavl_requeue(struct sq_egavl *q, struct sq_egavl_node *n,
 				    uint64_t key)
@@ -400,7 +385,6 @@ static inline bool sq_egavl_requeue(struct sq_egavl *q, struct sq_egavl_node *n,
  * Return: nothing.  The node keeps its place (its key is unchanged).
  * Complexity: O(1) when not queued, else O(log n): a walk up that ends
  *             where a subtree's minimum stays.
- * Context: the caller serialises.
  */
 static inline void sq_egavl_set_elig(struct sq_egavl *q,
 				     struct sq_egavl_node *n, uint64_t elig)
@@ -452,7 +436,6 @@ static inline bool sq_egavl__match_one(const struct sq_gavl_node *g, void *p)
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_egavl_visit(const struct sq_egavl *q,
 				    void (*fn)(struct sq_egavl_node *, void *),
@@ -468,7 +451,7 @@ static inline size_t sq_egavl_visit(const struct sq_egavl *q,
 }
 
 /**
- * sq_egavl_visit_until - call a function for each queued node until it says stop
+ * sq_egavl_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in queue order, until it returns true;
  *       it must not change the queue (SQ_DEBUG stops the program when the
@@ -476,7 +459,6 @@ static inline size_t sq_egavl_visit(const struct sq_egavl *q,
  * @arg: passed through to @fn
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k) for k calls of @fn, amortised O(1) a step.
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *
 sq_egavl_visit_until(const struct sq_egavl *q,
@@ -504,7 +486,6 @@ sq_egavl_visit_until(const struct sq_egavl *q,
  * Return: the first node in queue order with @key for which @match holds,
  *         NULL if none.
  * Complexity: O(log n + t), as sq_gavl_find().
- * Context: the caller serialises.
  */
 static inline struct sq_egavl_node *
 sq_egavl_find(const struct sq_egavl *q, uint64_t key,
@@ -528,7 +509,6 @@ sq_egavl_find(const struct sq_egavl *q, uint64_t key,
  *         (under SQ_DEBUG the broken invariant and the node are printed
  *         first).
  * Complexity: O(n), O(1) extra space.
- * Context: the caller serialises.
  */
 static inline int sq_egavl_check(const struct sq_egavl *q)
 {

@@ -55,12 +55,12 @@
  * lowest rung: the present, the past) keeps its front and moves the rest
  * into the lowest rung when it reaches down that far, else over a new
  * lowest rung, if one is free (sq_ladder__spill()); a spill rung made
- * below another reaches 2^SQ_LADDER__REACH times further down.  With SQ_LADDER_RUNGS set below the bound,
- * or when spills and a chain of spawns hold every rung, a crowded bucket
- * on the last rung is merge-sorted into the bottom (the paper's answer),
- * O(m log m) once; with no rung free a long bottom stays a sorted list,
- * whose inserts cost twice the distance from its nearer end.  Either way
- * the order stays exact.
+ * below another reaches 2^SQ_LADDER__REACH times further down. With
+ * SQ_LADDER_RUNGS set below the bound, or when spills and a chain of spawns
+ * hold every rung, a crowded bucket on the last rung is merge-sorted into the
+ * bottom (the paper's answer), O(m log m) once; with no rung free a long
+ * bottom stays a sorted list, whose inserts cost twice the distance from its
+ * nearer end. Either way the order stays exact.
  *
  * Invariants (sq_ladder_check() verifies each of them):
  *  1. Every list is NULL-terminated both ways, and each node's ld_home is
@@ -1076,7 +1076,6 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
  * Return: nothing.
  * Complexity: O(buckets / 64): clears the bitmap (bucket heads are valid
  * only where it says so, and are not touched).
- * Context: the caller serialises.
  */
 static inline void sq_ladder_init(struct sq_ladder *q)
 {
@@ -1105,7 +1104,6 @@ static inline void sq_ladder_init(struct sq_ladder *q)
  *       key enqueued into an empty queue)
  * Return: nothing.
  * Complexity: as sq_ladder_init().
- * Context: the caller serialises.
  */
 static inline void sq_ladder_init_at(struct sq_ladder *q, uint64_t now)
 {
@@ -1121,7 +1119,6 @@ SQ__NO_CLOCK(ladder)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_ladder_node_init(struct sq_ladder_node *n)
 {
@@ -1135,7 +1132,6 @@ static inline void sq_ladder_node_init(struct sq_ladder_node *n)
  * @n: the node (initialised with sq_ladder_node_init())
  * Return: true if @n is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_ladder_queued(const struct sq_ladder_node *n)
 {
@@ -1147,7 +1143,6 @@ static inline bool sq_ladder_queued(const struct sq_ladder_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_ladder_empty(const struct sq_ladder *q)
 {
@@ -1159,7 +1154,6 @@ static inline bool sq_ladder_empty(const struct sq_ladder *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_ladder_count(const struct sq_ladder *q)
 {
@@ -1173,7 +1167,6 @@ static inline size_t sq_ladder_count(const struct sq_ladder *q)
  * changed.
  * Complexity: O(1): the head of the bottom, which is never empty while
  * the queue is not.
- * Context: the caller serialises.
  */
 static inline struct sq_ladder_node *sq_ladder_first(const struct sq_ladder *q)
 {
@@ -1199,7 +1192,6 @@ static inline uint64_t sq_ladder_key(const struct sq_ladder_node *n)
  * Return: true if @n is now the first node (a timer user re-arms).
  * Complexity: O(1): a tail append to the top or a bucket, or an ordered
  * insert into the bottom (short: it is spilled into a rung when it grows).
- * Context: the caller serialises.
  */
 static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
@@ -1219,7 +1211,6 @@ static inline bool sq_ladder_enqueue(struct sq_ladder *q,
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(1): @n knows its list; O(1) amortised when it empties
  * the bottom, which is then refilled.
- * Context: the caller serialises.
  */
 static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n)
@@ -1241,7 +1232,6 @@ static inline bool sq_ladder_dequeue(struct sq_ladder *q,
  * Return: the node that was first, not queued any more; NULL if empty.
  * Complexity: O(1) amortised: the bottom's head; when that empties the
  * bottom it is refilled from the rungs (or the top).
- * Context: the caller serialises.
  */
 SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
 {
@@ -1273,7 +1263,6 @@ SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
  * Complexity: as sq_ladder_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_ladder_node *sq_ladder_pop_due(struct sq_ladder *q,
 						       uint64_t now)
@@ -1292,7 +1281,6 @@ static inline struct sq_ladder_node *sq_ladder_pop_due(struct sq_ladder *q,
  * Return: true if the first node or the first key changed.
  * Complexity: O(1) amortised: a dequeue and an enqueue (a requeue is a
  * new arrival, so even an unchanged key moves @n behind its equals).
- * Context: the caller serialises.
  */
 static inline bool sq_ladder_requeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
@@ -1404,7 +1392,6 @@ static inline size_t sq_ladder__visit(const struct sq_ladder *q,
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n + rungs * bitmap words), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_ladder_visit(const struct sq_ladder *q,
 				     void (*fn)(struct sq_ladder_node *,
@@ -1415,7 +1402,7 @@ static inline size_t sq_ladder_visit(const struct sq_ladder *q,
 }
 
 /**
- * sq_ladder_visit_until - call a function for each queued node until it says stop
+ * sq_ladder_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in the order of sq_ladder_visit(), until
  *       it returns true; it must not change the queue (SQ_DEBUG stops the
@@ -1424,7 +1411,6 @@ static inline size_t sq_ladder_visit(const struct sq_ladder *q,
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k + bitmap words) for k calls of @fn; no allocation, no
  *             recursion.
- * Context: the caller serialises.
  */
 static inline struct sq_ladder_node *
 sq_ladder_visit_until(const struct sq_ladder *q,
@@ -1549,7 +1535,6 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
  *             it (unsorted: the far future, past every rung); in the
  *             bottom, sorted, twice the distance from its nearer end.
  *             Plus the nodes with @key that @match rejects, by design.
- * Context: the caller serialises.
  */
 static inline struct sq_ladder_node *
 sq_ladder_find(const struct sq_ladder *q, uint64_t key,
@@ -1596,7 +1581,6 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
  * SQ_DEBUG after printing which one broke, at which node).
  * Complexity: O(n + buckets); every walk is bounded by the count, so it
  * ends on any queue.
- * Context: the caller serialises.
  */
 static inline int sq_ladder_check(const struct sq_ladder *q)
 {

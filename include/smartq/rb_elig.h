@@ -165,7 +165,6 @@ SQ__INLINE bool sq_erb__insert(struct sq_erb *q, struct sq_erb_node *n,
  * @q: the queue
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_erb_init(struct sq_erb *q)
 {
@@ -178,7 +177,6 @@ static inline void sq_erb_init(struct sq_erb *q)
  * @now: ignored: a tree has no clock
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_erb_init_at(struct sq_erb *q, uint64_t now)
 {
@@ -194,7 +192,6 @@ SQ__NO_CLOCK(erb)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_erb_node_init(struct sq_erb_node *n)
 {
@@ -211,7 +208,6 @@ static inline void sq_erb_node_init(struct sq_erb_node *n)
  * @n: a node that went through sq_erb_node_init() at least once
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_erb_queued(const struct sq_erb_node *n)
 {
@@ -223,7 +219,6 @@ static inline bool sq_erb_queued(const struct sq_erb_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_erb_empty(const struct sq_erb *q)
 {
@@ -235,7 +230,6 @@ static inline bool sq_erb_empty(const struct sq_erb *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_erb_count(const struct sq_erb *q)
 {
@@ -247,7 +241,6 @@ static inline size_t sq_erb_count(const struct sq_erb *q)
  * @q: the queue
  * Return: the first node (earliest queued among equal keys), NULL if empty.
  * Complexity: O(1), the cached leftmost.
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_first(const struct sq_erb *q)
 {
@@ -272,7 +265,6 @@ static inline uint64_t sq_erb_key(const struct sq_erb_node *n)
  * @n: a queued node
  * Return: the next node, NULL if @n is the last.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_next(const struct sq_erb_node *n)
 {
@@ -286,7 +278,6 @@ static inline struct sq_erb_node *sq_erb_next(const struct sq_erb_node *n)
  * @n: a queued node
  * Return: the previous node, NULL if @n is the first.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_prev(const struct sq_erb_node *n)
 {
@@ -304,7 +295,6 @@ static inline struct sq_erb_node *sq_erb_prev(const struct sq_erb_node *n)
  *         node stays queued.
  * Complexity: O(1) when the first node is eligible, else O(log n): one
  *             path down, steered by the subtree minima.
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_pick_eligible(const struct sq_erb *q,
 							uint64_t limit)
@@ -340,7 +330,6 @@ static inline struct sq_erb_node *sq_erb_pick_eligible(const struct sq_erb *q,
  * @key: its key; @n goes after every node already queued with this key
  * Return: true if @n is now the first node.
  * Complexity: O(log n); at most two rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_erb_enqueue(struct sq_erb *q, struct sq_erb_node *n,
 				  uint64_t key)
@@ -355,7 +344,6 @@ static inline bool sq_erb_enqueue(struct sq_erb *q, struct sq_erb_node *n,
  * @n: a node queued on @q
  * Return: true if @n was the first node; @n is not queued afterwards.
  * Complexity: O(log n); at most three rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
 {
@@ -372,7 +360,6 @@ static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
  * @q: the queue
  * Return: the node that was first, not queued any more; NULL if empty.
  * Complexity: O(log n).
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
 {
@@ -393,7 +380,6 @@ static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.
  * Complexity: as sq_erb_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *sq_erb_pop_due(struct sq_erb *q,
 						 uint64_t now)
@@ -410,7 +396,6 @@ static inline struct sq_erb_node *sq_erb_pop_due(struct sq_erb *q,
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n); in place when the order still holds.
- * Context: the caller serialises.
  */
 static inline bool sq_erb_requeue(struct sq_erb *q, struct sq_erb_node *n,
 				  uint64_t key)
@@ -429,7 +414,6 @@ static inline bool sq_erb_requeue(struct sq_erb *q, struct sq_erb_node *n,
  * Return: nothing.  The node keeps its place (its key is unchanged).
  * Complexity: O(1) when not queued, else O(log n): a walk up that ends
  *             where a subtree's minimum stays.
- * Context: the caller serialises.
  */
 static inline void sq_erb_set_elig(struct sq_erb *q, struct sq_erb_node *n,
 				   uint64_t elig)
@@ -482,7 +466,6 @@ static inline bool sq_erb__match_one(const struct sq_rb__link *l, void *p)
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_erb_visit(const struct sq_erb *q,
 				  void (*fn)(struct sq_erb_node *, void *),
@@ -497,7 +480,7 @@ static inline size_t sq_erb_visit(const struct sq_erb *q,
 }
 
 /**
- * sq_erb_visit_until - call a function for each queued node until it says stop
+ * sq_erb_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in queue order, until it returns true;
  *       it must not change the queue (SQ_DEBUG stops the program when the
@@ -505,7 +488,6 @@ static inline size_t sq_erb_visit(const struct sq_erb *q,
  * @arg: passed through to @fn
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k) for k calls of @fn, amortised O(1) a step.
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *
 sq_erb_visit_until(const struct sq_erb *q,
@@ -533,7 +515,6 @@ sq_erb_visit_until(const struct sq_erb *q,
  * Return: the first node in queue order with @key for which @match holds,
  *         NULL if none.
  * Complexity: O(log n + t), as sq_rb_find().
- * Context: the caller serialises.
  */
 static inline struct sq_erb_node *
 sq_erb_find(const struct sq_erb *q, uint64_t key,
@@ -555,7 +536,6 @@ sq_erb_find(const struct sq_erb *q, uint64_t key,
  * Return: 0 if rb's properties (1)-(8) and (9) hold, -1 otherwise (under
  *         SQ_DEBUG the broken invariant and the node are printed first).
  * Complexity: O(n), O(1) extra space.
- * Context: the caller serialises.
  */
 static inline int sq_erb_check(const struct sq_erb *q)
 {

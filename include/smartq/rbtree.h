@@ -57,9 +57,9 @@
  * shortest, so the height is at most 2 log2(n + 1).  On top of those the
  * queue keeps: (6) an in-order walk meets keys in non-decreasing order,
  * equal keys in the order they were (re)queued (a tie kind's: in less()
- * order, and those equal under less() as they were (re)queued); (7) rb_leftmost is the
- * first node of that walk, NULL when empty; (8) rb_count is the number of
- * nodes.
+ * order, and those equal under less() as they were (re)queued); (7)
+ * rb_leftmost is the first node of that walk, NULL when empty; (8) rb_count
+ * is the number of nodes.
  *
  * The balancing code (insert fix-up, erase, erase fix-up) never compares
  * keys and exists once, the two fix-up loops out of line.  Each fix-up is
@@ -869,7 +869,6 @@ SQ__INLINE bool sq_rb__requeue_aug(struct sq_rb *q, struct sq_rb__link *l,
  * @q: the queue
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_rb_init(struct sq_rb *q)
 {
@@ -884,7 +883,6 @@ static inline void sq_rb_init(struct sq_rb *q)
  * @now: ignored: a tree has no clock (the ring's init_at uses it)
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_rb_init_at(struct sq_rb *q, uint64_t now)
 {
@@ -900,7 +898,6 @@ SQ__NO_CLOCK(rb)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_rb_node_init(struct sq_rb_node *n)
 {
@@ -915,7 +912,6 @@ static inline void sq_rb_node_init(struct sq_rb_node *n)
  * @n: a node that went through sq_rb_node_init() at least once
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_rb_queued(const struct sq_rb_node *n)
 {
@@ -927,7 +923,6 @@ static inline bool sq_rb_queued(const struct sq_rb_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_rb_empty(const struct sq_rb *q)
 {
@@ -939,7 +934,6 @@ static inline bool sq_rb_empty(const struct sq_rb *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_rb_count(const struct sq_rb *q)
 {
@@ -951,7 +945,6 @@ static inline size_t sq_rb_count(const struct sq_rb *q)
  * @q: the queue
  * Return: the first node (earliest queued among equal keys), NULL if empty.
  * Complexity: O(1), the cached leftmost.
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_first(const struct sq_rb *q)
 {
@@ -976,7 +969,6 @@ static inline uint64_t sq_rb_key(const struct sq_rb_node *n)
  * Return: the next node, NULL if @n is the last.  It is returned non-const
  *         (like strchr): the queue's owner owns every node.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_next(const struct sq_rb_node *n)
 {
@@ -988,7 +980,6 @@ static inline struct sq_rb_node *sq_rb_next(const struct sq_rb_node *n)
  * @n: a queued node
  * Return: the previous node, NULL if @n is the first.
  * Complexity: O(log n), amortised O(1) over a whole walk.
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_prev(const struct sq_rb_node *n)
 {
@@ -1030,7 +1021,6 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
  * @key: its key; @n goes after every node already queued with this key
  * Return: true if @n is now the first node (a timer re-arms its deadline).
  * Complexity: O(log n); at most two rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
@@ -1045,7 +1035,6 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
  * Return: true if @n was the first node (the first node changed: a timer
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n); at most three rotations.
- * Context: the caller serialises.
  */
 static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
 {
@@ -1058,7 +1047,6 @@ static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
  * Return: the node that was first, not queued any more; NULL if empty.
  * Complexity: O(log n) worst case, amortised O(1) rebalancing; finding the
  *             new first is O(1).
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 {
@@ -1077,7 +1065,6 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
  * Return: the first node, popped, if its key is <= @now; else NULL and
  *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
  * Complexity: as sq_rb_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_pop_due(struct sq_rb *q, uint64_t now)
 {
@@ -1253,7 +1240,6 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n), no allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline size_t sq_rb_visit(const struct sq_rb *q,
 				 void (*fn)(struct sq_rb_node *, void *),
@@ -1263,7 +1249,7 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
 }
 
 /**
- * sq_rb_visit_until - call a function for each queued node until it says stop
+ * sq_rb_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in queue order (as sq_rb_visit()), until
  *       it returns true; it must not change the queue (SQ_DEBUG stops the
@@ -1272,7 +1258,6 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
  *             allocation, no recursion.
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_visit_until(const struct sq_rb *q,
 						   bool (*fn)(struct sq_rb_node *,
@@ -1299,7 +1284,6 @@ static inline struct sq_rb_node *sq_rb_visit_until(const struct sq_rb *q,
  *             (all of them when none matches): a descent to the first
  *             node with @key, then the walk in order.  So a key with many
  *             ties costs as many steps as @match rejects, by design.
- * Context: the caller serialises.
  */
 static inline struct sq_rb_node *sq_rb_find(const struct sq_rb *q, uint64_t key,
 					    bool (*match)(const struct sq_rb_node *,
@@ -1331,7 +1315,6 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
  * Complexity: O(log n): finding both neighbours (usually a step or two);
  *             when the order still holds the key is just rewritten, else
  *             it costs a dequeue + enqueue.
- * Context: the caller serialises.
  */
 static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
@@ -1434,7 +1417,6 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
  * Return: 0 if properties (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
  *         broken invariant and the node are printed first).
  * Complexity: O(n), iterative over parent links, O(1) extra space.
- * Context: the caller serialises.
  */
 static inline int sq_rb_check(const struct sq_rb *q)
 {
@@ -1446,7 +1428,8 @@ static inline int sq_rb_check(const struct sq_rb *q)
  * @name: the new kind's token: struct sq_@name, struct sq_@name_node and
  *        the verbs sq_@name_init ... sq_@name_check, next and prev, so
  *        SQ_ENQUEUE(@name, ...) and every SQ_* macro take it as they take rb
- * @less: bool less(const struct sq_@name_node *a, const struct sq_@name_node *b),
+ * @less: bool less(const struct sq_@name_node *a,
+ *                  const struct sq_@name_node *b),
  *        a static function the user defines after the macro: true if @a
  *        goes before @b
  *

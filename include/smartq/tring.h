@@ -98,10 +98,11 @@
  *
  * Configuration: SQ_TRING_SLOTS, the ring's slot count Ns, a power of two
  * from 64 to 4096, default 1024; SQ_TRING_LEVEL_BITS, B, 3 to 6, default
- * 4 (16 slots a level; doc/tring.md has the measurements).  Define them before the first include of smartq.h
- * or smartq/tring.h, identically in every translation unit that shares a
- * struct sq_tring.  Everything lives inside struct sq_tring, nothing
- * here allocates: doc/tring.md gives the bytes per level.
+ * 4 (16 slots a level; doc/tring.md has the measurements). Define them before
+ * the first include of smartq.h or smartq/tring.h, identically in every
+ * translation unit that shares a struct sq_tring. Everything lives inside
+ * struct sq_tring, nothing here allocates: doc/tring.md gives the bytes per
+ * level.
  *
  * Layout.  A node is 32 bytes on LP64, as small as the seed's: the key,
  * the tag (where it is), and the links of a circular doubly linked list.
@@ -812,7 +813,6 @@ static inline bool sq_tring__elsewhere(const struct sq_tring *q,
  * Return: true; false when @gran_shift is above 63, and then @q is left
  *         untouched (a geometry is refused, never changed).
  * Complexity: O(Ns + K * 2^B): the slot heads are cleared.
- * Context: the caller serialises.
  */
 static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 				      uint64_t base_time)
@@ -855,7 +855,6 @@ static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
  * @q: the queue
  * Return: nothing.
  * Complexity: O(Ns + K * 2^B).
- * Context: the caller serialises.
  */
 static inline void sq_tring_init(struct sq_tring *q)
 {
@@ -868,7 +867,6 @@ static inline void sq_tring_init(struct sq_tring *q)
  * @now: the caller's clock: keys below it are late
  * Return: nothing.
  * Complexity: O(Ns + K * 2^B).
- * Context: the caller serialises.
  */
 static inline void sq_tring_init_at(struct sq_tring *q, uint64_t now)
 {
@@ -880,7 +878,6 @@ static inline void sq_tring_init_at(struct sq_tring *q, uint64_t now)
  * @n: the node
  * Return: nothing.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline void sq_tring_node_init(struct sq_tring_node *n)
 {
@@ -895,7 +892,6 @@ static inline void sq_tring_node_init(struct sq_tring_node *n)
  * @n: a node that went through sq_tring_node_init() at least once
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_tring_queued(const struct sq_tring_node *n)
 {
@@ -907,7 +903,6 @@ static inline bool sq_tring_queued(const struct sq_tring_node *n)
  * @q: the queue
  * Return: true if no node is queued.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline bool sq_tring_empty(const struct sq_tring *q)
 {
@@ -919,7 +914,6 @@ static inline bool sq_tring_empty(const struct sq_tring *q)
  * @q: the queue
  * Return: the count.
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline size_t sq_tring_count(const struct sq_tring *q)
 {
@@ -934,7 +928,6 @@ static inline size_t sq_tring_count(const struct sq_tring *q)
  *         forward, only in sq_tring_pop(), sq_tring_advance() and
  *         sq_tring_pop_due().
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline uint64_t sq_tring_time(const struct sq_tring *q)
 {
@@ -946,7 +939,6 @@ static inline uint64_t sq_tring_time(const struct sq_tring *q)
  * @q: the queue
  * Return: the shift given to sq_tring_init_geom() (Tg = 1 << it).
  * Complexity: O(1).
- * Context: the caller serialises.
  */
 static inline unsigned sq_tring_gran_shift(const struct sq_tring *q)
 {
@@ -960,7 +952,6 @@ static inline unsigned sq_tring_gran_shift(const struct sq_tring *q)
  *         key is below the smallest queued key plus Tg (the earliest
  *         queued of the smallest tick); NULL if empty.
  * Complexity: O(1): a cached pointer, kept by every operation.
- * Context: the caller serialises.
  */
 static inline struct sq_tring_node *sq_tring_first(const struct sq_tring *q)
 {
@@ -986,7 +977,6 @@ static inline uint64_t sq_tring_key(const struct sq_tring_node *n)
  *       (or after every late node, when @key is late)
  * Return: true if @n is now the first node (a timer re-arms its deadline).
  * Complexity: O(1) at any distance.  The ring's time does not move.
- * Context: the caller serialises.
  */
 static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
 				    uint64_t key)
@@ -1008,7 +998,6 @@ static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
  *             top of this file says when, and its one exception).  The
  *             ring's time does not move: cancelling a timer is not the
  *             passing of time.
- * Context: the caller serialises.
  */
 static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 {
@@ -1031,7 +1020,6 @@ static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
  * Complexity: O(1), plus the cascades (each node moves at most K times in
  *             its life on the queue).  Always inlined under GNU C
  *             (neither gcc nor clang did it on their own).
- * Context: the caller serialises.
  */
 SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 {
@@ -1083,7 +1071,6 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
  * when timers expire through dequeue.
  * Complexity: O(1), plus the cascades of the time it moves (each node
  *             moves at most K times in its life on the queue).
- * Context: the caller serialises.
  */
 static inline uint64_t sq_tring_advance(struct sq_tring *q, uint64_t now)
 {
@@ -1125,7 +1112,6 @@ static inline uint64_t sq_tring_advance(struct sq_tring *q, uint64_t now)
  *         sq_tring_advance() moves it.  An expiry loop:
  *         while ((n = sq_tring_pop_due(q, now))).
  * Complexity: as sq_tring_advance() then sq_tring_pop().
- * Context: the caller serialises.
  */
 static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 						     uint64_t now)
@@ -1234,7 +1220,6 @@ static inline size_t sq_tring__visit(const struct sq_tring *q,
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n + Ns/64 + K): the bitmaps find the occupied slots.
- * Context: the caller serialises.
  */
 static inline size_t sq_tring_visit(const struct sq_tring *q,
 				    void (*fn)(struct sq_tring_node *, void *),
@@ -1244,7 +1229,7 @@ static inline size_t sq_tring_visit(const struct sq_tring *q,
 }
 
 /**
- * sq_tring_visit_until - call a function for each queued node until it says stop
+ * sq_tring_visit_until - call a function on queued nodes until it says stop
  * @q:   the queue
  * @fn:  called as fn(node, @arg), in the order of sq_tring_visit(), until
  *       it returns true; it must not change the queue (SQ_DEBUG stops the
@@ -1253,7 +1238,6 @@ static inline size_t sq_tring_visit(const struct sq_tring *q,
  * Return: the node for which @fn returned true, NULL if it never did.
  * Complexity: O(k + Ns/64 + K) for k calls of @fn; no allocation, no
  *             recursion.
- * Context: the caller serialises.
  */
 static inline struct sq_tring_node *
 sq_tring_visit_until(const struct sq_tring *q,
@@ -1323,7 +1307,6 @@ sq_tring__find(const struct sq_tring *q, uint64_t key,
  *             tick: the nodes of that tick (at Tg = 1, of @key); else the
  *             late list, or one level slot (the keys of its span).  Plus
  *             the nodes with @key that @match rejects, by design.
- * Context: the caller serialises.
  */
 static inline struct sq_tring_node *
 sq_tring_find(const struct sq_tring *q, uint64_t key,
@@ -1342,7 +1325,6 @@ sq_tring_find(const struct sq_tring *q, uint64_t key,
  * Complexity: O(1) in place, when @n stays in its ring slot or the late
  *             list and is already its tail; otherwise as dequeue +
  *             enqueue.  The ring's time does not move.
- * Context: the caller serialises.
  */
 static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 				    uint64_t key)
@@ -1439,7 +1421,6 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
  * Return: 0 if invariants (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
  *         broken invariant and the node are printed first).
  * Complexity: O(Ns + K * 2^B + n), iterative, O(1) extra space.
- * Context: the caller serialises.
  */
 static inline int sq_tring_check(const struct sq_tring *q)
 {
