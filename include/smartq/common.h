@@ -441,7 +441,9 @@ static inline void sq__die(const char *fn, const char *mistake)
  * macro API takes @name as it takes @B.  The comparing paths get
  * sq_@name__tie, which orders two nodes of equal key by the user's
  * @less (declared here, defined by the user after the macro); its
- * address is a constant, so the call inlines as a direct one.
+ * address is a constant, so an optimising build inlines the call as a
+ * direct one.  Not always_inline: a build that does not propagate the
+ * constant (gcc -O1 with ASan) must still compile the indirect call.
  *
  * What a backend provides for it: sq_B__tie_item (what its order
  * compares), sq_B__tie_fn, sq_B__tie_node() (an item's node), its verbs
@@ -460,8 +462,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 	};								\
 	static bool less(const struct sq_##name##_node *,		\
 			 const struct sq_##name##_node *);		\
-	SQ__GEN_INLINE bool sq_##name##__tie(const sq_##B##__tie_item *a, \
-					     const sq_##B##__tie_item *b) \
+	SQ__GEN bool sq_##name##__tie(const sq_##B##__tie_item *a,	\
+				      const sq_##B##__tie_item *b)	\
 	{								\
 		return less(sq_entry_const(sq_##B##__tie_node(a),	\
 					   struct sq_##name##_node, base), \
