@@ -221,8 +221,12 @@ sq_binom__tie_node(const sq_binom__tie_item *n)
 /*
  * sq_binom__tie_before - (ak, @a, as) < (bk, @b, bs): (key, less, seq),
  * @tie not NULL.  @b may be NULL, a sentinel that only keys and
- * sequences compare against (sq_binom__tie_pop()'s start).  Two calls of
- * @tie when neither node goes first by it.
+ * sequences compare against (sq_binom__tie_pop()'s start).  One call of
+ * @tie: stamps are distinct, so between equal keys the younger node (the
+ * larger stamp) goes first exactly when @tie puts it before the older,
+ * and a is first when that answer differs from "a is the older".  Both
+ * the nodes handed to @tie and the answer are selected without a branch:
+ * which one is younger is a coin flip to a predictor.
  */
 SQ__INLINE bool sq_binom__tie_before(const struct sq_binom_node *a,
 				     uint64_t ak, uint64_t as,
@@ -230,13 +234,25 @@ SQ__INLINE bool sq_binom__tie_before(const struct sq_binom_node *a,
 				     uint64_t bk, uint64_t bs,
 				     sq_binom__tie_fn tie)
 {
-	if (ak != bk)
-		return ak < bk;
-	if (b && tie(a, b))
-		return true;
-	if (b && tie(b, a))
-		return false;
-	return as < bs;
+	const struct sq_binom_node *young, *old;
+	bool a_old;
+
+	if (ak != bk || !b)
+		return sq_binom__before(ak, as, bk, bs);
+	a_old = as < bs;
+#ifdef SQ__PTR_MASK
+	{
+		uintptr_t d = ((uintptr_t)a ^ (uintptr_t)b) &
+			      (uintptr_t)sq_binom__mask(a_old);
+
+		young = (const struct sq_binom_node *)((uintptr_t)a ^ d);
+		old = (const struct sq_binom_node *)((uintptr_t)b ^ d);
+	}
+#else
+	young = a_old ? b : a;
+	old = a_old ? a : b;
+#endif
+	return tie(young, old) != a_old;
 }
 
 /* sq_binom__less - the order on queued nodes: (key, seq), or (key, @tie,
@@ -267,43 +283,40 @@ SQ__INLINE bool sq_binom__newest_before(const struct sq_binom_node *n,
 }
 
 /*
- * sq_binom__challenge_plain - @x, with key @xk and sequence @xs,
- * challenges the winner so far (*@w, whose key and sequence are *@wk and
- * *@ws): if x comes first on (key, seq) it becomes the winner and the old
- * winner goes to *@l, else x goes to *@l.  Without a branch: which one
- * wins is a coin flip to a predictor. On x86-64 it is one compare (two
- * instructions for the 128-bit order) and four conditional moves; gcc turns
- * the C selects below into a branch once there are four of them, hence the
- * asm. Elsewhere the selects go through sq_binom__mask().
+ * sq_binom__select - if @c, @x (key @xk, sequence @xs) becomes the
+ * winner (*@w, *@wk, *@ws) and the old winner goes to *@l; else @x goes
+ * to *@l.  Without a branch: which one wins is a coin flip to a
+ * predictor.  On x86-64 four conditional moves; gcc turns the C selects
+ * below into a branch once there are four of them, hence the asm.
+ * Elsewhere the selects go through sq_binom__mask().
  */
-SQ__INLINE void sq_binom__challenge_plain(struct sq_binom_node **w,
-					  uint64_t *wk, uint64_t *ws,
-					  struct sq_binom_node **l,
-					  struct sq_binom_node *x, uint64_t xk,
-					  uint64_t xs)
+SQ__INLINE void sq_binom__select(bool c, struct sq_binom_node **w,
+				 uint64_t *wk, uint64_t *ws,
+				 struct sq_binom_node **l,
+				 struct sq_binom_node *x, uint64_t xk,
+				 uint64_t xs)
 {
 #ifdef SQ__X86_64
 	struct sq_binom_node *win = *w, *lose = x;
-	uint64_t k = *wk, sq = *ws, tmp = xk;
+	uint64_t k = *wk, sq = *ws;
+	unsigned char cc = (unsigned char)c;
 
-	/* xs - sq borrows if xs < sq; then xk - k - borrow: CF = x first.
-	 * {AT&T|Intel} operand orders, so -masm=intel assembles it too. */
-	__asm__("cmp {%[sq], %[xs]|%[xs], %[sq]}\n\t"
-		"sbb {%[k], %[tmp]|%[tmp], %[k]}\n\t"
-		"cmovb {%[win], %[lose]|%[lose], %[win]}\n\t"
-		"cmovb {%[x], %[win]|%[win], %[x]}\n\t"
-		"cmovb {%[xk], %[k]|%[k], %[xk]}\n\t"
-		"cmovb {%[xs], %[sq]|%[sq], %[xs]}"
+	/* {AT&T|Intel} operand orders, so -masm=intel assembles it too */
+	__asm__("test {%[c], %[c]|%[c], %[c]}\n\t"
+		"cmovnz {%[win], %[lose]|%[lose], %[win]}\n\t"
+		"cmovnz {%[x], %[win]|%[win], %[x]}\n\t"
+		"cmovnz {%[xk], %[k]|%[k], %[xk]}\n\t"
+		"cmovnz {%[xs], %[sq]|%[sq], %[xs]}"
 		: [win] "+&r"(win), [lose] "+&r"(lose), [k] "+&r"(k),
-		  [sq] "+&r"(sq), [tmp] "+&r"(tmp)
-		: [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)
+		  [sq] "+&r"(sq)
+		: [c] "q"(cc), [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)
 		: "cc");
 	*w = win;
 	*l = lose;
 	*wk = k;
 	*ws = sq;
 #else
-	uint64_t m = sq_binom__mask(sq_binom__before(xk, xs, *wk, *ws));
+	uint64_t m = sq_binom__mask(c);
 #ifdef SQ__PTR_MASK
 	/* a pointer select on its address: see SQ__PTR_MASK */
 	uintptr_t d = ((uintptr_t)x ^ (uintptr_t)*w) & (uintptr_t)m;
@@ -322,25 +335,61 @@ SQ__INLINE void sq_binom__challenge_plain(struct sq_binom_node **w,
 }
 
 /*
- * sq_binom__challenge - the same in the order of @tie: the plain select
- * when it is NULL; a tie kind's order calls the user's less between equal
- * keys, so it selects with a branch.
+ * sq_binom__challenge_plain - @x, with key @xk and sequence @xs,
+ * challenges the winner so far (*@w, whose key and sequence are *@wk and
+ * *@ws): if x comes first on (key, seq) it becomes the winner and the old
+ * winner goes to *@l, else x goes to *@l.  On x86-64 the compare is in
+ * the asm of sq_binom__select() (two instructions for the 128-bit order,
+ * whose borrow is the condition the moves read).
+ */
+SQ__INLINE void sq_binom__challenge_plain(struct sq_binom_node **w,
+					  uint64_t *wk, uint64_t *ws,
+					  struct sq_binom_node **l,
+					  struct sq_binom_node *x, uint64_t xk,
+					  uint64_t xs)
+{
+#ifdef SQ__X86_64
+	struct sq_binom_node *win = *w, *lose = x;
+	uint64_t k = *wk, sq = *ws, tmp = xk;
+
+	/* xs - sq borrows if xs < sq; then xk - k - borrow: CF = x first */
+	__asm__("cmp {%[sq], %[xs]|%[xs], %[sq]}\n\t"
+		"sbb {%[k], %[tmp]|%[tmp], %[k]}\n\t"
+		"cmovb {%[win], %[lose]|%[lose], %[win]}\n\t"
+		"cmovb {%[x], %[win]|%[win], %[x]}\n\t"
+		"cmovb {%[xk], %[k]|%[k], %[xk]}\n\t"
+		"cmovb {%[xs], %[sq]|%[sq], %[xs]}"
+		: [win] "+&r"(win), [lose] "+&r"(lose), [k] "+&r"(k),
+		  [sq] "+&r"(sq), [tmp] "+&r"(tmp)
+		: [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)
+		: "cc");
+	*w = win;
+	*l = lose;
+	*wk = k;
+	*ws = sq;
+#else
+	sq_binom__select(sq_binom__before(xk, xs, *wk, *ws), w, wk, ws, l, x,
+			 xk, xs);
+#endif
+}
+
+/*
+ * sq_binom__challenge - the same in the order of @tie: the plain one when
+ * it is NULL; a tie kind's compare calls the user's less between equal
+ * keys (once, sq_binom__tie_before()) and its answer selects without a
+ * branch too.
  */
 SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
 				    uint64_t *ws, struct sq_binom_node **l,
 				    struct sq_binom_node *x, uint64_t xk,
 				    uint64_t xs, sq_binom__tie_fn tie)
 {
-	if (!tie) {
+	if (!tie)
 		sq_binom__challenge_plain(w, wk, ws, l, x, xk, xs);
-	} else if (sq_binom__tie_before(x, xk, xs, *w, *wk, *ws, tie)) {
-		*l = *w;
-		*w = x;
-		*wk = xk;
-		*ws = xs;
-	} else {
-		*l = x;
-	}
+	else
+		sq_binom__select(sq_binom__tie_before(x, xk, xs, *w, *wk, *ws,
+						      tie),
+				 w, wk, ws, l, x, xk, xs);
 }
 
 /*
@@ -1224,8 +1273,9 @@ static inline int sq_binom_check(const struct sq_binom *q)
  * sq_binom_node as .base (key: SQ_KEY(@name, n)), @less is consulted only
  * between equal keys, and nodes equal under both keep FIFO by their
  * stamps: the order is (key, less, stamp).  Costs are binom's; a compare
- * of two equal keys calls @less once or twice (to know they are equal
- * under it), and selects with a branch, not the plain kind's moves.
+ * of two equal keys calls @less once (the younger node against the
+ * older) and selects with conditional moves, as the plain kind does; the
+ * test for equal keys is a branch.
  */
 #define SQ_BINOM_TIE(name, less)					\
 	SQ__TIE_KIND(binom, name, less)					\
