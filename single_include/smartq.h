@@ -3816,9 +3816,11 @@ SQ__INLINE bool sq_binom__tie_before(const struct sq_binom_node *a,
 	const struct sq_binom_node *young, *old;
 	bool a_old;
 
-	if (ak != bk || !b)
-		return sq_binom__before(ak, as, bk, bs);
+	if (ak != bk)
+		return ak < bk;
 	a_old = as < bs;
+	if (!b)
+		return a_old;
 #ifdef SQ__PTR_MASK
 	{
 		uintptr_t d = ((uintptr_t)a ^ (uintptr_t)b) &
