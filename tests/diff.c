@@ -6,23 +6,25 @@
  * a random queued node, requeue) with keys drawn from several classes:
  * small ranges full of equal keys, 0 and UINT64_MAX and their neighbours,
  * hold-like keys (the last popped key plus a little), keys equal to a
- * queued key, and for the ring keys below its time and far past its
+ * queued key, and for a ring keys below its time and far past its
  * horizon.  Each stream runs a small-N phase with check() after every step
  * and a long phase with larger N and check() every so often.
  *
  *   exact backends    (flag 1 in SQ_KINDS) every answer and return value
  *                     equals the model's (tests/model.h)
- *   the ring, Tg = 1, exact too, keys kept inside the window
- *   keys in window    [time, time + SQ_TRING_SLOTS); pop sets the time
- *   the ring, other   the contract's guarantee: late nodes first, FIFO;
- *   geometries        else a key below the smallest key + Tg; the time
- *                     moves only on pop, to the popped key's tick
+ *   each ring         (flag 0: exact only to a granularity Tg), at Tg = 1
+ *   at Tg = 1         with no key late: exact too; keys at or past its
+ *                     time, most within windows of 1 to SQD_SPAN ticks
+ *   each ring, other  the contract's guarantee: late nodes first, FIFO;
+ *   geometries        else a key below the smallest key + Tg; its time
+ *                     (SQ_TIME) moves on pop, to the popped key's tick,
+ *                     and on advance
  *   tie kinds         a tie kind (SQ_TIE) of every backend of SQ_TIE_KINDS,
  *                     ordered among equal keys by an item's prio, drawn
  *                     from 0..3 on every enqueue and requeue: against the
  *                     model ordered by (key, prio, seq), exactly
- *   cross             every exact backend (and then the ring at Tg = 1 in
- *                     its window too) fed one stream must give identical
+ *   cross             every exact backend (and then the rings at Tg = 1,
+ *                     no key late, too) fed one stream must give identical
  *                     node identities from every first() and pop(), up to
  *                     N = 20000; the tie kinds among them, all prios 0
  *                     (so FIFO); and the tie kinds alone, random prios
@@ -31,7 +33,10 @@
  * run's name; a failure prints the run, the seed and the step, and
  * SQ_SEED=<seed> repeats it.  SQ_DIFF_SCALE=<n> runs n times as many
  * operations (a soak); -DSQ_DIFF_SCALE_DIV=<d> runs 1/d of them (the
- * sanitizer and -O0 builds).  -DSQ_TRING_SLOTS=<Ns> tries other rings.
+ * sanitizer and -O0 builds).  tests/tests.mk also builds it with rings of
+ * other sizes (diff-slots64, diff-slots4096) and with a second ring in
+ * SQ_KINDS (diff-two-rings: tests/two_rings.h).  Nothing here names a
+ * backend: the list is SQ_KINDS.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,7 +55,10 @@
 #endif
 #define SQD_DEFAULT_SEED 20070417u	/* the seed thread's month */
 #define SQD_XMAX 20000u			/* nodes per backend (cross runs) */
-#define SQD_NS ((uint64_t)SQ_TRING_SLOTS)
+/* the widest window, in ticks, the ring key mix aims at: windows of
+ * 2^0 .. 2^12 ticks, so the horizon of any ring up to 4096 slots is hit */
+#define SQD_SPAN_LOG2 12u
+#define SQD_SPAN ((uint64_t)1 << SQD_SPAN_LOG2)
 
 /* ---- context for failure messages ------------------------------------- */
 
@@ -67,11 +75,10 @@ static struct {
 static void diff_context(void)
 {
 	fprintf(stderr,
-		"diff: run %s, backend %s (ring shift %u base %llu, %u slots), "
+		"diff: run %s, backend %s (ring shift %u base %llu), "
 		"SQ_SEED=%llu, step %lu, op %s\n",
 		ctx.run, ctx.backend, ctx.shift, (unsigned long long)ctx.base,
-		(unsigned)SQ_TRING_SLOTS, (unsigned long long)ctx.seed,
-		ctx.step, ctx.op);
+		(unsigned long long)ctx.seed, ctx.step, ctx.op);
 }
 
 #define DASSERT(c, ...)                                         \
@@ -140,26 +147,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* ---- find's predicate and visit_until's stop, on ids ----------------- */
-
-/*
- * The ids find looks for: id % mod == rem, or with mod 0 the one id rem
- * (ns-3's Remove: the event with that uid).  The same function answers
- * for the backends and the model; a backend's calls also count any node
- * of another key than the one asked for, which must not happen.
- */
-struct sqd_match {
-	unsigned mod, rem;
-	uint64_t key;
-	unsigned long wrong_key;
-};
-
-static bool sqd_match_id(unsigned id, void *arg)
-{
-	const struct sqd_match *m = (const struct sqd_match *)arg;
-
-	return m->mod ? id % m->mod == m->rem : id == m->rem;
-}
+/* ---- visit_until's stop, on ids (find's predicate: sqm_match) -------- */
 
 /* visit_until's function: records the ids it meets, stops at call @at
  * (1-based; 0 never) */
@@ -190,7 +178,7 @@ struct sqd_ops {
 	long (*pop_due)(uint64_t now);		/* id, -1 if nothing due */
 	size_t (*visit)(unsigned char *seen);	/* seen[id]++ per node */
 	long (*visit_until)(struct sqd_stop *st);	/* id, -1 if not stopped */
-	long (*find)(uint64_t key, struct sqd_match *m);	/* m NULL: any */
+	long (*find)(uint64_t key, struct sqm_match *m);	/* m NULL: any */
 	size_t (*count)(void);
 	bool (*empty)(void);
 	bool (*queued)(unsigned id);
@@ -256,12 +244,11 @@ struct sqd_ops {
 	}                                                                     \
 	static bool K##_match(const SQ_NODE(K) *n, void *arg)                 \
 	{                                                                     \
-		struct sqd_match *m = (struct sqd_match *)arg;                \
-		m->wrong_key += SQ_KEY(K, n) != m->key;                       \
-		return sqd_match_id(                                          \
-			sq_entry_const(n, struct K##_item, link)->id, m);     \
+		return sqm_match_node(                                        \
+			sq_entry_const(n, struct K##_item, link)->id,         \
+			SQ_KEY(K, n), arg);                                   \
 	}                                                                     \
-	static long K##_find(uint64_t key, struct sqd_match *m)               \
+	static long K##_find(uint64_t key, struct sqm_match *m)               \
 	{                                                                     \
 		return K##_id(SQ_FIND(K, &K##_q, key, m ? K##_match : NULL,   \
 				      m));                                    \
@@ -334,8 +321,8 @@ static struct sqd_ops backends[] = { SQ_KINDS(SQD_OPS) SQ_TIE_KINDS(SQD_TIE_OPS)
 
 enum sqd_mode {
 	SQD_EXACT,		/* a tree: any key, exact answers */
-	SQD_RING_EXACT,		/* the ring, Tg = 1, keys in the window: exact */
-	SQD_RING,		/* the ring, any geometry, any key: the guarantee */
+	SQD_RING_EXACT,		/* a ring, Tg = 1, no key late: exact */
+	SQD_RING,		/* a ring, any geometry, any key: the guarantee */
 };
 
 static struct sqm model;
@@ -397,11 +384,20 @@ static uint64_t key_far(uint64_t t)
 	}
 }
 
-/* Tg = 1: keys >= time, most in [time, time + Ns), clipped at UINT64_MAX,
- * some past it at any distance (the ring is exact there too) */
+/* a window's width in ticks: 2^0 .. 2^SQD_SPAN_LOG2, log-uniform */
+static uint64_t span_ticks(void)
+{
+	return (uint64_t)1 << below(SQD_SPAN_LOG2 + 1);
+}
+
+/* Tg = 1: keys >= time, most in a window [time, time + span), clipped at
+ * UINT64_MAX, some past it at any distance (a ring is exact there too) */
 static uint64_t key_ring_window(uint64_t t)
 {
-	uint64_t span = t > UINT64_MAX - (SQD_NS - 1) ? UINT64_MAX - t + 1 : SQD_NS;
+	uint64_t span = span_ticks();
+
+	if (t > UINT64_MAX - (span - 1))
+		span = UINT64_MAX - t + 1;
 
 	switch (below(8)) {
 	case 6:
@@ -420,13 +416,16 @@ static uint64_t key_ring_window(uint64_t t)
 	}
 }
 
-/* the window's width Ns * Tg, saturated */
+/* a window's width span_ticks() * Tg, saturated */
 static uint64_t ring_width(unsigned shift)
 {
-	return shift + (unsigned)sq__ctz64(SQD_NS) >= 64 ? UINT64_MAX : SQD_NS << shift;
+	uint64_t span = span_ticks();
+
+	return shift + (unsigned)sq__ctz64(span) >= 64 ? UINT64_MAX
+						       : span << shift;
 }
 
-/* any geometry: in the window, past the horizon, late, extremes */
+/* any geometry: in a window, past its horizon, late, extremes */
 static uint64_t key_ring(uint64_t t, unsigned shift)
 {
 	uint64_t width = ring_width(shift), tg = (uint64_t)1 << shift;
@@ -505,7 +504,7 @@ static void verify_first(const struct sqd_run *r)
 		(unsigned long long)be->key((unsigned)f),
 		(unsigned long long)sqm_key(&model, (unsigned)f));
 	if (r->mode == SQD_RING) {
-		DASSERT(sqm_tring_pop_ok(&model, be->time(), r->shift, (unsigned)f),
+		DASSERT(sqm_gran_pop_ok(&model, be->time(), r->shift, (unsigned)f),
 			"first() %ld (key %llu) breaks the ring's rule at time %llu;"
 			" model first %u key %llu\n", f,
 			(unsigned long long)be->key((unsigned)f),
@@ -617,12 +616,12 @@ static void do_pop(const struct sqd_run *r, bool due, uint64_t now)
 	ctx.op = due ? "pop_due" : "pop";
 	f = be->first();
 	if (r->mode == SQD_RING && f >= 0)
-		DASSERT(sqm_tring_pop_ok(&model, t0, r->shift, (unsigned)f),
+		DASSERT(sqm_gran_pop_ok(&model, t0, r->shift, (unsigned)f),
 			"pop: first %ld breaks the ring's rule\n", f);
 	if (due) {
 		/* the ring's pop_due first moves its time to the clock */
 		if (be->is_ring)
-			t0 = sqm_tring_time_after_advance(&model, t0, r->shift, now);
+			t0 = sqm_gran_time_after_advance(&model, t0, r->shift, now);
 		p = be->pop_due(now);
 		if (f >= 0 && be->key((unsigned)f) > now) {
 			DASSERT(p == -1, "pop_due(%llu) gave %ld, first %ld is not due\n",
@@ -654,7 +653,7 @@ static void do_pop(const struct sqd_run *r, bool due, uint64_t now)
 			"pop() %ld, model %u\n", p, mid);
 	}
 	if (be->is_ring) {
-		want_t = sqm_tring_time_after_pop(t0, r->shift, key);
+		want_t = sqm_gran_time_after_pop(t0, r->shift, key);
 		DASSERT(be->time() == want_t,
 			"time %llu after popping key %llu at %llu, want %llu\n",
 			(unsigned long long)be->time(), (unsigned long long)key,
@@ -673,7 +672,7 @@ static void do_advance(const struct sqd_run *r, uint64_t now)
 
 	ctx.op = "advance";
 	if (be->is_ring)
-		want = sqm_tring_time_after_advance(&model, t0, r->shift, now);
+		want = sqm_gran_time_after_advance(&model, t0, r->shift, now);
 	be->advance(now);
 	DASSERT(be->time() == want, "advance(%llu) at %llu: time %llu, want %llu\n",
 		(unsigned long long)now, (unsigned long long)t0,
@@ -738,7 +737,7 @@ static void do_visit_until(const struct sqd_run *r, unsigned nids)
  * those a predicate takes, or the one node of an id (by its own stream) */
 static void do_find(const struct sqd_run *r)
 {
-	struct sqd_match m;
+	struct sqm_match m;
 	const struct sqm_entry *e;
 	uint64_t key, x;
 	long got, want;
@@ -778,7 +777,7 @@ static void do_find(const struct sqd_run *r)
 						   : (unsigned)(x >> 48) % 64;
 		}
 		got = r->be->find(key, how ? &m : NULL);
-		want = sqm_find_key(&model, key, how ? sqd_match_id : NULL, &m);
+		want = sqm_find_key(&model, key, how ? sqm_match_id : NULL, &m);
 		DASSERT(got == want,
 			"find(%llu, %s %u/%u) gave %ld, model %ld\n",
 			(unsigned long long)key, how ? "match" : "any",
@@ -952,7 +951,7 @@ SQ_TEST(diff_exact_backends)
 			run_exact(&backends[b]);
 }
 
-/* the ring at Tg = 1, keys in the window: it must be exact */
+/* a ring at Tg = 1, no key late: it must be exact */
 static void run_ring_exact(const struct sqd_ops *be)
 {
 	struct sqd_run r;
@@ -964,8 +963,8 @@ static void run_ring_exact(const struct sqd_ops *be)
 	run_both(&r, "ring-exact-base0", 30000, 300000, 1500);
 	r.base = 123456789;
 	run_both(&r, "ring-exact-base123456789", 5000, 30000, 600);
-	/* the window runs into UINT64_MAX */
-	r.base = UINT64_MAX - 3 * SQD_NS / 2;
+	/* the windows run into UINT64_MAX */
+	r.base = UINT64_MAX - 3 * SQD_SPAN / 2;
 	run_both(&r, "ring-exact-top", 10000, 50000, 600);
 }
 
@@ -1063,6 +1062,8 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 	size_t target = 0;
 
 	seed_run(name, "all");
+	ctx.shift = 0;
+	ctx.base = 0;
 	max_queued = 0;
 	memset(xq_pos, 0, sizeof(xq_pos));
 	xq_n = 0;
@@ -1088,9 +1089,11 @@ static void run_cross(const struct sqd_ops *const *bes, size_t n,
 		if (xq_n && below(8) == 0)	/* equal to a queued key */
 			key = bes[0]->key(xq_ids[below(xq_n)]);
 		if (ring && below(16) == 0) {	/* the clock moves on a little */
+			uint64_t now = sat_add(t, below(4 * span_ticks()));
+
 			ctx.op = "advance";
-			for (b = 0; b < n; b++)
-				bes[b]->advance(sat_add(t, below(4 * SQD_NS)));
+			for (b = 0; b < n; b++)	/* one clock for every ring */
+				bes[b]->advance(now);
 		}
 		ret0 = false;
 		switch (pick_op(xq_n, target)) {

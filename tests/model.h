@@ -31,20 +31,28 @@
  *					@key for which match(id, arg) holds
  *					(match NULL: any), -1 if none
  *
- * For the time ring, which is exact only to its granularity Tg and
- * only while keys stay in its window, the model states the contract's
- * guarantee instead of one answer:
+ * find's predicate, one for the backends and the model alike (struct
+ * sqm_match: an id residue or one id, and the key asked for):
  *
- *	sqm_tring_pop_ok(&m, ring_time, gran_shift, id)
+ *	sqm_match_id(id, &mt)		does @id match
+ *	sqm_match_node(id, key, &mt)	the same from a backend's call, which
+ *					also counts a node of another key
+ *
+ * For a backend exact only to its granularity Tg (flag 0 in SQ_KINDS:
+ * the ring), whose clock the verbs every backend has give (SQ_TIME,
+ * SQ_GRAN_SHIFT), the model states the contract's guarantee instead of
+ * one answer:
+ *
+ *	sqm_gran_pop_ok(&m, ring_time, gran_shift, id)
  *	    is @id an allowed result of pop()/first() at @ring_time?
  *	    - if any queued key is below @ring_time ("late"), @id must be the
  *	      late entry with the smallest seq (late entries come out first,
  *	      FIFO among themselves);
  *	    - otherwise key(@id) must be below the smallest key plus Tg.
- *	sqm_tring_time_after_pop(ring_time, gran_shift, key)
+ *	sqm_gran_time_after_pop(ring_time, gran_shift, key)
  *	    the ring's time after popping @key: the larger of @ring_time and
  *	    @key rounded down to a multiple of Tg (time never moves back).
- *	sqm_tring_time_after_advance(&m, ring_time, gran_shift, now)
+ *	sqm_gran_time_after_advance(&m, ring_time, gran_shift, now)
  *	    after advance(@now) or pop_due(@now)'s first step: @now rounded
  *	    down, never back, never past the smallest key that is not late.
  *
@@ -303,8 +311,8 @@ static inline int sqm_find(const struct sqm *m, unsigned n, unsigned start,
 /*
  * sqm_find_key - what every backend's find answers: of the queued ids with
  * exactly @key for which @match(id, @arg) holds (@match NULL: all of
- * them), the first in queue order (smallest tie, then seq); -1 if none.  The time
- * ring answers the same: all nodes of one key share one FIFO list.
+ * them), the first in queue order (smallest tie, then seq); -1 if none.
+ * The ring answers the same: all nodes of one key share one FIFO list.
  */
 static inline long sqm_find_key(const struct sqm *m, uint64_t key,
 				bool (*match)(unsigned id, void *arg), void *arg)
@@ -321,7 +329,37 @@ static inline long sqm_find_key(const struct sqm *m, uint64_t key,
 	return best ? (long)best->id : -1;
 }
 
-/* ---- the time ring's rule ---------------------------------------------- */
+/* ---- find's predicate, on ids ----------------------------------------- */
+
+/*
+ * struct sqm_match - find looks for id % mod == rem, or with mod 0 the
+ * one id rem (ns-3's Remove: the event with that uid).  The same function
+ * answers for the backends and the model; a backend's calls also count
+ * any node of another key than the one asked for, which must not happen.
+ */
+struct sqm_match {
+	unsigned mod, rem;
+	uint64_t key;			/* the key find was asked for */
+	unsigned long wrong_key;	/* calls about a node of another key */
+};
+
+static inline bool sqm_match_id(unsigned id, void *arg)
+{
+	const struct sqm_match *m = (const struct sqm_match *)arg;
+
+	return m->mod ? id % m->mod == m->rem : id == m->rem;
+}
+
+/* a backend's match(): node @id with @key */
+static inline bool sqm_match_node(unsigned id, uint64_t key, void *arg)
+{
+	struct sqm_match *m = (struct sqm_match *)arg;
+
+	m->wrong_key += key != m->key;
+	return sqm_match_id(id, m);
+}
+
+/* ---- the rule of a backend exact to a granularity ---------------------- */
 
 /* Tg - 1 for a granularity shift (0..63) */
 static inline uint64_t sqm__gran_mask(unsigned gran_shift)
@@ -330,10 +368,10 @@ static inline uint64_t sqm__gran_mask(unsigned gran_shift)
 }
 
 /*
- * sqm_tring_pop_ok - may first()/pop() of a ring at time @ring_time with
+ * sqm_gran_pop_ok - may first()/pop() of a ring at time @ring_time with
  * granularity 1 << @gran_shift answer @id?  (The model is not changed.)
  */
-static inline bool sqm_tring_pop_ok(const struct sqm *m, uint64_t ring_time,
+static inline bool sqm_gran_pop_ok(const struct sqm *m, uint64_t ring_time,
 				    unsigned gran_shift, unsigned id)
 {
 	const struct sqm_entry *late = NULL, *e;
@@ -356,10 +394,10 @@ static inline bool sqm_tring_pop_ok(const struct sqm *m, uint64_t ring_time,
 	return e->key - min_key <= sqm__gran_mask(gran_shift);
 }
 
-/* sqm_tring_time_after_pop - the ring's time after popping @key */
-static inline uint64_t sqm_tring_time_after_pop(uint64_t ring_time,
-						unsigned gran_shift,
-						uint64_t key)
+/* sqm_gran_time_after_pop - the ring's time after popping @key */
+static inline uint64_t sqm_gran_time_after_pop(uint64_t ring_time,
+					       unsigned gran_shift,
+					       uint64_t key)
 {
 	uint64_t tick_time = key & ~sqm__gran_mask(gran_shift);
 
@@ -367,15 +405,15 @@ static inline uint64_t sqm_tring_time_after_pop(uint64_t ring_time,
 }
 
 /*
- * sqm_tring_time_after_advance - the ring's time after sq_tring_advance()
- * (or the advance that starts sq_tring_pop_due()) with clock @now: @now
+ * sqm_gran_time_after_advance - the ring's time after SQ_ADVANCE() (or
+ * the advance that starts SQ_POP_DUE()) with clock @now: @now
  * rounded down to Tg, but never back and never past the tick of the
  * smallest queued key that is not late (keys >= @ring_time).
  */
-static inline uint64_t sqm_tring_time_after_advance(const struct sqm *m,
-						    uint64_t ring_time,
-						    unsigned gran_shift,
-						    uint64_t now)
+static inline uint64_t sqm_gran_time_after_advance(const struct sqm *m,
+						   uint64_t ring_time,
+						   unsigned gran_shift,
+						   uint64_t now)
 {
 	uint64_t mask = sqm__gran_mask(gran_shift), t = now & ~mask;
 	size_t i;

@@ -25,8 +25,9 @@
 #   wb_KIND         every tests/wb_*.c, the backends' white-box suites
 #   keys            tests/keys.c, the key maps of common.h (int64_t, double)
 #
-# plus, once: diff with a 64-slot and a 4096-slot ring, wb_tring with 3-
-# and 6-bit levels (the default is 4), wb_ladder with the default geometry
+# plus, once: diff with a 64-slot and a 4096-slot ring and with a second
+# ring in SQ_KINDS (tests/two_rings.h), wb_tring with 3- and 6-bit levels
+# (the default is 4), wb_ladder with the default geometry
 # (its own is small; o2, and asan when it runs), the C++11 unit
 # tests/cxx.cpp, tests/headers.sh (each public header compiled alone as
 # C99/C11 with gcc and clang and as C++11, with and without SQ_DEBUG), and
@@ -150,6 +151,7 @@ SQT_PROGS := $(SQT_WB) keys diff $(addprefix contract-,$(SQT_KINDS) erb egavl) \
 
 SQT_BUILT := $(foreach v,$(SQT_VARIANTS),$(addprefix $(SQT_DIR)/$(v)/,$(SQT_PROGS)))
 SQT_BUILT += $(SQT_DIR)/o2/diff-slots64 $(SQT_DIR)/o2/diff-slots4096 \
+             $(SQT_DIR)/o2/diff-two-rings \
              $(SQT_DIR)/o2/wb_tring-bits3 $(SQT_DIR)/o2/wb_tring-bits6 \
              $(SQT_DIR)/o2/wb_ladder-default
 ifeq ($(SQ_ASAN),yes)
@@ -201,6 +203,12 @@ $(foreach v,$(SQT_VARIANTS),$(eval $(call sqt_rules,$(v))))
 $(SQT_DIR)/o2/diff-slots%: tests/diff.c $(SQT_HDRS)
 	@mkdir -p $(@D)
 	$(call sqt_cc,o2) -DSQ_TRING_SLOTS=$* -o $@ $< $(SQT_CMOCKA_L)
+
+# with a second ring in SQ_KINDS (tests/two_rings.h), a quarter of the ops
+$(SQT_DIR)/o2/diff-two-rings: tests/diff.c tests/two_rings.h $(SQT_HDRS)
+	@mkdir -p $(@D)
+	$(call sqt_cc,o2) -include tests/two_rings.h -DSQ_DIFF_SCALE_DIV=4 \
+		-o $@ $< $(SQT_CMOCKA_L)
 
 # the ring's white-box suite with other level widths than the default
 $(SQT_DIR)/o2/wb_tring-bits%: tests/wb_tring.c $(SQT_HDRS)

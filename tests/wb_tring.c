@@ -232,7 +232,7 @@ static void run_mix(const struct mix *mx)
 			MIX_ASSERT(!sq_tring_queued(x), "popped node still queued");
 			id = id_of(x);
 			MIX_ASSERT(sqm_dequeue(&model, id), "popped a node the model lacks");
-			time = sqm_tring_time_after_pop(time, mx->shift, x->key);
+			time = sqm_gran_time_after_pop(time, mx->shift, x->key);
 			MIX_ASSERT(sq_tring_time(&ring) == time,
 				   "time after pop is not max(time, tick of the node)");
 		} else if (op < 70) {
@@ -258,7 +258,7 @@ static void run_mix(const struct mix *mx)
 			MIX_ASSERT(sq_tring_time(&ring) == time, "requeue moved time");
 		} else if (op < 91) {
 			now = pick_now(mx, &rs);
-			time = sqm_tring_time_after_advance(&model, time, mx->shift,
+			time = sqm_gran_time_after_advance(&model, time, mx->shift,
 							    now);
 			MIX_ASSERT(sq_tring_advance(&ring, now) == time,
 				   "advance's return is not the model's time");
@@ -267,13 +267,13 @@ static void run_mix(const struct mix *mx)
 			MIX_ASSERT(sq_tring_first(&ring) == f, "advance changed first()");
 		} else if (op < 97) {
 			now = pick_now(mx, &rs);
-			time = sqm_tring_time_after_advance(&model, time, mx->shift,
+			time = sqm_gran_time_after_advance(&model, time, mx->shift,
 							    now);
 			x = sq_tring_pop_due(&ring, now);
 			if (f && fkey <= now) {
 				MIX_ASSERT(x == f, "pop_due did not pop a due first()");
 				sqm_dequeue(&model, id_of(x));
-				time = sqm_tring_time_after_pop(time, mx->shift, x->key);
+				time = sqm_gran_time_after_pop(time, mx->shift, x->key);
 			} else {
 				MIX_ASSERT(x == NULL, "pop_due popped a node not due");
 			}
@@ -287,7 +287,7 @@ static void run_mix(const struct mix *mx)
 		if (f) {
 			unsigned mid = MAXN;
 
-			MIX_ASSERT(sqm_tring_pop_ok(&model, time, mx->shift, id_of(f)),
+			MIX_ASSERT(sqm_gran_pop_ok(&model, time, mx->shift, id_of(f)),
 				   "first() breaks the ring's guarantee");
 			if (mx->exact) {
 				sqm_first(&model, &mid, NULL);
@@ -301,7 +301,7 @@ static void run_mix(const struct mix *mx)
 	}
 	/* drain */
 	while ((f = sq_tring_first(&ring)) != NULL) {
-		MIX_ASSERT(sqm_tring_pop_ok(&model, time, mx->shift, id_of(f)),
+		MIX_ASSERT(sqm_gran_pop_ok(&model, time, mx->shift, id_of(f)),
 			   "drain: first() breaks the ring's guarantee");
 		if (mx->exact) {
 			unsigned mid = MAXN;
@@ -312,7 +312,7 @@ static void run_mix(const struct mix *mx)
 		x = sq_tring_pop(&ring);
 		MIX_ASSERT(x == f, "drain: pop is not first()");
 		sqm_dequeue(&model, id_of(x));
-		time = sqm_tring_time_after_pop(time, mx->shift, x->key);
+		time = sqm_gran_time_after_pop(time, mx->shift, x->key);
 		MIX_ASSERT(sq_tring_time(&ring) == time, "drain: time after pop");
 	}
 	MIX_ASSERT(sqm_count(&model) == 0 && sq_tring_count(&ring) == 0,
@@ -845,11 +845,11 @@ SQ_TEST(tring_hold)
 			uint64_t inc = rng_below(&rs, 8) ? rng_below(&rs, 200) :
 				rng_below(&rs, 100000);
 
-			SQ_ASSERTF(sqm_tring_pop_ok(&model, time, sh, id_of(x)),
+			SQ_ASSERTF(sqm_gran_pop_ok(&model, time, sh, id_of(x)),
 				   "hold n %u step %u\n", n, step);
 			SQ_ASSERT(sq_tring_pop(&ring) == x);
 			sqm_dequeue(&model, id_of(x));
-			time = sqm_tring_time_after_pop(time, sh, x->key);
+			time = sqm_gran_time_after_pop(time, sh, x->key);
 			SQ_ASSERT_EQ(sq_tring_time(&ring), time);
 			sq_tring_enqueue(&ring, x, x->key + inc);
 			sqm_enqueue(&model, id_of(x), x->key);

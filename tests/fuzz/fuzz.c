@@ -11,30 +11,34 @@
  *     key, same return values), hence with each other; the tie kinds, which
  *     order equal keys by the item's prio (three classes), with a model that
  *     orders them so;
- *   - the ring is held to the contract's rule (sqm_tring_pop_ok: late keys
- *     first and FIFO, otherwise a key below the smallest key plus Tg), and
- *     to the exact order while the ring's granularity is 1 and no key has
- *     left its window;
+ *   - a backend exact only to a granularity (flag 0 in SQ_KINDS: a ring)
+ *     is held to the contract's rule (sqm_gran_pop_ok: late keys first and
+ *     FIFO, otherwise a key below the smallest key plus Tg), its clock
+ *     (SQ_TIME) to the model's, and to the exact order while its
+ *     granularity is 1 and no key was late;
  *   - after every operation check() == 0, count/empty/first agree, and the
  *     nodes touched report queued() and key correctly (all nodes every
  *     FZ_SWEEP operations and at the end).
  *
- * The plain exact queues share one model, the tie kinds another, and the
+ * The plain exact queues share one model, the tie kinds another, and each
  * ring has its own: a pop may take a different node on each side, and the
- * memberships then differ.  An
- * operation that names "a queued node" picks it separately on each side.
+ * memberships then differ.  An operation that names "a queued node" picks
+ * it separately on each side.  A ring joins by its SQ_KINDS entry alone
+ * (tests/two_rings.h builds this file with a second one).
  *
  * Input format (bytes past the end read as 0, so every input is valid):
  *
  *   byte 0        gran_shift = byte % (FZ_MAX_SHIFT + 1)
  *   byte 1        base time class: 0 -> 0, 1 -> u16, 2 -> UINT64_MAX - u16,
  *                 3 -> u64 (the value bytes follow), then u16 << gran_shift
- *                 for 4, and UINT64_MAX - horizon + u16 for 5.
+ *                 for 4, and UINT64_MAX - (u16 << gran_shift) for 5.
  *   then ops      op byte, then its operands (see fz_step)
  *
  * Keys are drawn by a mode byte (see fz_key): 0, near UINT64_MAX, equal to
- * a queued key, the last key again, near the ring's time, across the
- * window, far past the horizon, below the ring's time (late), raw.
+ * a queued key, the last key again, near the ring's time, across a window,
+ * far ahead, below the ring's time (late), at the edge of a window of
+ * 2^5 .. 2^12 ticks (any ring's horizon in that range), raw.  "The ring's
+ * time" is the first ring's (the base time when there is none).
  *
  * Built two ways from this one file:
  *   - with libFuzzer (make fuzz): LLVMFuzzerTestOneInput is the entry;
@@ -97,11 +101,8 @@ static struct fz_state {
 	SQ_TIE_KINDS(FZ_TIE_QUEUE)
 	struct sqm exact;		/* the model of the exact backends */
 	struct sqm tie;			/* the model of the tie kinds */
-	struct sqm ring;		/* the model of the ring */
-	uint64_t ring_time;		/* the ring's time, per the model */
-	unsigned shift;			/* the ring's granularity shift */
-	uint64_t horizon;		/* SQ_TRING_SLOTS << shift, saturated */
-	bool ring_exact;		/* Tg == 1 and every key stayed in the window */
+	unsigned shift;			/* the rings' granularity shift */
+	uint64_t base;			/* the base time init_geom was given */
 	uint64_t last_key;
 	unsigned op;			/* operation number, for messages */
 	const char *opname;
@@ -131,9 +132,9 @@ static void fz_fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "fuzz: %s: op %u (%s), shift %u, ring time %" PRIu64
-		": ", fz_input_name, S.op, S.opname ? S.opname : "setup",
-		S.shift, S.ring_time);
+	fprintf(stderr, "fuzz: %s: op %u (%s), shift %u, base %" PRIu64 ": ",
+		fz_input_name, S.op, S.opname ? S.opname : "setup", S.shift,
+		S.base);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -150,29 +151,7 @@ static void fz_fail(const char *fmt, ...)
 
 /* ---- find's predicate and visit_until's stop, on ids ------------------ */
 
-/* find looks for id % mod == rem, or with mod 0 the one id rem; the same
- * function answers for the backends and the models.  A backend's calls
- * also count any node of another key than the one asked for. */
-struct fz_match {
-	unsigned mod, rem;
-	uint64_t key;
-	unsigned long wrong_key;
-};
-
-static bool fz_match_id(unsigned id, void *arg)
-{
-	const struct fz_match *m = (const struct fz_match *)arg;
-
-	return m->mod ? id % m->mod == m->rem : id == m->rem;
-}
-
-static bool fz_match_node(const struct fz_item *it, uint64_t key, void *arg)
-{
-	struct fz_match *m = (struct fz_match *)arg;
-
-	m->wrong_key += key != m->key;
-	return fz_match_id(it->id, m);
-}
+/* find's predicate is the model's (struct sqm_match, tests/model.h) */
 
 /* visit_until's function: marks the nodes it meets, stops at call @at
  * (1-based; 0 never) */
@@ -207,7 +186,7 @@ struct fz_ops {
 	bool (*init_geom)(unsigned shift, uint64_t base);
 	uint64_t (*time)(void);
 	unsigned (*gran_shift)(void);
-	struct fz_item *(*find)(uint64_t key, struct fz_match *m);
+	struct fz_item *(*find)(uint64_t key, struct sqm_match *m);
 	struct fz_item *(*visit_until)(struct fz_stop *st);
 	bool exact;
 	bool tie;		/* a tie kind: ordered by prio among equal keys */
@@ -276,10 +255,10 @@ static unsigned fz_##K##_gran_shift(void)				\
 }									\
 static bool fz_##K##_match(const SQ_NODE(K) *n, void *arg)		\
 {									\
-	return fz_match_node(sq_entry_const(n, struct fz_item, K),	\
-			     SQ_KEY(K, n), arg);				\
+	return sqm_match_node(sq_entry_const(n, struct fz_item, K)->id, \
+			      SQ_KEY(K, n), arg);			\
 }									\
-static struct fz_item *fz_##K##_find(uint64_t key, struct fz_match *m)	\
+static struct fz_item *fz_##K##_find(uint64_t key, struct sqm_match *m)	\
 {									\
 	return fz_##K##_item(SQ_FIND(K, &S.K, key,			\
 				     m ? fz_##K##_match : NULL, m));	\
@@ -321,7 +300,8 @@ static const struct fz_ops fz_all[] = {
 /*
  * The exact backends in two groups, each with its model: the plain ones
  * (FIFO among equal keys) and the tie kinds (by prio, then FIFO); and the
- * one backend that is exact only to a granularity.
+ * rings, the backends exact only to a granularity, each with its model
+ * and its time (their pops may differ, and their times with them).
  */
 struct fz_group {
 	struct sqm *m;
@@ -331,7 +311,16 @@ struct fz_group {
 };
 static struct fz_group fz_groups[2];
 #define FZ_NGROUPS 2
-static const struct fz_ops *fz_ring;
+
+struct fz_ring {
+	const struct fz_ops *be;
+	struct sqm m;
+	uint64_t time;		/* its time, per the model */
+	bool exact;		/* Tg == 1 and no key was late: the exact order */
+};
+static struct fz_ring fz_rings[FZ_NALL];
+static size_t fz_nrings;
+#define FZ_FOR_RINGS(r) for ((r) = fz_rings; (r) < fz_rings + fz_nrings; (r)++)
 
 /* the order a group's model gives @id among equal keys */
 static unsigned fz_tie_of(const struct fz_group *g, unsigned id)
@@ -353,32 +342,30 @@ static void fz_sort_backends(void)
 
 		if (fz_all[b].exact)
 			g->be[g->n++] = &fz_all[b];
-		else if (!fz_ring)
-			fz_ring = &fz_all[b];
 		else
-			fz_fail("fuzz.c drives one inexact backend, not %s too",
-				fz_all[b].name);
+			fz_rings[fz_nrings++].be = &fz_all[b];
 	}
-	if (!fz_ring || fz_groups[0].n < 2 || !fz_groups[1].n)
-		fz_fail("fuzz.c needs the ring, two exact backends and a tie "
-			"kind");
+	if (fz_groups[0].n < 2 || !fz_groups[1].n)
+		fz_fail("fuzz.c needs two exact backends and a tie kind");
 }
 
-/* the ring's clock, through the verbs every backend has */
-static void fz_ring_init(unsigned shift, uint64_t base)
+/* the time keys are drawn around: the first ring's, else the base */
+static uint64_t fz_time(void)
 {
-	if (!fz_ring->init_geom(shift, base))
-		fz_fail("%s: geometry %u refused", fz_ring->name, shift);
+	return fz_nrings ? fz_rings[0].time : S.base;
 }
 
-static uint64_t fz_ring_time(void)
+/* is any node queued on any side */
+static bool fz_any_queued(void)
 {
-	return fz_ring->time();
-}
+	struct fz_ring *r;
 
-static unsigned fz_ring_shift(void)
-{
-	return fz_ring->gran_shift();
+	if (sqm_count(&S.exact) || sqm_count(&S.tie))
+		return true;
+	FZ_FOR_RINGS(r)
+		if (sqm_count(&r->m))
+			return true;
+	return false;
 }
 
 /* ---- reading the input ------------------------------------------------- */
@@ -415,10 +402,10 @@ static uint64_t fz_sub_sat(uint64_t a, uint64_t b)
 	return a < b ? 0 : a - b;
 }
 
-/* is @key in the ring's window [time, time + Ns * Tg) now */
-static bool fz_in_window(uint64_t key)
+/* @v << @s, saturated */
+static uint64_t fz_shl_sat(uint64_t v, unsigned s)
 {
-	return key >= S.ring_time && key - S.ring_time < S.horizon;
+	return s >= 64 || v > UINT64_MAX >> s ? UINT64_MAX : v << s;
 }
 
 /* the @k-th queued (or not queued) id of model @m, counting round */
@@ -444,8 +431,8 @@ static bool fz_pick(const struct sqm *m, unsigned k, bool queued,
 
 static uint64_t fz_key(void)
 {
-	unsigned mode = fz_u8(), id;
-	uint64_t key;
+	unsigned mode = fz_u8(), id, b;
+	uint64_t key, t = fz_time();
 
 	switch (mode % 11) {
 	case 0:
@@ -464,23 +451,24 @@ static uint64_t fz_key(void)
 		key = S.last_key;
 		break;
 	case 4:			/* just at the ring's time */
-		key = fz_add_sat(S.ring_time, fz_u8());
+		key = fz_add_sat(t, fz_u8());
 		break;
-	case 5:			/* anywhere across the window */
-		key = fz_add_sat(S.ring_time,
-				 S.shift < 48 ? (uint64_t)fz_u16() << S.shift
-					      : fz_u64());
+	case 5:			/* anywhere across a window */
+		key = fz_add_sat(t, S.shift < 48 ? (uint64_t)fz_u16() << S.shift
+						  : fz_u64());
 		break;
-	case 6:			/* past the horizon, any distance (the levels) */
-		key = fz_add_sat(fz_add_sat(S.ring_time, S.horizon),
-				 fz_u64() >> (fz_u8() & 63u));
+	case 6:			/* ahead at any distance (a ring's levels) */
+		key = fz_u64();
+		key = fz_add_sat(t, key >> (fz_u8() & 63u));
 		break;
 	case 7:			/* late: below the ring's time */
-		key = fz_sub_sat(S.ring_time, 1 + (uint64_t)fz_u8());
+		key = fz_sub_sat(t, 1 + (uint64_t)fz_u8());
 		break;
-	case 8:			/* the last slot of the window, or just past */
-		key = fz_add_sat(S.ring_time, S.horizon);
-		key = fz_sub_sat(key, 2) + (fz_u8() & 3u);
+	case 8:			/* the last tick of a window of 2^5..2^12
+				 * ticks, or just past it */
+		b = fz_u8();
+		key = fz_add_sat(t, fz_shl_sat(1, S.shift + 5 + (b >> 2) % 8));
+		key = fz_sub_sat(key, 2) + (b & 3u);
 		break;
 	case 9:			/* a small step from the last key */
 		key = fz_add_sat(S.last_key, fz_u8() & 7u);
@@ -504,6 +492,7 @@ static unsigned fz_id(const struct fz_item *it)
 static void fz_check_node(const struct fz_item *it)
 {
 	const struct fz_group *g;
+	struct fz_ring *r;
 	bool q;
 	size_t b;
 
@@ -522,40 +511,45 @@ static void fz_check_node(const struct fz_item *it)
 					   sqm_key(g->m, it->id));
 		}
 	}
-	q = sqm_queued(&S.ring, it->id);
-	FZ_REQUIRE(fz_ring->queued(it) == q,
-		   "ring: queued(node %u) is %d, model says %d",
-		   it->id, !q, q);
-	if (q)
-		FZ_REQUIRE(fz_ring->key(it) == sqm_key(&S.ring, it->id),
-			   "ring: node %u key %" PRIu64 ", model %" PRIu64,
-			   it->id, fz_ring->key(it), sqm_key(&S.ring, it->id));
+	FZ_FOR_RINGS(r) {
+		q = sqm_queued(&r->m, it->id);
+		FZ_REQUIRE(r->be->queued(it) == q,
+			   "%s: queued(node %u) is %d, model says %d",
+			   r->be->name, it->id, !q, q);
+		if (q)
+			FZ_REQUIRE(r->be->key(it) == sqm_key(&r->m, it->id),
+				   "%s: node %u key %" PRIu64 ", model %" PRIu64,
+				   r->be->name, it->id, r->be->key(it),
+				   sqm_key(&r->m, it->id));
+	}
 }
 
-/* may the ring answer @it as its first node now */
-static void fz_check_ring_first(const struct fz_item *it, const char *what)
+/* may ring @r answer @it as its first node now */
+static void fz_check_ring_first(struct fz_ring *r,
+				const struct fz_item *it, const char *what)
 {
 	unsigned id = FZ_NODES;
 
-	FZ_REQUIRE(it != NULL, "ring: %s is NULL with %zu queued", what,
-		   sqm_count(&S.ring));
-	FZ_REQUIRE(sqm_tring_pop_ok(&S.ring, S.ring_time, S.shift, it->id),
-		   "ring: %s is node %u (key %" PRIu64 "), not allowed "
-		   "by the ring's rule", what, it->id,
-		   sqm_queued(&S.ring, it->id) ? sqm_key(&S.ring, it->id) : 0);
-	if (S.ring_exact) {
-		sqm_first(&S.ring, &id, NULL);
-		FZ_REQUIRE(it->id == id, "ring (Tg 1, keys in window): %s is "
-			   "node %u, the exact order says %u", what, it->id,
-			   id);
+	FZ_REQUIRE(it != NULL, "%s: %s is NULL with %zu queued", r->be->name,
+		   what, sqm_count(&r->m));
+	FZ_REQUIRE(sqm_gran_pop_ok(&r->m, r->time, S.shift, it->id),
+		   "%s: %s is node %u (key %" PRIu64 "), not allowed by the "
+		   "rule of time %" PRIu64, r->be->name, what, it->id,
+		   sqm_queued(&r->m, it->id) ? sqm_key(&r->m, it->id) : 0,
+		   r->time);
+	if (r->exact) {
+		sqm_first(&r->m, &id, NULL);
+		FZ_REQUIRE(it->id == id, "%s (Tg 1, no key late): %s is node "
+			   "%u, the exact order says %u", r->be->name, what,
+			   it->id, id);
 	}
 }
 
 /* find(@key) on one queue against its model, with match @m (NULL: any) */
 static void fz_check_find_one(const struct fz_ops *o, struct sqm *m,
-			      uint64_t key, struct fz_match *mt)
+			      uint64_t key, struct sqm_match *mt)
 {
-	long want = sqm_find_key(m, key, mt ? fz_match_id : NULL, mt);
+	long want = sqm_find_key(m, key, mt ? sqm_match_id : NULL, mt);
 	const struct fz_item *got;
 
 	if (mt) {
@@ -581,16 +575,16 @@ static void fz_check_find_one(const struct fz_ops *o, struct sqm *m,
  */
 static void fz_check_find(void)
 {
-	struct sqm *models[FZ_NGROUPS + 1] = { &S.exact, &S.tie, &S.ring };
-	struct fz_match mt = { 0, 0, 0, 0 }, *pm;
+	struct sqm_match mt = { 0, 0, 0, 0 }, *pm;
 	unsigned side, id;
 	uint64_t key;
 	size_t b;
 
 	pm = (S.op / 4) % 3 ? &mt : NULL;
 
-	for (side = 0; side <= FZ_NGROUPS; side++) {
-		struct sqm *m = models[side];
+	for (side = 0; side < FZ_NGROUPS + fz_nrings; side++) {
+		struct sqm *m = side < FZ_NGROUPS ? fz_groups[side].m
+						  : &fz_rings[side - FZ_NGROUPS].m;
 
 		id = FZ_NODES;
 		switch (S.op % 4) {
@@ -611,8 +605,9 @@ static void fz_check_find(void)
 		}
 		mt.mod = (S.op / 4) % 3 == 1 ? 3 : 0;
 		mt.rem = mt.mod ? S.op % 3 : id < FZ_NODES ? id : S.op % FZ_NODES;
-		if (side == FZ_NGROUPS)
-			fz_check_find_one(fz_ring, m, key, pm);
+		if (side >= FZ_NGROUPS)
+			fz_check_find_one(fz_rings[side - FZ_NGROUPS].be, m,
+					  key, pm);
 		else
 			for (b = 0; b < fz_groups[side].n; b++)
 				fz_check_find_one(fz_groups[side].be[b], m,
@@ -678,44 +673,52 @@ static void fz_check_group(const struct fz_group *g)
 	}
 }
 
-static void fz_check_all(void)
+/* ring @r against its model: its clock, check(), count, first */
+static void fz_check_ring(struct fz_ring *r)
 {
-	const struct fz_group *g;
-	unsigned i;
-	size_t b, n;
+	const struct fz_ops *o = r->be;
+	size_t n = sqm_count(&r->m);
 	struct fz_item *f;
 	int rc;
 
+	/* time starts at base rounded down to Tg, moves in pop/pop_due */
+	FZ_REQUIRE(o->time() == r->time, "%s: its time is %" PRIu64
+		   ", the model's %" PRIu64, o->name, o->time(), r->time);
+	FZ_REQUIRE(o->gran_shift() == S.shift, "%s: its granularity shift "
+		   "is %u, init said %u", o->name, o->gran_shift(), S.shift);
+	rc = o->check();
+	FZ_REQUIRE(rc == 0, "%s: check() returned %d", o->name, rc);
+	FZ_REQUIRE(o->count() == n, "%s: count %zu, model %zu", o->name,
+		   o->count(), n);
+	FZ_REQUIRE(o->empty() == (n == 0), "%s: empty() wrong with %zu "
+		   "queued", o->name, n);
+	f = o->first();
+	if (n == 0)
+		FZ_REQUIRE(f == NULL, "%s: first is node %u when empty",
+			   o->name, fz_id(f));
+	else
+		fz_check_ring_first(r, f, "first()");
+}
+
+static void fz_check_all(void)
+{
+	const struct fz_group *g;
+	struct fz_ring *r;
+	unsigned i;
+	size_t b;
+
 	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++)
 		fz_check_group(g);
-
-	n = sqm_count(&S.ring);
-	/* time starts at base rounded down to Tg, moves only in pop() */
-	FZ_REQUIRE(fz_ring_time() == S.ring_time,
-		   "ring: its time is %" PRIu64 ", the model's %" PRIu64,
-		   fz_ring_time(), S.ring_time);
-	FZ_REQUIRE(fz_ring_shift() == S.shift,
-		   "ring: its granularity shift is %u, init said %u",
-		   fz_ring_shift(), S.shift);
-	rc = fz_ring->check();
-	FZ_REQUIRE(rc == 0, "ring: check() returned %d", rc);
-	FZ_REQUIRE(fz_ring->count() == n, "ring: count %zu, model %zu",
-		   fz_ring->count(), n);
-	FZ_REQUIRE(fz_ring->empty() == (n == 0),
-		   "ring: empty() wrong with %zu queued", n);
-	f = fz_ring->first();
-	if (n == 0)
-		FZ_REQUIRE(f == NULL, "ring: first is node %u when empty",
-			   fz_id(f));
-	else
-		fz_check_ring_first(f, "first()");
+	FZ_FOR_RINGS(r)
+		fz_check_ring(r);
 
 	fz_check_find();
 	if (S.op % FZ_SWEEP == 0) {
 		for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++)
 			for (b = 0; b < g->n; b++)
 				fz_check_visit_until_one(g->be[b], g->m);
-		fz_check_visit_until_one(fz_ring, &S.ring);
+		FZ_FOR_RINGS(r)
+			fz_check_visit_until_one(r->be, &r->m);
 	}
 	if (S.op % FZ_SWEEP == 0)
 		for (i = 0; i < FZ_NODES; i++)
@@ -724,20 +727,21 @@ static void fz_check_all(void)
 
 /* ---- operations, each applied to every backend ------------------------- */
 
-static void fz_note_ring_key(uint64_t key)
+/* a key below a ring's time is late: out of the exact order from then */
+static void fz_note_ring_key(struct fz_ring *r, uint64_t key)
 {
-	if (!fz_in_window(key))
-		S.ring_exact = false;
+	if (key < r->time)
+		r->exact = false;
 }
 
 static void fz_enqueue(unsigned sel, uint64_t key)
 {
+	const struct fz_group *g;
+	struct fz_ring *r;
 	struct fz_item *it;
 	unsigned id;
 	bool exp, got;
 	size_t b;
-
-	const struct fz_group *g;
 
 	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++) {
 		if (!fz_pick(g->m, sel, false, &id))
@@ -754,19 +758,21 @@ static void fz_enqueue(unsigned sel, uint64_t key)
 		}
 		fz_check_node(it);
 	}
-	if (fz_pick(&S.ring, sel, false, &id)) {
+	FZ_FOR_RINGS(r) {
+		if (!fz_pick(&r->m, sel, false, &id))
+			continue;
 		it = &S.item[id];
-		fz_note_ring_key(key);
-		exp = sqm_enqueue(&S.ring, id, key);
-		got = fz_ring->enqueue(it, key);
-		FZ_REQUIRE(got == (fz_ring->first() == it),
-			   "ring: enqueue(node %u, %" PRIu64 ") returned %d "
-			   "but first() is node %u", id, key, got,
-			   fz_id(fz_ring->first()));
-		if (S.ring_exact)
-			FZ_REQUIRE(got == exp, "ring (exact): enqueue(node %u"
-				   ", %" PRIu64 ") returned %d, model %d", id,
-				   key, got, exp);
+		fz_note_ring_key(r, key);
+		exp = sqm_enqueue(&r->m, id, key);
+		got = r->be->enqueue(it, key);
+		FZ_REQUIRE(got == (r->be->first() == it),
+			   "%s: enqueue(node %u, %" PRIu64 ") returned %d "
+			   "but first() is node %u", r->be->name, id, key, got,
+			   fz_id(r->be->first()));
+		if (r->exact)
+			FZ_REQUIRE(got == exp, "%s (exact): enqueue(node %u, %"
+				   PRIu64 ") returned %d, model %d",
+				   r->be->name, id, key, got, exp);
 		fz_check_node(it);
 	}
 }
@@ -811,42 +817,52 @@ static void fz_pop_exact(bool due, uint64_t now)
 		fz_pop_group(g, due, now);
 }
 
-static void fz_pop_ring(bool due, uint64_t now)
+static void fz_pop_ring(struct fz_ring *r, bool due, uint64_t now)
 {
-	struct fz_item *f = fz_ring->first(), *got;
+	const struct fz_ops *o = r->be;
+	struct fz_item *f = o->first(), *got;
 	uint64_t key;
 
 	/* the ring's pop_due first moves its time to the clock */
 	if (due)
-		S.ring_time = sqm_tring_time_after_advance(&S.ring, S.ring_time,
-							   S.shift, now);
-	if (due && f && fz_ring->key(f) > now) {
-		FZ_REQUIRE(fz_ring->pop_due(now) == NULL, "ring: pop_due(%"
-			   PRIu64 ") took node %u, key %" PRIu64 " is not due",
-			   now, f->id, fz_ring->key(f));
+		r->time = sqm_gran_time_after_advance(&r->m, r->time, S.shift,
+						      now);
+	if (due && f && o->key(f) > now) {
+		FZ_REQUIRE(o->pop_due(now) == NULL, "%s: pop_due(%" PRIu64
+			   ") took node %u, key %" PRIu64 " is not due",
+			   o->name, now, f->id, o->key(f));
 		return;
 	}
-	got = due ? fz_ring->pop_due(now) : fz_ring->pop();
-	FZ_REQUIRE(got == f, "ring: pop returned node %u, first() said %u",
-		   fz_id(got), fz_id(f));
-	if (sqm_count(&S.ring) == 0) {
-		FZ_REQUIRE(got == NULL, "ring: pop on empty returned node %u",
-			   fz_id(got));
+	got = due ? o->pop_due(now) : o->pop();
+	FZ_REQUIRE(got == f, "%s: pop returned node %u, first() said %u",
+		   o->name, fz_id(got), fz_id(f));
+	if (sqm_count(&r->m) == 0) {
+		FZ_REQUIRE(got == NULL, "%s: pop on empty returned node %u",
+			   o->name, fz_id(got));
 		return;
 	}
-	fz_check_ring_first(got, "pop()");
-	key = sqm_key(&S.ring, got->id);
-	FZ_REQUIRE(fz_ring->key(got) == key, "ring: popped node %u key %"
-		   PRIu64 ", model %" PRIu64, got->id, fz_ring->key(got), key);
-	sqm_dequeue(&S.ring, got->id);
-	S.ring_time = sqm_tring_time_after_pop(S.ring_time, S.shift, key);
+	fz_check_ring_first(r, got, "pop()");
+	key = sqm_key(&r->m, got->id);
+	FZ_REQUIRE(o->key(got) == key, "%s: popped node %u key %" PRIu64
+		   ", model %" PRIu64, o->name, got->id, o->key(got), key);
+	sqm_dequeue(&r->m, got->id);
+	r->time = sqm_gran_time_after_pop(r->time, S.shift, key);
 	fz_check_node(got);
+}
+
+/* pop(), or pop_due(@now) when @due, on every side */
+static void fz_pop_all(bool due, uint64_t now)
+{
+	struct fz_ring *r;
+
+	fz_pop_exact(due, now);
+	FZ_FOR_RINGS(r)
+		fz_pop_ring(r, due, now);
 }
 
 static void fz_pop(void)
 {
-	fz_pop_exact(false, 0);
-	fz_pop_ring(false, 0);
+	fz_pop_all(false, 0);
 }
 
 static void fz_dequeue_exact(const struct fz_group *g, unsigned id)
@@ -869,33 +885,37 @@ static void fz_dequeue_exact(const struct fz_group *g, unsigned id)
 	fz_check_node(&S.item[id]);
 }
 
-static void fz_dequeue_ring(unsigned id)
+static void fz_dequeue_ring(struct fz_ring *r, unsigned id)
 {
-	const struct fz_item *f = fz_ring->first();
+	const struct fz_item *f = r->be->first();
 	bool got;
 
-	sqm_dequeue(&S.ring, id);
-	got = fz_ring->dequeue(&S.item[id]);
-	FZ_REQUIRE(got == (f == &S.item[id]), "ring: dequeue(node %u) "
-		   "returned %d, the first was node %u", id, got, fz_id(f));
+	sqm_dequeue(&r->m, id);
+	got = r->be->dequeue(&S.item[id]);
+	FZ_REQUIRE(got == (f == &S.item[id]), "%s: dequeue(node %u) "
+		   "returned %d, the first was node %u", r->be->name, id, got,
+		   fz_id(f));
 	fz_check_node(&S.item[id]);
 }
 
 static void fz_dequeue(unsigned sel)
 {
 	const struct fz_group *g;
+	struct fz_ring *r;
 	unsigned id;
 
 	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++)
 		if (fz_pick(g->m, sel, true, &id))
 			fz_dequeue_exact(g, id);
-	if (fz_pick(&S.ring, sel, true, &id))
-		fz_dequeue_ring(id);
+	FZ_FOR_RINGS(r)
+		if (fz_pick(&r->m, sel, true, &id))
+			fz_dequeue_ring(r, id);
 }
 
 static void fz_dequeue_first(void)
 {
 	const struct fz_group *g;
+	struct fz_ring *r;
 	struct fz_item *f;
 
 	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++) {
@@ -903,9 +923,11 @@ static void fz_dequeue_first(void)
 		if (f)
 			fz_dequeue_exact(g, f->id);
 	}
-	f = fz_ring->first();
-	if (f)
-		fz_dequeue_ring(f->id);
+	FZ_FOR_RINGS(r) {
+		f = r->be->first();
+		if (f)
+			fz_dequeue_ring(r, f->id);
+	}
 }
 
 static void fz_requeue_exact(const struct fz_group *g, unsigned id,
@@ -925,26 +947,28 @@ static void fz_requeue_exact(const struct fz_group *g, unsigned id,
 	fz_check_node(&S.item[id]);
 }
 
-static void fz_requeue_ring(unsigned id, uint64_t key)
+static void fz_requeue_ring(struct fz_ring *r, unsigned id, uint64_t key)
 {
-	struct fz_item *f0 = fz_ring->first(), *f1;
-	uint64_t k0 = f0 ? fz_ring->key(f0) : 0, k1;
+	const struct fz_ops *o = r->be;
+	struct fz_item *f0 = o->first(), *f1;
+	uint64_t k0 = f0 ? o->key(f0) : 0, k1;
 	bool exp, got;
 
-	fz_note_ring_key(key);
-	exp = sqm_requeue(&S.ring, id, key);
-	got = fz_ring->requeue(&S.item[id], key);
-	f1 = fz_ring->first();
-	FZ_REQUIRE(f1 != NULL, "ring: empty after requeue(node %u)", id);
-	k1 = fz_ring->key(f1);
+	fz_note_ring_key(r, key);
+	exp = sqm_requeue(&r->m, id, key);
+	got = o->requeue(&S.item[id], key);
+	f1 = o->first();
+	FZ_REQUIRE(f1 != NULL, "%s: empty after requeue(node %u)", o->name,
+		   id);
+	k1 = o->key(f1);
 	FZ_REQUIRE(got == (f0 != f1 || k0 != k1),
-		   "ring: requeue(node %u, %" PRIu64 ") returned %d, but "
+		   "%s: requeue(node %u, %" PRIu64 ") returned %d, but "
 		   "first went from node %u key %" PRIu64 " to node %u key %"
-		   PRIu64, id, key, got, fz_id(f0), k0, f1->id, k1);
-	if (S.ring_exact)
-		FZ_REQUIRE(got == exp, "ring (exact): requeue(node %u, %"
-			   PRIu64 ") returned %d, model %d", id, key, got,
-			   exp);
+		   PRIu64, o->name, id, key, got, fz_id(f0), k0, f1->id, k1);
+	if (r->exact)
+		FZ_REQUIRE(got == exp, "%s (exact): requeue(node %u, %"
+			   PRIu64 ") returned %d, model %d", o->name, id, key,
+			   got, exp);
 	fz_check_node(&S.item[id]);
 }
 
@@ -952,18 +976,21 @@ static void fz_requeue_ring(unsigned id, uint64_t key)
 static void fz_requeue(unsigned sel, uint64_t key, bool armed)
 {
 	const struct fz_group *g;
+	struct fz_ring *r;
 	unsigned id;
 
 	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++)
 		if (fz_pick(g->m, sel, armed, &id))
 			fz_requeue_exact(g, id, key);
-	if (fz_pick(&S.ring, sel, armed, &id))
-		fz_requeue_ring(id, key);
+	FZ_FOR_RINGS(r)
+		if (fz_pick(&r->m, sel, armed, &id))
+			fz_requeue_ring(r, id, key);
 }
 
 static void fz_requeue_first(uint64_t key)
 {
 	const struct fz_group *g;
+	struct fz_ring *r;
 	struct fz_item *f;
 
 	for (g = fz_groups; g < fz_groups + FZ_NGROUPS; g++) {
@@ -971,9 +998,11 @@ static void fz_requeue_first(uint64_t key)
 		if (f)
 			fz_requeue_exact(g, f->id, key);
 	}
-	f = fz_ring->first();
-	if (f)
-		fz_requeue_ring(f->id, key);
+	FZ_FOR_RINGS(r) {
+		f = r->be->first();
+		if (f)
+			fz_requeue_ring(r, f->id, key);
+	}
 }
 
 /*
@@ -1053,8 +1082,7 @@ static void fz_step(void)
 		break;
 	case 14:
 		S.opname = "drain";
-		while (sqm_count(&S.exact) || sqm_count(&S.tie) ||
-		       sqm_count(&S.ring)) {
+		while (fz_any_queued()) {
 			fz_pop();
 			fz_check_all();
 		}
@@ -1062,9 +1090,7 @@ static void fz_step(void)
 		break;
 	default:
 		S.opname = "pop_due";
-		key = fz_key();
-		fz_pop_exact(true, key);
-		fz_pop_ring(true, key);
+		fz_pop_all(true, fz_key());
 		break;
 	}
 	fz_check_all();
@@ -1072,16 +1098,13 @@ static void fz_step(void)
 
 static void fz_setup(void)
 {
+	struct fz_ring *r;
 	unsigned cls, i;
 	uint64_t base;
 
 	S.op = 0;
 	S.opname = NULL;
 	S.shift = fz_u8() % (FZ_MAX_SHIFT + 1);
-	S.horizon = (uint64_t)SQ_TRING_SLOTS;
-	for (i = 0; i < S.shift && S.horizon != UINT64_MAX; i++)
-		S.horizon = S.horizon > UINT64_MAX / 2 ? UINT64_MAX
-						       : S.horizon * 2;
 	cls = fz_u8() % 6;
 	switch (cls) {
 	case 0:
@@ -1100,12 +1123,10 @@ static void fz_setup(void)
 		base = S.shift < 48 ? (uint64_t)fz_u16() << S.shift : fz_u64();
 		break;
 	default:
-		base = fz_add_sat(UINT64_MAX - S.horizon, fz_u16());
+		base = fz_sub_sat(UINT64_MAX, fz_shl_sat(fz_u16(), S.shift));
 		break;
 	}
-	/* tring.h: the ring's time starts at base rounded down to Tg */
-	S.ring_time = base & ~sqm__gran_mask(S.shift);
-	S.ring_exact = S.shift == 0;
+	S.base = base;
 	S.last_key = base;
 
 	fz_sort_backends();
@@ -1113,10 +1134,17 @@ static void fz_setup(void)
 	SQ_KINDS(FZ_INIT)
 #define FZ_TIE_INIT(B) SQ_INIT(fz_tie_##B, &S.fz_tie_##B);
 	SQ_TIE_KINDS(FZ_TIE_INIT)
-	fz_ring_init(S.shift, base);
+	FZ_FOR_RINGS(r) {
+		if (!r->be->init_geom(S.shift, base))
+			fz_fail("%s: geometry %u refused", r->be->name,
+				S.shift);
+		sqm_init(&r->m);
+		/* a ring's time starts at base rounded down to Tg */
+		r->time = base & ~sqm__gran_mask(S.shift);
+		r->exact = S.shift == 0;
+	}
 	sqm_init(&S.exact);
 	sqm_init(&S.tie);
-	sqm_init(&S.ring);
 	for (i = 0; i < FZ_NODES; i++) {
 		/* dirty the nodes first: node_init must set every field */
 		memset(&S.item[i], 0xa5, sizeof(S.item[i]));
@@ -1147,8 +1175,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	S.op = 0;
 	S.opname = "final drain";
 	fz_check_all();
-	while (sqm_count(&S.exact) || sqm_count(&S.tie) ||
-		       sqm_count(&S.ring)) {
+	while (fz_any_queued()) {
 		fz_pop();
 		fz_check_all();
 	}
@@ -1245,13 +1272,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("fuzz-regress: %u inputs, all backends agree with the model "
-	       "(ring %u slots%s)\n", runs, (unsigned)SQ_TRING_SLOTS,
+	       "(%zu exact, %zu tie kinds, rings:", runs, fz_groups[0].n,
+	       fz_groups[1].n);
+	for (i = 0; i < (int)fz_nrings; i++)
+		printf(" %s", fz_rings[i].be->name);
 #ifdef SQ_DEBUG
-	       ", SQ_DEBUG"
-#else
-	       ""
+	printf(", SQ_DEBUG");
 #endif
-	       );
+	printf(")\n");
 	return 0;
 }
 #endif /* FZ_STANDALONE */

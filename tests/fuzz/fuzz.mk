@@ -9,9 +9,10 @@
 #       into tests/fuzz/crashes/ by hand once it is understood.
 #   make fuzz-regress
 #       the same fuzz.c built without libFuzzer (plain main(), $(CC), the
-#       project's strict warnings), with and without SQ_DEBUG, fed every
-#       file of tests/fuzz/corpus/ and tests/fuzz/crashes/.  `make test`
-#       runs both.
+#       project's strict warnings), with and without SQ_DEBUG, and with a
+#       second ring in SQ_KINDS (tests/two_rings.h), fed every file of
+#       tests/fuzz/corpus/ and tests/fuzz/crashes/.  `make test` runs all
+#       three.
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
@@ -32,8 +33,10 @@ FUZZ_SRC     := tests/fuzz/fuzz.c
 FUZZ_INPUTS  := $(HEADERS) tests/model.h $(FUZZ_SRC) tests/fuzz/fuzz.mk \
                 tests/fuzz/coverage-ignore.txt
 
-TEST_PROGS += $(FUZZ_DIR)/fuzz-regress $(FUZZ_DIR)/fuzz-regress-debug
-TEST_DEPS  += $(FUZZ_DIR)/fuzz-regress $(FUZZ_DIR)/fuzz-regress-debug
+FUZZ_REGRESS := $(FUZZ_DIR)/fuzz-regress $(FUZZ_DIR)/fuzz-regress-debug \
+                $(FUZZ_DIR)/fuzz-regress-two-rings
+TEST_PROGS += $(FUZZ_REGRESS)
+TEST_DEPS  += $(FUZZ_REGRESS)
 
 .PHONY: fuzz fuzz-build fuzz-regress fuzz-check-cc
 
@@ -48,9 +51,14 @@ $(FUZZ_DIR)/fuzz-regress-debug: $(FUZZ_INPUTS)
 		-DFZ_STANDALONE -DSQ_DEBUG -DSQ_TRING_SLOTS=$(FUZZ_SLOTS) \
 		-o $@ $(FUZZ_SRC)
 
-fuzz-regress: $(FUZZ_DIR)/fuzz-regress $(FUZZ_DIR)/fuzz-regress-debug ## replay the saved fuzzer inputs (no libFuzzer needed)
-	./$(FUZZ_DIR)/fuzz-regress
-	./$(FUZZ_DIR)/fuzz-regress-debug
+# with a second ring in SQ_KINDS (tests/two_rings.h): one model per ring
+$(FUZZ_DIR)/fuzz-regress-two-rings: $(FUZZ_INPUTS) tests/two_rings.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -D_POSIX_C_SOURCE=200809L \
+		-DFZ_STANDALONE -include tests/two_rings.h -o $@ $(FUZZ_SRC)
+
+fuzz-regress: $(FUZZ_REGRESS) ## replay the saved fuzzer inputs (no libFuzzer needed)
+	$(foreach p,$(FUZZ_REGRESS),./$(p) &&) true
 
 # libFuzzer ships with clang's runtime (Debian: libclang-rt-NN-dev, or
 # the clang package itself on older releases).  Say so plainly when the

@@ -2,8 +2,14 @@
 # mkseeds.py - write the seed inputs of tests/fuzz/corpus/ (run from the
 # top of the tree).  The format is described at the top of fuzz.c; these
 # seeds only give the fuzzer a head start at each interesting region:
-# equal keys, edge keys, late keys, keys past the ring's horizon, base
+# equal keys, edge keys, late keys, keys past a ring's horizon, base
 # times near UINT64_MAX, coarse granularities, a full node pool.
+
+
+def edge(ticks_log2, off):
+    """key mode 8's byte: the edge of a window of 2^ticks_log2 ticks
+    (5..12), minus 2 plus off (0..3)"""
+    return (ticks_log2 - 5) << 2 | off
 import os
 import random
 import struct
@@ -90,7 +96,8 @@ def seeds():
     s = Seed(3, 1, b"\x00\x40")         # edge keys, late and far keys
     for k in (s.key(0), s.key(1, 0), s.key(1, 3), s.key(7, 0),
               s.key(7, 200), s.key(6, 1, 2), s.key(6, 15, 255),
-              s.key(8, 1), s.key(8, 2), s.key(10, 2**63)):
+              s.key(8, edge(10, 1)), s.key(8, edge(7, 2)),
+              s.key(10, 2**63)):
         s.enq(0, k)
     s.op(POPN, 3); s.enq(0, s.key(7, 9)); s.op(POPN, 7)
     s.req(0, s.key(6, 3, 3)); s.op(DRAIN)
@@ -99,11 +106,11 @@ def seeds():
     s = Seed(0, 2, b"\x20\x00")         # base time just below UINT64_MAX
     for i in range(6):
         s.enq(i, s.key(4, 40 * i))
-    s.enq(0, s.key(1, 0)); s.enq(0, s.key(7, 1)); s.enq(0, s.key(8, 3))
+    s.enq(0, s.key(1, 0)); s.enq(0, s.key(7, 1)); s.enq(0, s.key(8, edge(10, 3)))
     s.op(POPN, 5); s.req(1, s.key(1, 1)); s.op(DRAIN)
     out["near-max"] = s
 
-    s = Seed(5, 5, b"\x10\x00")         # window reaching UINT64_MAX
+    s = Seed(5, 5, b"\xf0\x03")         # window reaching UINT64_MAX
     for i in range(12):
         s.enq(i, s.key(5, i * 300))
     s.enq(0, s.key(6, 2, 0)); s.op(POPN, 7); s.op(DRAIN)
