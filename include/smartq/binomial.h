@@ -1155,9 +1155,6 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 	return sq_binom__tie_requeue(q, n, key, NULL, "sq_binom_requeue");
 }
 
-#define SQ_BINOM__CHECK(cond, node, what) \
-	SQ__CHECK(cond, who, node, what)
-
 /*
  * sq_binom__check_tree - invariants 2-4 for the tree under root @r, whose
  * nodes are added to *@seen (at most @count in all).  A pre-order walk:
@@ -1177,39 +1174,39 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 		SQ__STEP(1);
 		c = v->bh_child;
 		if (c) {
-			SQ_BINOM__CHECK(sq_binom__degree(v) > 0, v,
-					"degree 0 with a child");
-			SQ_BINOM__CHECK(c->bh_parent == v, c,
-					"parent pointer wrong");
-			SQ_BINOM__CHECK(sq_binom__degree(c) ==
-					sq_binom__degree(v) - 1, c,
-					"first child degree wrong");
+			SQ__CHECK(sq_binom__degree(v) > 0, who, v,
+				  "degree 0 with a child");
+			SQ__CHECK(c->bh_parent == v, who, c,
+				  "parent pointer wrong");
+			SQ__CHECK(sq_binom__degree(c) ==
+				  sq_binom__degree(v) - 1, who, c,
+				  "first child degree wrong");
 		} else {
-			SQ_BINOM__CHECK(sq_binom__degree(v) == 0, v,
-					"degree > 0 without children");
+			SQ__CHECK(sq_binom__degree(v) == 0, who, v,
+				  "degree > 0 without children");
 			/* A last child has degree 0, so its parent has not. */
 			while (v != r && !v->bh_next) {
 				SQ__STEP(1);
-				SQ_BINOM__CHECK(sq_binom__degree(v) == 0, v,
-						"last child degree > 0");
+				SQ__CHECK(sq_binom__degree(v) == 0, who, v,
+					  "last child degree > 0");
 				v = v->bh_parent;
 			}
 			if (v == r)
 				return 0;
 			c = v->bh_next;
-			SQ_BINOM__CHECK(sq_binom__degree(v) > 0, v,
-					"sibling after degree 0");
-			SQ_BINOM__CHECK(c->bh_parent == v->bh_parent, c,
-					"parent pointer wrong");
-			SQ_BINOM__CHECK(sq_binom__degree(c) ==
-					sq_binom__degree(v) - 1, c,
-					"sibling degree wrong");
+			SQ__CHECK(sq_binom__degree(v) > 0, who, v,
+				  "sibling after degree 0");
+			SQ__CHECK(c->bh_parent == v->bh_parent, who, c,
+				  "parent pointer wrong");
+			SQ__CHECK(sq_binom__degree(c) ==
+				  sq_binom__degree(v) - 1, who, c,
+				  "sibling degree wrong");
 		}
-		SQ_BINOM__CHECK(sq_binom__less(c->bh_parent, c, tie), c,
-				"heap order: child before parent");
-		SQ_BINOM__CHECK(sq_binom__stamp(c) < q->bh_seq, c,
-				"stamp >= counter");
-		SQ_BINOM__CHECK(++*seen <= count, c, "more nodes than count");
+		SQ__CHECK(sq_binom__less(c->bh_parent, c, tie), who, c,
+			  "heap order: child before parent");
+		SQ__CHECK(sq_binom__stamp(c) < q->bh_seq, who, c,
+			  "stamp >= counter");
+		SQ__CHECK(++*seen <= count, who, c, "more nodes than count");
 		v = c;
 	}
 }
@@ -1223,32 +1220,31 @@ static inline int sq_binom__tie_check(const struct sq_binom *q,
 	unsigned d;
 
 	(void)who;	/* read only under SQ_DEBUG */
-	SQ_BINOM__CHECK(q->bh_seq <= SQ_BINOM__SEQ_END,
-			q->bh_min, "stamp counter past its 58 bits");
+	SQ__CHECK(q->bh_seq <= SQ_BINOM__SEQ_END, who, q->bh_min,
+		  "stamp counter past its 58 bits");
 	for (d = 0; d < 64; d++) {
 		SQ__STEP(1);
 		r = q->bh_roots[d];
 		if (!(count & ((uint64_t)1 << d))) {
-			SQ_BINOM__CHECK(!r, r, "root in a degree not in count");
+			SQ__CHECK(!r, who, r, "root in a degree not in count");
 			continue;
 		}
-		SQ_BINOM__CHECK(r, r, "no root in a degree of count");
-		SQ_BINOM__CHECK(!r->bh_parent, r, "root has a parent");
-		SQ_BINOM__CHECK(sq_binom__degree(r) == d, r,
-				"root degree != slot");
-		SQ_BINOM__CHECK(sq_binom__stamp(r) < q->bh_seq, r,
-				"stamp >= counter");
+		SQ__CHECK(r, who, r, "no root in a degree of count");
+		SQ__CHECK(!r->bh_parent, who, r, "root has a parent");
+		SQ__CHECK(sq_binom__degree(r) == d, who, r,
+			  "root degree != slot");
+		SQ__CHECK(sq_binom__stamp(r) < q->bh_seq, who, r,
+			  "stamp >= counter");
 		if (!min || sq_binom__less(r, min, tie))
 			min = r;
 		seen++;
 		if (sq_binom__check_tree(q, r, &seen, count, tie, who))
 			return -1;
 	}
-	SQ_BINOM__CHECK(seen == count, q->bh_min, "node total != count");
-	SQ_BINOM__CHECK(q->bh_min == min, q->bh_min, "cached min not smallest");
+	SQ__CHECK(seen == count, who, q->bh_min, "node total != count");
+	SQ__CHECK(q->bh_min == min, who, q->bh_min, "cached min not smallest");
 	return 0;
 }
-#undef SQ_BINOM__CHECK
 
 /**
  * sq_binom_check - walk the whole heap and verify every invariant

@@ -1251,10 +1251,6 @@ static inline unsigned sq_gavl__avl_max_height(size_t n)
 	return h;
 }
 
-/* One invariant of sq_gavl_check(): return -1 from it when @cond fails. */
-#define SQ_GAVL__CHECK(cond, node, what) \
-	SQ__CHECK(cond, who, node, what)
-
 /* sq_gavl_check() in the order of @tie; @who names the caller */
 static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 				     sq_gavl__tie_fn tie, const char *who)
@@ -1265,31 +1261,31 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 	size_t seen = 0;
 
 	(void)who;	/* read only under SQ_DEBUG */
-	SQ_GAVL__CHECK((n == NULL) == (q->gv_count == 0), n,
-		       "root is NULL exactly when count is 0");
-	SQ_GAVL__CHECK((n == NULL) == (q->gv_first == NULL), q->gv_first,
-		       "first is NULL exactly when the tree is empty");
+	SQ__CHECK((n == NULL) == (q->gv_count == 0), who, n,
+		  "root is NULL exactly when count is 0");
+	SQ__CHECK((n == NULL) == (q->gv_first == NULL), who, q->gv_first,
+		  "first is NULL exactly when the tree is empty");
 	if (!n)
 		return 0;
-	SQ_GAVL__CHECK(n->gv_parent == NULL, n, "root has no parent");
+	SQ__CHECK(n->gv_parent == NULL, who, n, "root has no parent");
 
 	for (;;) {
 		SQ__STEP(1);
 		/* first visit of n: go down as far as possible */
-		SQ_GAVL__CHECK(++seen <= q->gv_count, n,
-			       "no more nodes in the tree than count");
-		SQ_GAVL__CHECK(depth + 1 < SQ_GAVL__MAX_DEPTH, n,
-			       "no deeper than any sound GAVL tree");
+		SQ__CHECK(++seen <= q->gv_count, who, n,
+			  "no more nodes in the tree than count");
+		SQ__CHECK(depth + 1 < SQ_GAVL__MAX_DEPTH, who, n,
+			  "no deeper than any sound GAVL tree");
 		if (n->gv_left) {
-			SQ_GAVL__CHECK(n->gv_left->gv_parent == n, n->gv_left,
-				       "left child points back at its parent");
+			SQ__CHECK(n->gv_left->gv_parent == n, who, n->gv_left,
+				  "left child points back at its parent");
 			n = n->gv_left;
 			depth++;
 			continue;
 		}
 		if (n->gv_right) {
-			SQ_GAVL__CHECK(n->gv_right->gv_parent == n, n->gv_right,
-				       "right child points back at its parent");
+			SQ__CHECK(n->gv_right->gv_parent == n, who, n->gv_right,
+				  "right child points back at its parent");
 			n = n->gv_right;
 			depth++;
 			rights++;
@@ -1304,12 +1300,12 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 			unsigned h = 1 + (hl > hr ? hl : hr);
 			int b = n->gv_balance;
 
-			SQ_GAVL__CHECK(b == (int)hl - (int)hr, n,
-				       "(2) balance is h(left) - h(right)");
-			SQ_GAVL__CHECK(b <= 1, n,
-				       "(4) no node is left-heavy by two");
-			SQ_GAVL__CHECK(rights == 0 || b >= -1, n,
-				       "(3) off the spine the tree is AVL");
+			SQ__CHECK(b == (int)hl - (int)hr, who, n,
+				  "(2) balance is h(left) - h(right)");
+			SQ__CHECK(b <= 1, who, n,
+				  "(4) no node is left-heavy by two");
+			SQ__CHECK(rights == 0 || b >= -1, who, n,
+				  "(3) off the spine the tree is AVL");
 			if (h > height)
 				height = h;
 			p = n->gv_parent;
@@ -1320,8 +1316,8 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 				lh[depth] = h;
 				if (p->gv_right) {
 					n = p->gv_right;
-					SQ_GAVL__CHECK(n->gv_parent == p, n,
-						       "right child points back at its parent");
+					SQ__CHECK(n->gv_parent == p, who, n,
+						  "right child points back at its parent");
 					depth++;
 					rights++;
 					break;	/* first visit of n */
@@ -1334,24 +1330,23 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 		}
 	}
 walked:
-	SQ_GAVL__CHECK(seen == q->gv_count, q->gv_root,
-		       "(5) count is the number of nodes in the tree");
-	SQ_GAVL__CHECK(height <= sq_gavl__avl_max_height(seen) + 1, q->gv_root,
-		       "height <= largest AVL height for count, + 1");
+	SQ__CHECK(seen == q->gv_count, who, q->gv_root,
+		  "(5) count is the number of nodes in the tree");
+	SQ__CHECK(height <= sq_gavl__avl_max_height(seen) + 1, who, q->gv_root,
+		  "height <= largest AVL height for count, + 1");
 
 	n = q->gv_root;
 	while (n->gv_left) {
 		SQ__STEP(1);
 		n = n->gv_left;
 	}
-	SQ_GAVL__CHECK(n == q->gv_first, q->gv_first,
-		       "(5) first is the leftmost node");
+	SQ__CHECK(n == q->gv_first, who, q->gv_first,
+		  "(5) first is the leftmost node");
 	for (prev = n, n = sq_gavl_next(n); n; prev = n, n = sq_gavl_next(n))
-		SQ_GAVL__CHECK(!sq_gavl__before(n, n->key, prev, tie), n,
-			       "(1) keys do not decrease in order");
+		SQ__CHECK(!sq_gavl__before(n, n->key, prev, tie), who, n,
+			  "(1) keys do not decrease in order");
 	return 0;
 }
-#undef SQ_GAVL__CHECK
 
 /**
  * sq_gavl_check - verify every invariant of the queue

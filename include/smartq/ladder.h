@@ -1543,35 +1543,145 @@ sq_ladder_find(const struct sq_ladder *q, uint64_t key,
 	return sq_ladder__find(q, key, match, arg, "sq_ladder_find");
 }
 
-#define SQ_LADDER__CHECK(cond, node, what) \
-	SQ__CHECK(cond, "sq_ladder_check", node, what)
-
 /*
  * sq_ladder__check_list - invariant 1 for list @l: links both ways, home,
  * and keys within [@lo, @hi]; at most @room nodes (so it ends on a
- * cycle).  Returns the number of nodes, or -1.
+ * cycle).  Returns the number of nodes, or -1.  @who names the caller.
  */
 static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 					 uint64_t lo, uint64_t hi,
-					 size_t room, bool sorted)
+					 size_t room, bool sorted,
+					 const char *who)
 {
 	const struct sq_ladder_node *n, *p = NULL;
 	long seen = 0;
 
+	(void)who;	/* read only under SQ_DEBUG */
 	for (n = l->ll_first; n; p = n, n = n->ld_next) {
 		SQ__STEP(1);
-		SQ_LADDER__CHECK((size_t)seen < room, n,
-				 "more nodes than count");
-		SQ_LADDER__CHECK(n->ld_home == l, n, "node's home is wrong");
-		SQ_LADDER__CHECK(n->ld_prev == p, n, "prev link wrong");
-		SQ_LADDER__CHECK(n->key >= lo && n->key <= hi, n,
-				 "key outside its list's range");
-		SQ_LADDER__CHECK(!sorted || !p || p->key <= n->key, n,
-				 "bottom not sorted");
+		SQ__CHECK((size_t)seen < room, who, n, "more nodes than count");
+		SQ__CHECK(n->ld_home == l, who, n, "node's home is wrong");
+		SQ__CHECK(n->ld_prev == p, who, n, "prev link wrong");
+		SQ__CHECK(n->key >= lo && n->key <= hi, who, n,
+			  "key outside its list's range");
+		SQ__CHECK(!sorted || !p || p->key <= n->key, who, n,
+			  "bottom not sorted");
 		seen++;
 	}
-	SQ_LADDER__CHECK(l->ll_last == p, p, "list tail wrong");
+	SQ__CHECK(l->ll_last == p, who, p, "list tail wrong");
 	return seen;
+}
+
+/* sq_ladder_check(); @who names the caller */
+static inline int sq_ladder__check(const struct sq_ladder *q, const char *who)
+{
+	const struct sq_ladder__rung *g;
+	size_t room = q->ld_count;
+	uint64_t hi, m, occ;
+	const struct sq_ladder_node *n;
+	unsigned r, w, i, base, nb;
+	long got;
+
+	(void)who;	/* read only under SQ_DEBUG */
+	SQ__CHECK(q->ld_nrungs <= (SQ_LADDER_RUNGS), who, NULL,
+		  "more rungs than SQ_LADDER_RUNGS");
+	SQ__CHECK(!q->ld_bottom.ll_first == !q->ld_count, who,
+		  q->ld_bottom.ll_first,
+		  "bottom empty while the queue is not, or not empty "
+		  "while the queue is");
+	/* invariant 6, and the dead rungs' buckets empty */
+	for (w = 0; w < SQ_LADDER__WORDS; w++)
+		SQ__CHECK(!(q->ld_summary >> w & 1) == !q->ld_map[w], who, NULL,
+			  "summary bit != bitmap word");
+	SQ__CHECK(SQ_LADDER__WORDS == 64 ||
+		  !(q->ld_summary >> SQ_LADDER__WORDS), who, NULL,
+		  "summary bit past the bitmap");
+	occ = 0;
+	for (r = q->ld_nrungs; r < (SQ_LADDER_RUNGS); r++) {
+		SQ__STEP(1);
+		base = sq_ladder__base(r);
+		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
+		for (i = 0; i < nb; i++)
+			occ |= q->ld_map[(base + i) >> 6] >> ((base + i) & 63)
+			       & 1;
+	}
+	SQ__CHECK(!occ, who, NULL, "bucket of an unused rung occupied");
+	w = SQ_LADDER__NBK;
+	SQ__CHECK(w % 64 == 0 || !(q->ld_map[w / 64] >> (w % 64)), who, NULL,
+		  "bit past the last bucket");
+
+	/* the top: invariant 7 */
+	if (q->ld_ntop) {
+		SQ__CHECK(q->ld_tmin > q->ld_toplim && q->ld_tmin <= q->ld_tmax,
+			  who, q->ld_top.ll_first, "top bounds wrong");
+		got = sq_ladder__check_list(&q->ld_top, q->ld_tmin,
+					    q->ld_tmax, room, false, who);
+	} else {
+		got = sq_ladder__check_list(&q->ld_top, 0, 0, 0, false, who);
+	}
+	if (got < 0)
+		return -1;
+	SQ__CHECK((size_t)got == q->ld_ntop, who, q->ld_top.ll_first,
+		  "top count wrong");
+	room -= (size_t)got;
+
+	/* the rungs: invariants 4 and 5 */
+	hi = q->ld_toplim;
+	for (r = 0; r < q->ld_nrungs; r++) {
+		SQ__STEP(1);
+		g = &q->ld_rung[r];
+		base = sq_ladder__base(r);
+		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
+		SQ__CHECK(g->lr_shift < 64 && (g->lr_span >> g->lr_shift) < nb,
+			  who, NULL, "rung wider than its buckets");
+		SQ__CHECK(g->lr_start <= g->lr_cur &&
+			  g->lr_cur - g->lr_start <= g->lr_span, who, NULL,
+			  "rung cur outside the rung");
+		SQ__CHECK(g->lr_start + g->lr_span == hi, who, NULL,
+			  "rung does not end where the one above starts");
+		for (i = 0; i < nb; i++) {
+			SQ__STEP(1);
+			const struct sq_ladder__list *l = &q->ld_bk[base + i];
+
+			m = q->ld_map[(base + i) >> 6] >> ((base + i) & 63) & 1;
+			if (!m)
+				continue;
+			SQ__CHECK(l->ll_first, who, NULL,
+				  "bucket bit set, bucket empty");
+			SQ__CHECK((g->lr_cur - g->lr_start) >> g->lr_shift <= i,
+				  who, l->ll_first, "bucket below rung cur");
+			got = sq_ladder__check_list(l, g->lr_cur, hi, room,
+						    false, who);
+			if (got < 0)
+				return -1;
+			for (n = l->ll_first; n; n = n->ld_next) {
+				SQ__STEP(1);
+				SQ__CHECK((n->key - g->lr_start) >>
+					  g->lr_shift == i, who, n,
+					  "node in the wrong bucket");
+			}
+			room -= (size_t)got;
+		}
+		hi = g->lr_cur - 1;
+	}
+
+	/* the bottom: invariants 2 and 3 (hi + 1: the lowest rung's cur) */
+	got = sq_ladder__check_list(&q->ld_bottom, 0,
+				    q->ld_nrungs ? hi + 1 : hi, room, true,
+				    who);
+	if (got < 0)
+		return -1;
+	for (n = q->ld_bottom.ll_last, i = 0;
+	     q->ld_nrungs && n && n->key == hi + 1; n = n->ld_prev) {
+		SQ__STEP(1);
+		SQ__CHECK(++i <= (SQ_LADDER_THRES), who, n,
+			  "more than THRES fed nodes in the bottom");
+	}
+	SQ__CHECK((size_t)got == q->ld_nbottom, who, q->ld_bottom.ll_first,
+		  "bottom count wrong");
+	SQ__CHECK((size_t)got == room, who, q->ld_bottom.ll_first,
+		  "node total != count");
+	return 0;
 }
 
 /**
@@ -1584,117 +1694,7 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
  */
 static inline int sq_ladder_check(const struct sq_ladder *q)
 {
-	const struct sq_ladder__rung *g;
-	size_t room = q->ld_count;
-	uint64_t hi, m, occ;
-	const struct sq_ladder_node *n;
-	unsigned r, w, i, base, nb;
-	long got;
-
-	SQ_LADDER__CHECK(q->ld_nrungs <= (SQ_LADDER_RUNGS), NULL,
-			 "more rungs than SQ_LADDER_RUNGS");
-	SQ_LADDER__CHECK(!q->ld_bottom.ll_first == !q->ld_count,
-			 q->ld_bottom.ll_first,
-			 "bottom empty while the queue is not, or not empty "
-			 "while the queue is");
-	/* invariant 6, and the dead rungs' buckets empty */
-	for (w = 0; w < SQ_LADDER__WORDS; w++)
-		SQ_LADDER__CHECK(!(q->ld_summary >> w & 1) == !q->ld_map[w],
-				 NULL, "summary bit != bitmap word");
-	SQ_LADDER__CHECK(SQ_LADDER__WORDS == 64 ||
-			 !(q->ld_summary >> SQ_LADDER__WORDS), NULL,
-			 "summary bit past the bitmap");
-	occ = 0;
-	for (r = q->ld_nrungs; r < (SQ_LADDER_RUNGS); r++) {
-		SQ__STEP(1);
-		base = sq_ladder__base(r);
-		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
-		for (i = 0; i < nb; i++)
-			occ |= q->ld_map[(base + i) >> 6] >> ((base + i) & 63)
-			       & 1;
-	}
-	SQ_LADDER__CHECK(!occ, NULL, "bucket of an unused rung occupied");
-	w = SQ_LADDER__NBK;
-	SQ_LADDER__CHECK(w % 64 == 0 ||
-			 !(q->ld_map[w / 64] >> (w % 64)), NULL,
-			 "bit past the last bucket");
-
-	/* the top: invariant 7 */
-	if (q->ld_ntop) {
-		SQ_LADDER__CHECK(q->ld_tmin > q->ld_toplim &&
-				 q->ld_tmin <= q->ld_tmax,
-				 q->ld_top.ll_first, "top bounds wrong");
-		got = sq_ladder__check_list(&q->ld_top, q->ld_tmin,
-					    q->ld_tmax, room, false);
-	} else {
-		got = sq_ladder__check_list(&q->ld_top, 0, 0, 0, false);
-	}
-	if (got < 0)
-		return -1;
-	SQ_LADDER__CHECK((size_t)got == q->ld_ntop, q->ld_top.ll_first,
-			 "top count wrong");
-	room -= (size_t)got;
-
-	/* the rungs: invariants 4 and 5 */
-	hi = q->ld_toplim;
-	for (r = 0; r < q->ld_nrungs; r++) {
-		SQ__STEP(1);
-		g = &q->ld_rung[r];
-		base = sq_ladder__base(r);
-		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
-		SQ_LADDER__CHECK(g->lr_shift < 64 &&
-				 (g->lr_span >> g->lr_shift) < nb, NULL,
-				 "rung wider than its buckets");
-		SQ_LADDER__CHECK(g->lr_start <= g->lr_cur &&
-				 g->lr_cur - g->lr_start <= g->lr_span, NULL,
-				 "rung cur outside the rung");
-		SQ_LADDER__CHECK(g->lr_start + g->lr_span == hi, NULL,
-				 "rung does not end where the one above "
-				 "starts");
-		for (i = 0; i < nb; i++) {
-			SQ__STEP(1);
-			const struct sq_ladder__list *l = &q->ld_bk[base + i];
-
-			m = q->ld_map[(base + i) >> 6] >> ((base + i) & 63) & 1;
-			if (!m)
-				continue;
-			SQ_LADDER__CHECK(l->ll_first, NULL,
-					 "bucket bit set, bucket empty");
-			SQ_LADDER__CHECK((g->lr_cur - g->lr_start) >>
-					 g->lr_shift <= i,
-					 l->ll_first, "bucket below rung cur");
-			got = sq_ladder__check_list(l, g->lr_cur, hi, room,
-						    false);
-			if (got < 0)
-				return -1;
-			for (n = l->ll_first; n; n = n->ld_next) {
-				SQ__STEP(1);
-				SQ_LADDER__CHECK((n->key - g->lr_start) >>
-						 g->lr_shift == i, n,
-						 "node in the wrong bucket");
-			}
-			room -= (size_t)got;
-		}
-		hi = g->lr_cur - 1;
-	}
-
-	/* the bottom: invariants 2 and 3 (hi + 1: the lowest rung's cur) */
-	got = sq_ladder__check_list(&q->ld_bottom, 0, q->ld_nrungs ? hi + 1 : hi,
-				    room, true);
-	if (got < 0)
-		return -1;
-	for (n = q->ld_bottom.ll_last, i = 0;
-	     q->ld_nrungs && n && n->key == hi + 1; n = n->ld_prev) {
-		SQ__STEP(1);
-		SQ_LADDER__CHECK(++i <= (SQ_LADDER_THRES), n,
-				 "more than THRES fed nodes in the bottom");
-	}
-	SQ_LADDER__CHECK((size_t)got == q->ld_nbottom, q->ld_bottom.ll_first,
-			 "bottom count wrong");
-	SQ_LADDER__CHECK((size_t)got == room, q->ld_bottom.ll_first,
-			 "node total != count");
-	return 0;
+	return sq_ladder__check(q, "sq_ladder_check");
 }
-#undef SQ_LADDER__CHECK
 
 #endif /* SMARTQ_LADDER_H */

@@ -1362,48 +1362,49 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 	return q->tr_first != f || f->key != fkey;
 }
 
-#define SQ_TRING__CHK "sq_tring_check"
 /* Walk the list at @h, whose nodes must carry @tag (and, in a ring or
  * level slot, sit in slot @s of level @l): links, tags, places; count them
- * into *@seen; *@best gets its first node (smallest tick, earliest). */
+ * into *@seen; *@best gets its first node (smallest tick, earliest).
+ * @who names the caller. */
 static inline int sq_tring__check_list(const struct sq_tring *q,
 				       const struct sq_tring_node *h,
 				       uintptr_t tag, unsigned l, unsigned s,
 				       size_t *seen,
-				       const struct sq_tring_node **best)
+				       const struct sq_tring_node **best,
+				       const char *who)
 {
 	const uint64_t cur = q->tr_cur, anchor = (cur >> SQ_TRING__H) + 1;
 	const struct sq_tring_node *n = h;
 	uint64_t t, bt = h->key >> q->tr_shift;
 
+	(void)who;	/* read only under SQ_DEBUG */
 	*best = h;
 	do {
 		SQ__STEP(1);
 		const struct sq_tring_node *nx = n->tr_next;
 
-		SQ__CHECK(++*seen <= q->tr_count, SQ_TRING__CHK, n,
+		SQ__CHECK(++*seen <= q->tr_count, who, n,
 			  "more nodes than the count");
-		SQ__CHECK(sq_tring__tag(n) == tag, SQ_TRING__CHK, n,
+		SQ__CHECK(sq_tring__tag(n) == tag, who, n,
 			  "node's tag is not its list's");
-		SQ__CHECK(nx && n->tr_prev, SQ_TRING__CHK, n, "NULL list link");
-		SQ__CHECK(nx->tr_prev == n, SQ_TRING__CHK, n,
-			  "list links disagree");
+		SQ__CHECK(nx && n->tr_prev, who, n, "NULL list link");
+		SQ__CHECK(nx->tr_prev == n, who, n, "list links disagree");
 		t = n->key >> q->tr_shift;
 		if (tag == SQ_TRING__LATE) {
-			SQ__CHECK(t < cur, SQ_TRING__CHK, n,
+			SQ__CHECK(t < cur, who, n,
 				  "late node at or after the ring's time");
 		} else if (tag == SQ_TRING__SLOT) {
-			SQ__CHECK(sq_tring__in_ring(t, cur), SQ_TRING__CHK, n,
+			SQ__CHECK(sq_tring__in_ring(t, cur), who, n,
 				  "ring node outside the ring");
-			SQ__CHECK(sq_tring__slot_of(t) == s, SQ_TRING__CHK, n,
+			SQ__CHECK(sq_tring__slot_of(t) == s, who, n,
 				  "ring node in the wrong slot");
 		} else {
 			uint64_t u = t >> SQ_TRING__H;
 
-			SQ__CHECK(u > anchor, SQ_TRING__CHK, n,
+			SQ__CHECK(u > anchor, who, n,
 				  "level node not past the ring");
 			SQ__CHECK((63u - sq__clz64(u ^ anchor)) / SQ_TRING__B == l &&
-				  sq_tring__digit(u, l) == s, SQ_TRING__CHK, n,
+				  sq_tring__digit(u, l) == s, who, n,
 				  "level node in the wrong level or slot");
 		}
 		if (t < bt) {
@@ -1412,6 +1413,110 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 		}
 		n = nx;
 	} while (n != h);
+	return 0;
+}
+
+/* sq_tring_check(); @who names the caller */
+static inline int sq_tring__check(const struct sq_tring *q, const char *who)
+{
+	const uint64_t cur = q->tr_cur;
+	const struct sq_tring_node *h, *n, *best, *expect, *lvfirst = NULL;
+	size_t seen = 0;
+	unsigned s, w, i, l;
+
+	(void)who;	/* read only under SQ_DEBUG */
+	SQ__CHECK(q->tr_shift <= 63, who, q, "granularity shift above 63");
+	SQ__CHECK(cur <= UINT64_MAX >> q->tr_shift, who, q,
+		  "current tick out of range");
+
+	/* the late list, then the ring's slots, bitmap and summary */
+	if (q->tr_late && sq_tring__check_list(q, q->tr_late, SQ_TRING__LATE,
+					       0, 0, &seen, &best, who))
+		return -1;
+	for (s = 0; s < SQ_TRING_SLOTS; s++)
+		if (q->tr_slot[s] &&
+		    sq_tring__check_list(q, q->tr_slot[s], SQ_TRING__SLOT, 0,
+					 s, &seen, &best, who))
+			return -1;
+	for (w = 0; w < SQ_TRING__WORDS; w++) {
+		SQ__STEP(1);
+		uint64_t bits = 0;
+
+		for (i = 0; i < 64; i++)
+			if (q->tr_slot[(w << 6) | i])
+				bits |= (uint64_t)1 << i;
+		SQ__CHECK(q->tr_map[w] == bits, who,
+			  q->tr_slot[(w << 6) | sq__ctz64(q->tr_map[w] ^ bits)],
+			  "bitmap bit disagrees with its slot");
+		SQ__CHECK(((q->tr_summary >> w) & 1) == (bits != 0), who, q,
+			  "summary bit disagrees with its word");
+	}
+	SQ__CHECK(((q->tr_summary >> (SQ_TRING__WORDS - 1)) >> 1) == 0, who, q,
+		  "summary bit past the last word");
+
+	/* each level: bitmap against slots, every node in its place, the
+	 * cached minima; the lowest level's first slot's first node */
+	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		SQ__STEP(1);
+		const struct sq_tring__level *lv = &q->tr_lv[l];
+
+		for (s = 0; s < SQ_TRING__LSLOTS; s++) {
+			SQ__STEP(1);
+			h = lv->lv_slot[s];
+			SQ__CHECK(((q->tr_lmap[l] >> s) & 1) == (h != NULL),
+				  who, h ? (const void *)h : (const void *)q,
+				  "level bitmap bit disagrees with its slot");
+			if (!h) {
+				SQ__CHECK(!lv->lv_min[s], who, q,
+					  "empty level slot has a cached minimum");
+				continue;
+			}
+			if (sq_tring__check_list(q, h, SQ_TRING__LEVEL, l, s,
+						 &seen, &best, who))
+				return -1;
+			SQ__CHECK(!lv->lv_min[s] || lv->lv_min[s] == best, who,
+				  lv->lv_min[s],
+				  "level slot's cached minimum is not its first node");
+			if (!((lv->lv_mixed >> s) & 1)) {
+				n = h;
+				do {
+					SQ__STEP(1);
+					SQ__CHECK(n->tr_next == h ||
+						  (n->key >> q->tr_shift) <=
+						  (n->tr_next->key >> q->tr_shift),
+						  who, n,
+						  "level slot not marked mixed is out of tick order");
+					n = n->tr_next;
+				} while (n != h);
+			}
+			if (!lvfirst)
+				lvfirst = best;
+		}
+		SQ__CHECK(SQ_TRING__LSLOTS == 64 ||
+			  (q->tr_lmap[l] >> (SQ_TRING__LSLOTS & 63)) == 0, who,
+			  q, "level bitmap bit past its slots");
+		SQ__CHECK(((q->tr_levels >> l) & 1) == (q->tr_lmap[l] != 0),
+			  who, q, "levels bit disagrees with its level");
+	}
+	SQ__CHECK((q->tr_levels >> (SQ_TRING__LEVELS - 1)) >> 1 == 0, who, q,
+		  "levels bit past the last level");
+	SQ__CHECK(seen == q->tr_count, who, q, "fewer nodes than the count");
+
+	/* the cached first, found the slow way */
+	expect = q->tr_late;
+	for (i = 0; !expect && i < SQ_TRING_SLOTS; i++) {
+		SQ__STEP(1);
+		s = (sq_tring__slot_of(cur) + i) & (unsigned)SQ_TRING__MASK;
+		expect = q->tr_slot[s];
+	}
+	if (!expect)
+		expect = lvfirst;
+	SQ__CHECK(q->tr_first == expect, who, q->tr_first,
+		  "cached first is not the first node");
+	if (expect)
+		SQ__CHECK(q->tr_ftick == expect->key >> q->tr_shift, who,
+			  expect,
+			  "cached first tick is not the first node's tick");
 	return 0;
 }
 
@@ -1424,105 +1529,7 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
  */
 static inline int sq_tring_check(const struct sq_tring *q)
 {
-	const uint64_t cur = q->tr_cur;
-	const struct sq_tring_node *h, *n, *best, *expect, *lvfirst = NULL;
-	size_t seen = 0;
-	unsigned s, w, i, l;
-
-	SQ__CHECK(q->tr_shift <= 63, SQ_TRING__CHK, q, "granularity shift above 63");
-	SQ__CHECK(cur <= UINT64_MAX >> q->tr_shift, SQ_TRING__CHK, q,
-		  "current tick out of range");
-
-	/* the late list, then the ring's slots, bitmap and summary */
-	if (q->tr_late && sq_tring__check_list(q, q->tr_late, SQ_TRING__LATE,
-					       0, 0, &seen, &best))
-		return -1;
-	for (s = 0; s < SQ_TRING_SLOTS; s++)
-		if (q->tr_slot[s] && sq_tring__check_list(q, q->tr_slot[s],
-						SQ_TRING__SLOT, 0, s, &seen, &best))
-			return -1;
-	for (w = 0; w < SQ_TRING__WORDS; w++) {
-		SQ__STEP(1);
-		uint64_t bits = 0;
-
-		for (i = 0; i < 64; i++)
-			if (q->tr_slot[(w << 6) | i])
-				bits |= (uint64_t)1 << i;
-		SQ__CHECK(q->tr_map[w] == bits, SQ_TRING__CHK,
-			  q->tr_slot[(w << 6) | sq__ctz64(q->tr_map[w] ^ bits)],
-			  "bitmap bit disagrees with its slot");
-		SQ__CHECK(((q->tr_summary >> w) & 1) == (bits != 0),
-			  SQ_TRING__CHK, q, "summary bit disagrees with its word");
-	}
-	SQ__CHECK(((q->tr_summary >> (SQ_TRING__WORDS - 1)) >> 1) == 0,
-		  SQ_TRING__CHK, q, "summary bit past the last word");
-
-	/* each level: bitmap against slots, every node in its place, the
-	 * cached minima; the lowest level's first slot's first node */
-	for (l = 0; l < SQ_TRING__LEVELS; l++) {
-		SQ__STEP(1);
-		const struct sq_tring__level *lv = &q->tr_lv[l];
-
-		for (s = 0; s < SQ_TRING__LSLOTS; s++) {
-			SQ__STEP(1);
-			h = lv->lv_slot[s];
-			SQ__CHECK(((q->tr_lmap[l] >> s) & 1) == (h != NULL),
-				  SQ_TRING__CHK, h ? (const void *)h : (const void *)q,
-				  "level bitmap bit disagrees with its slot");
-			if (!h) {
-				SQ__CHECK(!lv->lv_min[s], SQ_TRING__CHK, q,
-					  "empty level slot has a cached minimum");
-				continue;
-			}
-			if (sq_tring__check_list(q, h, SQ_TRING__LEVEL, l, s,
-						 &seen, &best))
-				return -1;
-			SQ__CHECK(!lv->lv_min[s] || lv->lv_min[s] == best,
-				  SQ_TRING__CHK, lv->lv_min[s],
-				  "level slot's cached minimum is not its first node");
-			if (!((lv->lv_mixed >> s) & 1)) {
-				n = h;
-				do {
-					SQ__STEP(1);
-					SQ__CHECK(n->tr_next == h ||
-						  (n->key >> q->tr_shift) <=
-						  (n->tr_next->key >> q->tr_shift),
-						  SQ_TRING__CHK, n,
-						  "level slot not marked mixed is out of tick order");
-					n = n->tr_next;
-				} while (n != h);
-			}
-			if (!lvfirst)
-				lvfirst = best;
-		}
-		SQ__CHECK(SQ_TRING__LSLOTS == 64 ||
-			  (q->tr_lmap[l] >> (SQ_TRING__LSLOTS & 63)) == 0,
-			  SQ_TRING__CHK, q, "level bitmap bit past its slots");
-		SQ__CHECK(((q->tr_levels >> l) & 1) == (q->tr_lmap[l] != 0),
-			  SQ_TRING__CHK, q, "levels bit disagrees with its level");
-	}
-	SQ__CHECK((q->tr_levels >> (SQ_TRING__LEVELS - 1)) >> 1 == 0,
-		  SQ_TRING__CHK, q, "levels bit past the last level");
-	SQ__CHECK(seen == q->tr_count, SQ_TRING__CHK, q,
-		  "fewer nodes than the count");
-
-	/* the cached first, found the slow way */
-	expect = q->tr_late;
-	for (i = 0; !expect && i < SQ_TRING_SLOTS; i++) {
-		SQ__STEP(1);
-		s = (sq_tring__slot_of(cur) + i) & (unsigned)SQ_TRING__MASK;
-		expect = q->tr_slot[s];
-	}
-	if (!expect)
-		expect = lvfirst;
-	SQ__CHECK(q->tr_first == expect, SQ_TRING__CHK, q->tr_first,
-		  "cached first is not the first node");
-	if (expect)
-		SQ__CHECK(q->tr_ftick == expect->key >> q->tr_shift,
-			  SQ_TRING__CHK, expect,
-			  "cached first tick is not the first node's tick");
-	return 0;
+	return sq_tring__check(q, "sq_tring_check");
 }
-#undef SQ_TRING__CHK
 
 #endif /* SMARTQ_TRING_H */
