@@ -134,7 +134,9 @@
  * select between the two words).  SQ__CHILD_AT is the offset alone: gcc
  * keeps a store through an offset computed first, into a variable, free
  * of a branch where it turns the same store written in one expression
- * into one (the descents' last turn).
+ * into one (the descents' last turn).  A tree's header names its own
+ * shorthand over it and #undefs that at its end: a helper macro of one
+ * header is not seen by the others, nor by the user.
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): type is a type name */
 #define SQ__CHILD(type, x, left, right, s)				\

@@ -161,7 +161,8 @@ SQ__INLINE bool sq_gavl__before(const struct sq_gavl_node *n, uint64_t key,
 
 /* ---- rebalancing: no key compares below this line until the descent ---- */
 
-/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD. */
+/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD; this
+ * header's alone (#undef at its end). */
 #define SQ_GAVL__CHILD(x, s) \
 	SQ__CHILD(struct sq_gavl_node, x, gv_left, gv_right, s)
 
@@ -1365,7 +1366,6 @@ static inline int sq_gavl_check(const struct sq_gavl *q)
 {
 	return sq_gavl__tie_check(q, NULL, "sq_gavl_check");
 }
-#undef SQ_GAVL__CHILD
 
 /**
  * SQ_GAVL_TIE - declare a GAVL queue kind ordered by (key, less)
@@ -1384,5 +1384,7 @@ static inline int sq_gavl_check(const struct sq_gavl *q)
 	SQ__TIE_KIND(gavl, name, less)					\
 	SQ__TIE_INORDER(gavl, name)					\
 	struct sq_##name##__tie_kind	/* the user's ';' ends it */
+
+#undef SQ_GAVL__CHILD
 
 #endif /* SMARTQ_GAVL_H */

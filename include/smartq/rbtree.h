@@ -297,7 +297,8 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
 /* ---- the child words by side ------------------------------------------- */
 
 /* The child word of @x on side @s (0 left, 1 right): the fix-ups below
- * exist once for both sides (SQ__CHILD). */
+ * exist once for both sides (SQ__CHILD); this header's alone (#undef at
+ * its end). */
 #define SQ_RB__CHILD(x, s) \
 	SQ__CHILD(struct sq_rb__link, x, rb_left, rb_right, s)
 
@@ -1452,5 +1453,7 @@ static inline int sq_rb_check(const struct sq_rb *q)
 	SQ__TIE_KIND(rb, name, less)					\
 	SQ__TIE_INORDER(rb, name)					\
 	struct sq_##name##__tie_kind	/* the user's ';' ends it */
+
+#undef SQ_RB__CHILD
 
 #endif /* SMARTQ_RBTREE_H */
