@@ -483,9 +483,20 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q,
 	return m;
 }
 
+/* sq_binom__unlink - mark @x unqueued; poison its other links under
+ * SQ_DEBUG. */
+SQ__INLINE void sq_binom__unlink(struct sq_binom_node *x)
+{
+	x->bh_parent = x;
+#ifdef SQ_DEBUG
+	x->bh_child = (struct sq_binom_node *)SQ__POISON(1);
+	x->bh_next = (struct sq_binom_node *)SQ__POISON(2);
+#endif
+}
+
 /*
- * sq_binom__remove - take queued node @x out of the heap, leaving its own
- * links stale; the caller marks it unqueued or re-inserts it.
+ * sq_binom__remove - take queued node @x out of the heap and mark it
+ * unqueued (common.h: __remove).
  *
  * Let a0 (a root of degree k), a1, ..., am = x be the path down to x.
  * Taking x out releases binomial trees of the distinct degrees 0..k-1,
@@ -543,16 +554,7 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x,
 	q->bh_count--;
 	if (q->bh_min == x)
 		q->bh_min = sq_binom__scan_min(q, tie);
-}
-
-/* sq_binom__unlink - mark @x unqueued; poison its other links under SQ_DEBUG. */
-SQ__INLINE void sq_binom__unlink(struct sq_binom_node *x)
-{
-	x->bh_parent = x;
-#ifdef SQ_DEBUG
-	x->bh_child = (struct sq_binom_node *)SQ__POISON(1);
-	x->bh_next = (struct sq_binom_node *)SQ__POISON(2);
-#endif
+	sq_binom__unlink(x);
 }
 
 /*
@@ -734,7 +736,6 @@ SQ__INLINE bool sq_binom__tie_dequeue(struct sq_binom *q,
 	SQ__MISUSE(n->bh_parent == n, who, "node is not queued");
 	SQ__MISUSE(!sq_binom__on(q, n), who, "node is on another queue");
 	sq_binom__remove(q, n, tie);
-	sq_binom__unlink(n);
 	return was_first;
 }
 

@@ -364,6 +364,14 @@ static inline void sq__die(const char *fn, const char *mistake)
 #endif
 
 /*
+ * __remove: every backend's internal sq_K__remove(q, n ...) takes queued
+ * @n out and leaves it not queued (sq_K_queued() false, its dead links
+ * poisoned under SQ_DEBUG), as a pop leaves the node it returns; requeue
+ * then links it again.  It checks nothing: the public verbs check for
+ * misuse before they call it.
+ */
+
+/*
  * SQ__CHECK(cond, fn, node, what) - one invariant inside a check() walk.
  *
  * When @cond is false the enclosing function returns -1; under SQ_DEBUG it

@@ -1042,8 +1042,9 @@ SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
 }
 
 /*
- * sq_ladder__remove - take queued @n off its list; refill the bottom if
- * that emptied it.  Returns true if @n was the first node.
+ * sq_ladder__remove - take queued @n off its list and mark it unqueued
+ * (common.h: __remove); refill the bottom if that emptied it.  Returns
+ * true if @n was the first node.
  */
 SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 {
@@ -1065,6 +1066,7 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 	} else if (!l->ll_first) {
 		sq_ladder__bucket_clear(q, (unsigned)(l - q->ld_bk));
 	}
+	sq_ladder__unlink(n);
 	return was_first;
 }
 
@@ -1215,15 +1217,11 @@ static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n)
 {
-	bool was_first;
-
 	SQ__MISUSE(n->ld_home == NULL, "sq_ladder_dequeue",
 		   "node is not queued");
 	SQ__MISUSE(!sq_ladder__on(q, n), "sq_ladder_dequeue",
 		   "node is on another queue");
-	was_first = sq_ladder__remove(q, n);
-	sq_ladder__unlink(n);
-	return was_first;
+	return sq_ladder__remove(q, n);
 }
 
 /**

@@ -144,12 +144,6 @@ static const struct sq_rb__aug sq_erb__aug = {
 	sq_erb__propagate, sq_erb__insert_fixup, sq_erb__erase_fixup
 };
 
-/* Mark @n's link unlinked (rbtree.h's state and poison). */
-SQ__INLINE void sq_erb__unlink(struct sq_erb_node *n)
-{
-	sq_rb__unlink(&n->rb_link);
-}
-
 /* Link @n with @key (rbtree.h's insert gives it its minimum). */
 SQ__INLINE bool sq_erb__insert(struct sq_erb *q, struct sq_erb_node *n,
 			       uint64_t key)
@@ -351,7 +345,6 @@ static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
 
 	SQ__MISUSE(!sq_erb_queued(n), "sq_erb_dequeue", "node is not queued");
 	sq_rb__remove_aug(&q->erb_tree, &n->rb_link, &sq_erb__aug);
-	sq_erb__unlink(n);
 	return was_first;
 }
 
@@ -364,13 +357,11 @@ static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
 static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
 {
 	struct sq_rb__link *l = sq_rb__pop_aug(&q->erb_tree, &sq_erb__aug);
-	struct sq_erb_node *n;
 
 	if (SQ__UNLIKELY(!l))
 		return NULL;
-	n = sq_erb__node(l);
-	sq_erb__unlink(n);
-	return n;
+	sq_rb__unlink(l);
+	return sq_erb__node(l);
 }
 
 /**

@@ -776,7 +776,7 @@ SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
 	return sq_rb__insert_aug(q, n, key, tie, NULL);
 }
 
-/* Unlink queued link @n; its own words are left as they were. */
+/* Unlink queued link @n and mark it unlinked (common.h: __remove). */
 SQ__INLINE void sq_rb__remove_aug(struct sq_rb *q, struct sq_rb__link *n,
 				  const struct sq_rb__aug *aug)
 {
@@ -784,6 +784,7 @@ SQ__INLINE void sq_rb__remove_aug(struct sq_rb *q, struct sq_rb__link *n,
 		q->rb_leftmost = sq_rb__after_leftmost(n);
 	sq_rb__erase_aug(q, n, aug);
 	q->rb_count--;
+	sq_rb__unlink(n);
 }
 
 SQ__INLINE void sq_rb__remove(struct sq_rb *q, struct sq_rb__link *n)
@@ -1011,7 +1012,6 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 	(void)who;
 	SQ__MISUSE(!sq_rb_queued(n), who, "node is not queued");
 	sq_rb__remove(q, &n->rb_link);
-	sq_rb__unlink(&n->rb_link);
 	return was_first;
 }
 
