@@ -634,7 +634,7 @@ static inline void sq_binom_node_init(struct sq_binom_node *n)
  * Return: true if @n is queued.
  * Complexity: O(1).
  */
-static inline bool sq_binom_queued(const struct sq_binom_node *n)
+SQ__INLINE bool sq_binom_queued(const struct sq_binom_node *n)
 {
 	return n->bh_parent != n;
 }
@@ -719,7 +719,7 @@ SQ__INLINE bool sq_binom__tie_enqueue(struct sq_binom *q,
 				      sq_binom__tie_fn tie, const char *who)
 {
 	(void)who;	/* read only under SQ_DEBUG */
-	SQ__MISUSE(n->bh_parent != n, who, "node is already queued");
+	SQ__MISUSE(sq_binom_queued(n), who, "node is already queued");
 	sq_binom__stamp_room(q, tie);
 	n->key = key;
 	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS;	/* degree 0 */
@@ -733,7 +733,7 @@ SQ__INLINE bool sq_binom__tie_dequeue(struct sq_binom *q,
 	bool was_first = n == q->bh_min;
 
 	(void)who;	/* read only under SQ_DEBUG */
-	SQ__MISUSE(n->bh_parent == n, who, "node is not queued");
+	SQ__MISUSE(!sq_binom_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_binom__on(q, n), who, "node is on another queue");
 	sq_binom__remove(q, n, tie);
 	return was_first;
@@ -1101,7 +1101,7 @@ static inline bool sq_binom__tie_requeue(struct sq_binom *q,
 	uint64_t old_key;
 	bool in_place;
 
-	if (n->bh_parent == n)
+	if (!sq_binom_queued(n))
 		return sq_binom__tie_enqueue(q, n, key, tie, who);
 	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(!sq_binom__on(q, n), who, "node is on another queue");

@@ -733,7 +733,7 @@ static inline void sq_gavl_node_init(struct sq_gavl_node *n)
  * Return: true between its enqueue and its dequeue or pop.
  * Complexity: O(1).
  */
-static inline bool sq_gavl_queued(const struct sq_gavl_node *n)
+SQ__INLINE bool sq_gavl_queued(const struct sq_gavl_node *n)
 {
 	return n->gv_balance != SQ_GAVL__UNQUEUED;
 }

@@ -178,7 +178,7 @@ static inline void sq_egavl_node_init(struct sq_egavl_node *n)
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
  */
-static inline bool sq_egavl_queued(const struct sq_egavl_node *n)
+SQ__INLINE bool sq_egavl_queued(const struct sq_egavl_node *n)
 {
 	return sq_gavl_queued(&n->gavl);
 }

@@ -1135,7 +1135,7 @@ static inline void sq_ladder_node_init(struct sq_ladder_node *n)
  * Return: true if @n is queued.
  * Complexity: O(1).
  */
-static inline bool sq_ladder_queued(const struct sq_ladder_node *n)
+SQ__INLINE bool sq_ladder_queued(const struct sq_ladder_node *n)
 {
 	return n->ld_home != NULL;
 }
@@ -1198,7 +1198,7 @@ static inline uint64_t sq_ladder_key(const struct sq_ladder_node *n)
 static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
 {
-	SQ__MISUSE(n->ld_home != NULL, "sq_ladder_enqueue",
+	SQ__MISUSE(sq_ladder_queued(n), "sq_ladder_enqueue",
 		   "node is already queued");
 	n->key = key;
 	return sq_ladder__insert(q, n);
@@ -1217,7 +1217,7 @@ static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n)
 {
-	SQ__MISUSE(n->ld_home == NULL, "sq_ladder_dequeue",
+	SQ__MISUSE(!sq_ladder_queued(n), "sq_ladder_dequeue",
 		   "node is not queued");
 	SQ__MISUSE(!sq_ladder__on(q, n), "sq_ladder_dequeue",
 		   "node is on another queue");
@@ -1286,7 +1286,7 @@ static inline bool sq_ladder_requeue(struct sq_ladder *q,
 	const struct sq_ladder_node *old = q->ld_bottom.ll_first;
 	uint64_t old_key;
 
-	if (!n->ld_home)
+	if (!sq_ladder_queued(n))
 		return sq_ladder_enqueue(q, n, key);
 	SQ__MISUSE(!sq_ladder__on(q, n), "sq_ladder_requeue",
 		   "node is on another queue");

@@ -203,7 +203,7 @@ static inline void sq_erb_node_init(struct sq_erb_node *n)
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
  */
-static inline bool sq_erb_queued(const struct sq_erb_node *n)
+SQ__INLINE bool sq_erb_queued(const struct sq_erb_node *n)
 {
 	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
 }

@@ -915,7 +915,7 @@ static inline void sq_rb_node_init(struct sq_rb_node *n)
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
  */
-static inline bool sq_rb_queued(const struct sq_rb_node *n)
+SQ__INLINE bool sq_rb_queued(const struct sq_rb_node *n)
 {
 	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
 }
@@ -1301,7 +1301,7 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 	struct sq_rb__link *l = &n->rb_link;
 
 	(void)who;	/* no misuse to report: an idle node is armed */
-	if (l->rb_parent_color == (uintptr_t)l)	/* not queued */
+	if (!sq_rb_queued(n))
 		return sq_rb__insert(q, l, key, tie);
 	return sq_rb__requeue_aug(q, l, key, tie, NULL);
 }

@@ -893,7 +893,7 @@ static inline void sq_tring_node_init(struct sq_tring_node *n)
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
  */
-static inline bool sq_tring_queued(const struct sq_tring_node *n)
+SQ__INLINE bool sq_tring_queued(const struct sq_tring_node *n)
 {
 	return sq_tring__tag(n) != SQ_TRING__UNQUEUED;
 }
