@@ -907,7 +907,8 @@ sq_binom__walk(const struct sq_binom *q,
 			struct sq_binom_node *child = n->bh_child;
 			int go = fn(n, arg);
 
-			/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+			/* fn may change q through its own pointer to it */
+			/* cppcheck-suppress knownConditionTrueFalse */
 			SQ__MISUSE(q->bh_count != count, who, what);
 			if (go == SQ_BINOM__STOP)
 				return n;

@@ -1044,7 +1044,8 @@ static inline struct sq_gavl_node *sq_gavl__visit_until(const struct sq_gavl *q,
 		struct sq_gavl_node *next = sq_gavl_next(n);
 		bool stop = fn(n, arg);
 
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		/* fn may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->gv_count != count, who, "fn changed the queue");
 		if (stop)
 			return n;
@@ -1146,7 +1147,8 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 		SQ__STEP(1);
 		if (!match || match(at, arg))
 			return at;
-		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		/* match may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->gv_count != count, who,
 			   "match changed the queue");
 	}

@@ -143,7 +143,7 @@
 #elif (SQ_LADDER_BUCKETS) == 2048
 #define SQ_LADDER__BITS0 11
 #else
-#error "smartq/ladder.h: SQ_LADDER_BUCKETS must be a power of two from 64 to 2048"
+#error "smartq/ladder.h: SQ_LADDER_BUCKETS must be a power of two, 64 to 2048"
 #endif
 
 #if (SQ_LADDER_SPLIT) == 4
@@ -871,7 +871,8 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 	unsigned r = q->ld_nrungs, sh, bits;
 	struct sq_ladder__rung *g = r ? &q->ld_rung[r - 1] : NULL;
 	struct sq_ladder_node *h, *p, *run, *s, *t;
-	size_t kept = 1, before = 0, budget = (size_t)4 * q->ld_bins + SQ_LADDER__SPILL;
+	size_t kept = 1, before = 0,
+	       budget = (size_t)4 * q->ld_bins + SQ_LADDER__SPILL;
 	uint64_t hi, lo, cut;
 
 	if (g && q->ld_bottom.ll_last->key == g->lr_cur)
@@ -1316,7 +1317,8 @@ sq_ladder__walk_list(const struct sq_ladder *q, const struct sq_ladder__list *l,
 
 		next = n->ld_next;
 		stop = fn(n, arg);
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		/* fn may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->ld_count != count, who, "fn changed the queue");
 		if (stop)
 			return n;
@@ -1463,7 +1465,8 @@ sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
 		}
 		if (!match || match(n, arg))
 			return n;
-		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		/* match may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->ld_count != count, who,
 			   "match changed the queue");
 	}

@@ -104,7 +104,8 @@ SQ__INLINE uint64_t sq_erb__compute(struct sq_rb__link *l)
 
 /* ---- the hooks (struct sq_rb__aug, sq_rb__rotated_fn) -------------------- */
 
-SQ__INLINE void sq_erb__rotated(struct sq_rb__link *old, struct sq_rb__link *top)
+SQ__INLINE void sq_erb__rotated(struct sq_rb__link *old,
+				struct sq_rb__link *top)
 {
 	sq_erb__node(top)->erb_min = sq_erb__node(old)->erb_min;
 	sq_erb__node(old)->erb_min = sq_erb__compute(old);

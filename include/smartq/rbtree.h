@@ -188,9 +188,10 @@ SQ__INLINE struct sq_rb_node *sq_rb__node(struct sq_rb__link *l)
 	return l ? sq_entry(l, struct sq_rb_node, rb_link) : NULL;
 }
 
-/* The rebalancing loops stay out of line (SQ__SLOW): the hold loop's pop and enqueue
- * then inline into the caller with both compilers (clang otherwise inlines
- * the insert fix-up into enqueue and then keeps enqueue out of line). */
+/* The rebalancing loops stay out of line (SQ__SLOW): the hold loop's pop
+ * and enqueue then inline into the caller with both compilers (clang
+ * otherwise inlines the insert fix-up into enqueue and then keeps enqueue
+ * out of line). */
 
 /* ---- the packed parent word ------------------------------------------ */
 
@@ -256,7 +257,8 @@ SQ__INLINE void sq_rb__replace_child(struct sq_rb *q,
  * new children are linked.  top's subtree holds what old's held, so top
  * takes old's summary; old's is recomputed from its children.
  */
-typedef void sq_rb__rotated_fn(struct sq_rb__link *old, struct sq_rb__link *top);
+typedef void sq_rb__rotated_fn(struct sq_rb__link *old,
+			       struct sq_rb__link *top);
 
 /**
  * struct sq_rb__aug - the hooks of insert, erase and pop
@@ -644,7 +646,8 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n)
 /* The node after the cached leftmost @n, in O(1): n has no left child, so
  * by (4) and (5) its right child, if any, is a red leaf, and otherwise
  * the successor is n's parent. */
-SQ__INLINE struct sq_rb__link *sq_rb__after_leftmost(const struct sq_rb__link *n)
+SQ__INLINE struct sq_rb__link *
+sq_rb__after_leftmost(const struct sq_rb__link *n)
 {
 	return n->rb_right ? n->rb_right : sq_rb__parent(n);
 }
@@ -1114,7 +1117,8 @@ sq_rb__walk(const struct sq_rb *q, bool (*fn)(struct sq_rb__link *, void *),
 		struct sq_rb__link *next = sq_rb__next(l);
 		bool stop = fn(l, arg);
 
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		/* fn may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->rb_count != count, who, "fn changed the queue");
 		if (stop)
 			return l;
@@ -1153,7 +1157,8 @@ sq_rb__seek(const struct sq_rb *q, uint64_t key,
 		SQ__STEP(1);
 		if (!match || match(at, arg))
 			return at;
-		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		/* match may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->rb_count != count, who,
 			   "match changed the queue");
 	}

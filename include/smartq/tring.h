@@ -137,7 +137,7 @@
 #define SQ_TRING_LEVEL_BITS 4
 #endif
 #if (SQ_TRING_LEVEL_BITS) < 3 || (SQ_TRING_LEVEL_BITS) > 6
-#error "smartq/tring.h: SQ_TRING_LEVEL_BITS must be 3 to 6 (8 to 64 slots a level)"
+#error "smartq/tring.h: SQ_TRING_LEVEL_BITS must be 3 to 6 (8 to 64 slots)"
 #endif
 
 #define SQ_TRING__NS    ((uint64_t)(SQ_TRING_SLOTS))
@@ -648,8 +648,8 @@ SQ__INLINE void sq_tring__set_time(struct sq_tring *q, uint64_t t)
 }
 
 /* enqueue past the ring; @n->key is set, @t is its tick */
-SQ__SLOW bool sq_tring__insert_level(struct sq_tring *q, struct sq_tring_node *n,
-				     uint64_t t)
+SQ__SLOW bool sq_tring__insert_level(struct sq_tring *q,
+				     struct sq_tring_node *n, uint64_t t)
 {
 	struct sq_tring_node **min = sq_tring__lv_put(q, n, t);
 
@@ -1124,7 +1124,8 @@ static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 }
 
 /* sq_tring__walk_list - @fn on each node of the circular list at @head
- * until it returns true; that node, or NULL.  @who: see sq_tring__visit_until(). */
+ * until it returns true; that node, or NULL.  @who: see
+ * sq_tring__visit_until(). */
 static inline struct sq_tring_node *
 sq_tring__walk_list(const struct sq_tring *q, struct sq_tring_node *head,
 		    bool (*fn)(struct sq_tring_node *, void *), void *arg,
@@ -1142,7 +1143,8 @@ sq_tring__walk_list(const struct sq_tring *q, struct sq_tring_node *head,
 		struct sq_tring_node *next = n->tr_next;
 		bool stop = fn(n, arg);
 
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		/* fn may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->tr_count != count, who, "fn changed the queue");
 		if (stop)
 			return n;
@@ -1277,7 +1279,8 @@ sq_tring__find(const struct sq_tring *q, uint64_t key,
 		if (n->key == key) {
 			if (!match || match(n, arg))
 				return n;
-			/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+			/* match may change q through its own pointer to it */
+			/* cppcheck-suppress knownConditionTrueFalse */
 			SQ__MISUSE(q->tr_count != count, who,
 				   "match changed the queue");
 		}
@@ -1358,7 +1361,8 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 	}
 	sq_tring__remove(q, n);
 	sq_tring__insert(q, n, key);
-	/* cppcheck-suppress knownConditionTrueFalse ; f may be n: insert set its key */
+	/* f may be n: insert set its key */
+	/* cppcheck-suppress knownConditionTrueFalse */
 	return q->tr_first != f || f->key != fkey;
 }
 
