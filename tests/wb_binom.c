@@ -639,6 +639,22 @@ SQ_TEST(binom_other_queue_caught)
 			   "sq_binom_requeue: node is on another queue\n",
 			   "requeue of the other queue's node");
 }
+
+/* SQ_DEBUG: the precondition carry states, a root without a parent, is
+ * checked (no public verb can break it: a white-box call does) */
+static void carry_parented_root(void)
+{
+	other_setup();
+	on[0].bh_parent = &on[1];
+	sq_binom__carry(&oq1, &on[0], 0, NULL);
+}
+
+SQ_TEST(binom_internal_preconditions_caught)
+{
+	child_expect_abort(carry_parented_root,
+			   "sq_binom__carry: the new root has a parent\n",
+			   "carry of a node with a parent");
+}
 #endif
 
 static const sq_test_entry tests[] = {
@@ -656,6 +672,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(binom_stamp_counter_end_random),
 #ifdef SQ_DEBUG
 	SQ_T(binom_other_queue_caught),
+	SQ_T(binom_internal_preconditions_caught),
 #endif
 };
 

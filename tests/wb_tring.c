@@ -1468,6 +1468,37 @@ SQ_TEST(tring_other_queue_caught)
 			   "sq_tring_dequeue: node is on another queue\n",
 			   "dequeue through an empty queue");
 }
+
+/* SQ_DEBUG: refirst's preconditions (the late list empty, its slot not
+ * past the first occupied one) are checked; no public verb can break
+ * them, a white-box call does */
+static void refirst_with_late(void)
+{
+	sq_tring_init_at(&oq1, 100);
+	sq_tring_node_init(&on[0]);
+	sq_tring_enqueue(&oq1, &on[0], 5);		/* late */
+	sq_tring__refirst(&oq1, sq_tring__slot_of(oq1.tr_cur));
+}
+
+static void refirst_past_first(void)
+{
+	sq_tring_init(&oq1);
+	sq_tring_node_init(&on[0]);
+	sq_tring_node_init(&on[1]);
+	sq_tring_enqueue(&oq1, &on[0], 3);
+	sq_tring_enqueue(&oq1, &on[1], 10);
+	sq_tring__refirst(&oq1, 5);	/* would make 10 the first */
+}
+
+SQ_TEST(tring_internal_preconditions_caught)
+{
+	child_expect_abort(refirst_with_late,
+			   "sq_tring__refirst: the late list is not empty\n",
+			   "refirst with a late node");
+	child_expect_abort(refirst_past_first,
+			   "sq_tring__refirst: a non-empty slot between time "
+			   "and @s\n", "refirst from past the first slot");
+}
 #endif
 
 static const sq_test_entry tests[] = {
@@ -1491,6 +1522,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(tring_cost_flat),
 #ifdef SQ_DEBUG
 	SQ_T(tring_other_queue_caught),
+	SQ_T(tring_internal_preconditions_caught),
 #endif
 };
 

@@ -398,7 +398,7 @@ SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
  * sq_binom__carry - add the root @t of degree @d to the roots: binary
  * addition of 2^d, so while the slot is taken, link and carry up.  The
  * caller adds 2^d to bh_count (at once or at the end).  @t must have
- * bh_parent NULL.
+ * bh_parent NULL (checked under SQ_DEBUG).
  *
  * Each link joins two roots of equal degree: the larger becomes the first
  * child of the smaller, whose degree grows.  The winner's key and sequence
@@ -411,6 +411,7 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 	struct sq_binom_node *o, *a, *b;
 	uint64_t tk = t->key, ts = t->bh_seqdeg;
 
+	SQ__MISUSE(t->bh_parent, "sq_binom__carry", "the new root has a parent");
 	while ((o = q->bh_roots[d]) != NULL) {
 		SQ__STEP(1);
 		/* a = the smaller root, b = the other; both have degree d,

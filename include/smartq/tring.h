@@ -556,13 +556,19 @@ SQ__SLOW void sq_tring__refirst_levels(struct sq_tring *q)
 /*
  * Cache the first node when the late list is empty: the head of the first
  * ring slot at or after @s in wrap order (@s must be cur's slot or a slot
- * no later in tick order than the first non-empty one), else the levels'
- * first, else NULL.  A ring slot's tick follows from its index (invariant
- * 2), so the new first node is not read: at large n it is a cache miss,
- * and the next enqueue's "now first" compare would wait for it.
+ * no later in tick order than the first non-empty one: SQ_DEBUG checks
+ * that the scan from @s finds what the scan from cur's slot would), else
+ * the levels' first, else NULL.  A ring slot's tick follows from its
+ * index (invariant 2), so the new first node is not read: at large n it
+ * is a cache miss, and the next enqueue's "now first" compare would wait
+ * for it.
  */
 SQ__INLINE void sq_tring__refirst(struct sq_tring *q, unsigned s)
 {
+	SQ__MISUSE(q->tr_late, "sq_tring__refirst", "the late list is not empty");
+	SQ__MISUSE(sq_tring__scan(q, s) !=
+		   sq_tring__scan(q, sq_tring__slot_of(q->tr_cur)),
+		   "sq_tring__refirst", "a non-empty slot between time and @s");
 	s = sq_tring__scan(q, s);
 	if (SQ__LIKELY(s != SQ_TRING__NONE)) {
 		q->tr_first = q->tr_slot[s & SQ_TRING__MASK];
