@@ -214,7 +214,9 @@
  * select between the two words).  SQ__CHILD_AT is the offset alone: gcc
  * keeps a store through an offset computed first, into a variable, free
  * of a branch where it turns the same store written in one expression
- * into one (the descents' last turn).
+ * into one (the descents' last turn).  A tree's header names its own
+ * shorthand over it and #undefs that at its end: a helper macro of one
+ * header is not seen by the others, nor by the user.
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): type is a type name */
 #define SQ__CHILD(type, x, left, right, s)				\
@@ -440,6 +442,14 @@ static inline void sq__die(const char *fn, const char *mistake)
 #else
 #define SQ__MISUSE(cond, fn, mistake) ((void)0)
 #endif
+
+/*
+ * __remove: every backend's internal sq_K__remove(q, n ...) takes queued
+ * @n out and leaves it not queued (sq_K_queued() false, its dead links
+ * poisoned under SQ_DEBUG), as a pop leaves the node it returns; requeue
+ * then links it again.  It checks nothing: the public verbs check for
+ * misuse before they call it.
+ */
 
 /*
  * SQ__CHECK(cond, fn, node, what) - one invariant inside a check() walk.
@@ -918,9 +928,10 @@ SQ__INLINE struct sq_rb_node *sq_rb__node(struct sq_rb__link *l)
 	return l ? sq_entry(l, struct sq_rb_node, rb_link) : NULL;
 }
 
-/* The rebalancing loops stay out of line (SQ__SLOW): the hold loop's pop and enqueue
- * then inline into the caller with both compilers (clang otherwise inlines
- * the insert fix-up into enqueue and then keeps enqueue out of line). */
+/* The rebalancing loops stay out of line (SQ__SLOW): the hold loop's pop
+ * and enqueue then inline into the caller with both compilers (clang
+ * otherwise inlines the insert fix-up into enqueue and then keeps enqueue
+ * out of line). */
 
 /* ---- the packed parent word ------------------------------------------ */
 
@@ -986,7 +997,8 @@ SQ__INLINE void sq_rb__replace_child(struct sq_rb *q,
  * new children are linked.  top's subtree holds what old's held, so top
  * takes old's summary; old's is recomputed from its children.
  */
-typedef void sq_rb__rotated_fn(struct sq_rb__link *old, struct sq_rb__link *top);
+typedef void sq_rb__rotated_fn(struct sq_rb__link *old,
+			       struct sq_rb__link *top);
 
 /**
  * struct sq_rb__aug - the hooks of insert, erase and pop
@@ -1027,7 +1039,8 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
 /* ---- the child words by side ------------------------------------------- */
 
 /* The child word of @x on side @s (0 left, 1 right): the fix-ups below
- * exist once for both sides (SQ__CHILD). */
+ * exist once for both sides (SQ__CHILD); this header's alone (#undef at
+ * its end). */
 #define SQ_RB__CHILD(x, s) \
 	SQ__CHILD(struct sq_rb__link, x, rb_left, rb_right, s)
 
@@ -1373,7 +1386,8 @@ static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n)
 /* The node after the cached leftmost @n, in O(1): n has no left child, so
  * by (4) and (5) its right child, if any, is a red leaf, and otherwise
  * the successor is n's parent. */
-SQ__INLINE struct sq_rb__link *sq_rb__after_leftmost(const struct sq_rb__link *n)
+SQ__INLINE struct sq_rb__link *
+sq_rb__after_leftmost(const struct sq_rb__link *n)
 {
 	return n->rb_right ? n->rb_right : sq_rb__parent(n);
 }
@@ -1505,7 +1519,7 @@ SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
 	return sq_rb__insert_aug(q, n, key, tie, NULL);
 }
 
-/* Unlink queued link @n; its own words are left as they were. */
+/* Unlink queued link @n and mark it unlinked (common.h: __remove). */
 SQ__INLINE void sq_rb__remove_aug(struct sq_rb *q, struct sq_rb__link *n,
 				  const struct sq_rb__aug *aug)
 {
@@ -1513,6 +1527,7 @@ SQ__INLINE void sq_rb__remove_aug(struct sq_rb *q, struct sq_rb__link *n,
 		q->rb_leftmost = sq_rb__after_leftmost(n);
 	sq_rb__erase_aug(q, n, aug);
 	q->rb_count--;
+	sq_rb__unlink(n);
 }
 
 SQ__INLINE void sq_rb__remove(struct sq_rb *q, struct sq_rb__link *n)
@@ -1643,7 +1658,7 @@ static inline void sq_rb_node_init(struct sq_rb_node *n)
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
  */
-static inline bool sq_rb_queued(const struct sq_rb_node *n)
+SQ__INLINE bool sq_rb_queued(const struct sq_rb_node *n)
 {
 	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
 }
@@ -1740,7 +1755,6 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 	(void)who;
 	SQ__MISUSE(!sq_rb_queued(n), who, "node is not queued");
 	sq_rb__remove(q, &n->rb_link);
-	sq_rb__unlink(&n->rb_link);
 	return was_first;
 }
 
@@ -1843,7 +1857,8 @@ sq_rb__walk(const struct sq_rb *q, bool (*fn)(struct sq_rb__link *, void *),
 		struct sq_rb__link *next = sq_rb__next(l);
 		bool stop = fn(l, arg);
 
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		/* fn may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->rb_count != count, who, "fn changed the queue");
 		if (stop)
 			return l;
@@ -1882,7 +1897,8 @@ sq_rb__seek(const struct sq_rb *q, uint64_t key,
 		SQ__STEP(1);
 		if (!match || match(at, arg))
 			return at;
-		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		/* match may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->rb_count != count, who,
 			   "match changed the queue");
 	}
@@ -2030,7 +2046,7 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 	struct sq_rb__link *l = &n->rb_link;
 
 	(void)who;	/* no misuse to report: an idle node is armed */
-	if (l->rb_parent_color == (uintptr_t)l)	/* not queued */
+	if (!sq_rb_queued(n))
 		return sq_rb__insert(q, l, key, tie);
 	return sq_rb__requeue_aug(q, l, key, tie, NULL);
 }
@@ -2182,6 +2198,8 @@ static inline int sq_rb_check(const struct sq_rb *q)
 	SQ__TIE_KIND(rb, name, less)					\
 	SQ__TIE_INORDER(rb, name)					\
 	struct sq_##name##__tie_kind	/* the user's ';' ends it */
+
+#undef SQ_RB__CHILD
 
 #endif /* SMARTQ_RBTREE_H */
 /* ==== smartq/gavl.h ==== */
@@ -2347,7 +2365,8 @@ SQ__INLINE bool sq_gavl__before(const struct sq_gavl_node *n, uint64_t key,
 
 /* ---- rebalancing: no key compares below this line until the descent ---- */
 
-/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD. */
+/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD; this
+ * header's alone (#undef at its end). */
 #define SQ_GAVL__CHILD(x, s) \
 	SQ__CHILD(struct sq_gavl_node, x, gv_left, gv_right, s)
 
@@ -2918,7 +2937,7 @@ static inline void sq_gavl_node_init(struct sq_gavl_node *n)
  * Return: true between its enqueue and its dequeue or pop.
  * Complexity: O(1).
  */
-static inline bool sq_gavl_queued(const struct sq_gavl_node *n)
+SQ__INLINE bool sq_gavl_queued(const struct sq_gavl_node *n)
 {
 	return n->gv_balance != SQ_GAVL__UNQUEUED;
 }
@@ -3229,7 +3248,8 @@ static inline struct sq_gavl_node *sq_gavl__visit_until(const struct sq_gavl *q,
 		struct sq_gavl_node *next = sq_gavl_next(n);
 		bool stop = fn(n, arg);
 
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		/* fn may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->gv_count != count, who, "fn changed the queue");
 		if (stop)
 			return n;
@@ -3331,7 +3351,8 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 		SQ__STEP(1);
 		if (!match || match(at, arg))
 			return at;
-		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		/* match may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->gv_count != count, who,
 			   "match changed the queue");
 	}
@@ -3437,10 +3458,6 @@ static inline unsigned sq_gavl__avl_max_height(size_t n)
 	return h;
 }
 
-/* One invariant of sq_gavl_check(): return -1 from it when @cond fails. */
-#define SQ_GAVL__CHECK(cond, node, what) \
-	SQ__CHECK(cond, who, node, what)
-
 /* sq_gavl_check() in the order of @tie; @who names the caller */
 static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 				     sq_gavl__tie_fn tie, const char *who)
@@ -3451,31 +3468,31 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 	size_t seen = 0;
 
 	(void)who;	/* read only under SQ_DEBUG */
-	SQ_GAVL__CHECK((n == NULL) == (q->gv_count == 0), n,
-		       "root is NULL exactly when count is 0");
-	SQ_GAVL__CHECK((n == NULL) == (q->gv_first == NULL), q->gv_first,
-		       "first is NULL exactly when the tree is empty");
+	SQ__CHECK((n == NULL) == (q->gv_count == 0), who, n,
+		  "root is NULL exactly when count is 0");
+	SQ__CHECK((n == NULL) == (q->gv_first == NULL), who, q->gv_first,
+		  "first is NULL exactly when the tree is empty");
 	if (!n)
 		return 0;
-	SQ_GAVL__CHECK(n->gv_parent == NULL, n, "root has no parent");
+	SQ__CHECK(n->gv_parent == NULL, who, n, "root has no parent");
 
 	for (;;) {
 		SQ__STEP(1);
 		/* first visit of n: go down as far as possible */
-		SQ_GAVL__CHECK(++seen <= q->gv_count, n,
-			       "no more nodes in the tree than count");
-		SQ_GAVL__CHECK(depth + 1 < SQ_GAVL__MAX_DEPTH, n,
-			       "no deeper than any sound GAVL tree");
+		SQ__CHECK(++seen <= q->gv_count, who, n,
+			  "no more nodes in the tree than count");
+		SQ__CHECK(depth + 1 < SQ_GAVL__MAX_DEPTH, who, n,
+			  "no deeper than any sound GAVL tree");
 		if (n->gv_left) {
-			SQ_GAVL__CHECK(n->gv_left->gv_parent == n, n->gv_left,
-				       "left child points back at its parent");
+			SQ__CHECK(n->gv_left->gv_parent == n, who, n->gv_left,
+				  "left child points back at its parent");
 			n = n->gv_left;
 			depth++;
 			continue;
 		}
 		if (n->gv_right) {
-			SQ_GAVL__CHECK(n->gv_right->gv_parent == n, n->gv_right,
-				       "right child points back at its parent");
+			SQ__CHECK(n->gv_right->gv_parent == n, who, n->gv_right,
+				  "right child points back at its parent");
 			n = n->gv_right;
 			depth++;
 			rights++;
@@ -3490,12 +3507,12 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 			unsigned h = 1 + (hl > hr ? hl : hr);
 			int b = n->gv_balance;
 
-			SQ_GAVL__CHECK(b == (int)hl - (int)hr, n,
-				       "(2) balance is h(left) - h(right)");
-			SQ_GAVL__CHECK(b <= 1, n,
-				       "(4) no node is left-heavy by two");
-			SQ_GAVL__CHECK(rights == 0 || b >= -1, n,
-				       "(3) off the spine the tree is AVL");
+			SQ__CHECK(b == (int)hl - (int)hr, who, n,
+				  "(2) balance is h(left) - h(right)");
+			SQ__CHECK(b <= 1, who, n,
+				  "(4) no node is left-heavy by two");
+			SQ__CHECK(rights == 0 || b >= -1, who, n,
+				  "(3) off the spine the tree is AVL");
 			if (h > height)
 				height = h;
 			p = n->gv_parent;
@@ -3506,8 +3523,8 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 				lh[depth] = h;
 				if (p->gv_right) {
 					n = p->gv_right;
-					SQ_GAVL__CHECK(n->gv_parent == p, n,
-						       "right child points back at its parent");
+					SQ__CHECK(n->gv_parent == p, who, n,
+						  "right child points back at its parent");
 					depth++;
 					rights++;
 					break;	/* first visit of n */
@@ -3520,24 +3537,23 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 		}
 	}
 walked:
-	SQ_GAVL__CHECK(seen == q->gv_count, q->gv_root,
-		       "(5) count is the number of nodes in the tree");
-	SQ_GAVL__CHECK(height <= sq_gavl__avl_max_height(seen) + 1, q->gv_root,
-		       "height <= largest AVL height for count, + 1");
+	SQ__CHECK(seen == q->gv_count, who, q->gv_root,
+		  "(5) count is the number of nodes in the tree");
+	SQ__CHECK(height <= sq_gavl__avl_max_height(seen) + 1, who, q->gv_root,
+		  "height <= largest AVL height for count, + 1");
 
 	n = q->gv_root;
 	while (n->gv_left) {
 		SQ__STEP(1);
 		n = n->gv_left;
 	}
-	SQ_GAVL__CHECK(n == q->gv_first, q->gv_first,
-		       "(5) first is the leftmost node");
+	SQ__CHECK(n == q->gv_first, who, q->gv_first,
+		  "(5) first is the leftmost node");
 	for (prev = n, n = sq_gavl_next(n); n; prev = n, n = sq_gavl_next(n))
-		SQ_GAVL__CHECK(!sq_gavl__before(n, n->key, prev, tie), n,
-			       "(1) keys do not decrease in order");
+		SQ__CHECK(!sq_gavl__before(n, n->key, prev, tie), who, n,
+			  "(1) keys do not decrease in order");
 	return 0;
 }
-#undef SQ_GAVL__CHECK
 
 /**
  * sq_gavl_check - verify every invariant of the queue
@@ -3556,7 +3572,6 @@ static inline int sq_gavl_check(const struct sq_gavl *q)
 {
 	return sq_gavl__tie_check(q, NULL, "sq_gavl_check");
 }
-#undef SQ_GAVL__CHILD
 
 /**
  * SQ_GAVL_TIE - declare a GAVL queue kind ordered by (key, less)
@@ -3575,6 +3590,8 @@ static inline int sq_gavl_check(const struct sq_gavl *q)
 	SQ__TIE_KIND(gavl, name, less)					\
 	SQ__TIE_INORDER(gavl, name)					\
 	struct sq_##name##__tie_kind	/* the user's ';' ends it */
+
+#undef SQ_GAVL__CHILD
 
 #endif /* SMARTQ_GAVL_H */
 /* ==== smartq/binomial.h ==== */
@@ -3977,7 +3994,7 @@ SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
  * sq_binom__carry - add the root @t of degree @d to the roots: binary
  * addition of 2^d, so while the slot is taken, link and carry up.  The
  * caller adds 2^d to bh_count (at once or at the end).  @t must have
- * bh_parent NULL.
+ * bh_parent NULL (checked under SQ_DEBUG).
  *
  * Each link joins two roots of equal degree: the larger becomes the first
  * child of the smaller, whose degree grows.  The winner's key and sequence
@@ -3990,6 +4007,7 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 	struct sq_binom_node *o, *a, *b;
 	uint64_t tk = t->key, ts = t->bh_seqdeg;
 
+	SQ__MISUSE(t->bh_parent, "sq_binom__carry", "the new root has a parent");
 	while ((o = q->bh_roots[d]) != NULL) {
 		SQ__STEP(1);
 		/* a = the smaller root, b = the other; both have degree d,
@@ -4062,9 +4080,20 @@ SQ__INLINE struct sq_binom_node *sq_binom__scan_min(const struct sq_binom *q,
 	return m;
 }
 
+/* sq_binom__unlink - mark @x unqueued; poison its other links under
+ * SQ_DEBUG. */
+SQ__INLINE void sq_binom__unlink(struct sq_binom_node *x)
+{
+	x->bh_parent = x;
+#ifdef SQ_DEBUG
+	x->bh_child = (struct sq_binom_node *)SQ__POISON(1);
+	x->bh_next = (struct sq_binom_node *)SQ__POISON(2);
+#endif
+}
+
 /*
- * sq_binom__remove - take queued node @x out of the heap, leaving its own
- * links stale; the caller marks it unqueued or re-inserts it.
+ * sq_binom__remove - take queued node @x out of the heap and mark it
+ * unqueued (common.h: __remove).
  *
  * Let a0 (a root of degree k), a1, ..., am = x be the path down to x.
  * Taking x out releases binomial trees of the distinct degrees 0..k-1,
@@ -4122,16 +4151,7 @@ static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x,
 	q->bh_count--;
 	if (q->bh_min == x)
 		q->bh_min = sq_binom__scan_min(q, tie);
-}
-
-/* sq_binom__unlink - mark @x unqueued; poison its other links under SQ_DEBUG. */
-SQ__INLINE void sq_binom__unlink(struct sq_binom_node *x)
-{
-	x->bh_parent = x;
-#ifdef SQ_DEBUG
-	x->bh_child = (struct sq_binom_node *)SQ__POISON(1);
-	x->bh_next = (struct sq_binom_node *)SQ__POISON(2);
-#endif
+	sq_binom__unlink(x);
 }
 
 /*
@@ -4211,7 +4231,7 @@ static inline void sq_binom_node_init(struct sq_binom_node *n)
  * Return: true if @n is queued.
  * Complexity: O(1).
  */
-static inline bool sq_binom_queued(const struct sq_binom_node *n)
+SQ__INLINE bool sq_binom_queued(const struct sq_binom_node *n)
 {
 	return n->bh_parent != n;
 }
@@ -4296,7 +4316,7 @@ SQ__INLINE bool sq_binom__tie_enqueue(struct sq_binom *q,
 				      sq_binom__tie_fn tie, const char *who)
 {
 	(void)who;	/* read only under SQ_DEBUG */
-	SQ__MISUSE(n->bh_parent != n, who, "node is already queued");
+	SQ__MISUSE(sq_binom_queued(n), who, "node is already queued");
 	sq_binom__stamp_room(q, tie);
 	n->key = key;
 	n->bh_seqdeg = q->bh_seq++ << SQ_BINOM__DEG_BITS;	/* degree 0 */
@@ -4310,10 +4330,9 @@ SQ__INLINE bool sq_binom__tie_dequeue(struct sq_binom *q,
 	bool was_first = n == q->bh_min;
 
 	(void)who;	/* read only under SQ_DEBUG */
-	SQ__MISUSE(n->bh_parent == n, who, "node is not queued");
+	SQ__MISUSE(!sq_binom_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_binom__on(q, n), who, "node is on another queue");
 	sq_binom__remove(q, n, tie);
-	sq_binom__unlink(n);
 	return was_first;
 }
 
@@ -4485,7 +4504,8 @@ sq_binom__walk(const struct sq_binom *q,
 			struct sq_binom_node *child = n->bh_child;
 			int go = fn(n, arg);
 
-			/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+			/* fn may change q through its own pointer to it */
+			/* cppcheck-suppress knownConditionTrueFalse */
 			SQ__MISUSE(q->bh_count != count, who, what);
 			if (go == SQ_BINOM__STOP)
 				return n;
@@ -4679,7 +4699,7 @@ static inline bool sq_binom__tie_requeue(struct sq_binom *q,
 	uint64_t old_key;
 	bool in_place;
 
-	if (n->bh_parent == n)
+	if (!sq_binom_queued(n))
 		return sq_binom__tie_enqueue(q, n, key, tie, who);
 	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(!sq_binom__on(q, n), who, "node is on another queue");
@@ -4734,9 +4754,6 @@ static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 	return sq_binom__tie_requeue(q, n, key, NULL, "sq_binom_requeue");
 }
 
-#define SQ_BINOM__CHECK(cond, node, what) \
-	SQ__CHECK(cond, who, node, what)
-
 /*
  * sq_binom__check_tree - invariants 2-4 for the tree under root @r, whose
  * nodes are added to *@seen (at most @count in all).  A pre-order walk:
@@ -4756,39 +4773,39 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 		SQ__STEP(1);
 		c = v->bh_child;
 		if (c) {
-			SQ_BINOM__CHECK(sq_binom__degree(v) > 0, v,
-					"degree 0 with a child");
-			SQ_BINOM__CHECK(c->bh_parent == v, c,
-					"parent pointer wrong");
-			SQ_BINOM__CHECK(sq_binom__degree(c) ==
-					sq_binom__degree(v) - 1, c,
-					"first child degree wrong");
+			SQ__CHECK(sq_binom__degree(v) > 0, who, v,
+				  "degree 0 with a child");
+			SQ__CHECK(c->bh_parent == v, who, c,
+				  "parent pointer wrong");
+			SQ__CHECK(sq_binom__degree(c) ==
+				  sq_binom__degree(v) - 1, who, c,
+				  "first child degree wrong");
 		} else {
-			SQ_BINOM__CHECK(sq_binom__degree(v) == 0, v,
-					"degree > 0 without children");
+			SQ__CHECK(sq_binom__degree(v) == 0, who, v,
+				  "degree > 0 without children");
 			/* A last child has degree 0, so its parent has not. */
 			while (v != r && !v->bh_next) {
 				SQ__STEP(1);
-				SQ_BINOM__CHECK(sq_binom__degree(v) == 0, v,
-						"last child degree > 0");
+				SQ__CHECK(sq_binom__degree(v) == 0, who, v,
+					  "last child degree > 0");
 				v = v->bh_parent;
 			}
 			if (v == r)
 				return 0;
 			c = v->bh_next;
-			SQ_BINOM__CHECK(sq_binom__degree(v) > 0, v,
-					"sibling after degree 0");
-			SQ_BINOM__CHECK(c->bh_parent == v->bh_parent, c,
-					"parent pointer wrong");
-			SQ_BINOM__CHECK(sq_binom__degree(c) ==
-					sq_binom__degree(v) - 1, c,
-					"sibling degree wrong");
+			SQ__CHECK(sq_binom__degree(v) > 0, who, v,
+				  "sibling after degree 0");
+			SQ__CHECK(c->bh_parent == v->bh_parent, who, c,
+				  "parent pointer wrong");
+			SQ__CHECK(sq_binom__degree(c) ==
+				  sq_binom__degree(v) - 1, who, c,
+				  "sibling degree wrong");
 		}
-		SQ_BINOM__CHECK(sq_binom__less(c->bh_parent, c, tie), c,
-				"heap order: child before parent");
-		SQ_BINOM__CHECK(sq_binom__stamp(c) < q->bh_seq, c,
-				"stamp >= counter");
-		SQ_BINOM__CHECK(++*seen <= count, c, "more nodes than count");
+		SQ__CHECK(sq_binom__less(c->bh_parent, c, tie), who, c,
+			  "heap order: child before parent");
+		SQ__CHECK(sq_binom__stamp(c) < q->bh_seq, who, c,
+			  "stamp >= counter");
+		SQ__CHECK(++*seen <= count, who, c, "more nodes than count");
 		v = c;
 	}
 }
@@ -4802,32 +4819,31 @@ static inline int sq_binom__tie_check(const struct sq_binom *q,
 	unsigned d;
 
 	(void)who;	/* read only under SQ_DEBUG */
-	SQ_BINOM__CHECK(q->bh_seq <= SQ_BINOM__SEQ_END,
-			q->bh_min, "stamp counter past its 58 bits");
+	SQ__CHECK(q->bh_seq <= SQ_BINOM__SEQ_END, who, q->bh_min,
+		  "stamp counter past its 58 bits");
 	for (d = 0; d < 64; d++) {
 		SQ__STEP(1);
 		r = q->bh_roots[d];
 		if (!(count & ((uint64_t)1 << d))) {
-			SQ_BINOM__CHECK(!r, r, "root in a degree not in count");
+			SQ__CHECK(!r, who, r, "root in a degree not in count");
 			continue;
 		}
-		SQ_BINOM__CHECK(r, r, "no root in a degree of count");
-		SQ_BINOM__CHECK(!r->bh_parent, r, "root has a parent");
-		SQ_BINOM__CHECK(sq_binom__degree(r) == d, r,
-				"root degree != slot");
-		SQ_BINOM__CHECK(sq_binom__stamp(r) < q->bh_seq, r,
-				"stamp >= counter");
+		SQ__CHECK(r, who, r, "no root in a degree of count");
+		SQ__CHECK(!r->bh_parent, who, r, "root has a parent");
+		SQ__CHECK(sq_binom__degree(r) == d, who, r,
+			  "root degree != slot");
+		SQ__CHECK(sq_binom__stamp(r) < q->bh_seq, who, r,
+			  "stamp >= counter");
 		if (!min || sq_binom__less(r, min, tie))
 			min = r;
 		seen++;
 		if (sq_binom__check_tree(q, r, &seen, count, tie, who))
 			return -1;
 	}
-	SQ_BINOM__CHECK(seen == count, q->bh_min, "node total != count");
-	SQ_BINOM__CHECK(q->bh_min == min, q->bh_min, "cached min not smallest");
+	SQ__CHECK(seen == count, who, q->bh_min, "node total != count");
+	SQ__CHECK(q->bh_min == min, who, q->bh_min, "cached min not smallest");
 	return 0;
 }
-#undef SQ_BINOM__CHECK
 
 /**
  * sq_binom_check - walk the whole heap and verify every invariant
@@ -5002,7 +5018,7 @@ static inline int sq_binom_check(const struct sq_binom *q)
 #define SQ_TRING_LEVEL_BITS 4
 #endif
 #if (SQ_TRING_LEVEL_BITS) < 3 || (SQ_TRING_LEVEL_BITS) > 6
-#error "smartq/tring.h: SQ_TRING_LEVEL_BITS must be 3 to 6 (8 to 64 slots a level)"
+#error "smartq/tring.h: SQ_TRING_LEVEL_BITS must be 3 to 6 (8 to 64 slots)"
 #endif
 
 #define SQ_TRING__NS    ((uint64_t)(SQ_TRING_SLOTS))
@@ -5421,13 +5437,19 @@ SQ__SLOW void sq_tring__refirst_levels(struct sq_tring *q)
 /*
  * Cache the first node when the late list is empty: the head of the first
  * ring slot at or after @s in wrap order (@s must be cur's slot or a slot
- * no later in tick order than the first non-empty one), else the levels'
- * first, else NULL.  A ring slot's tick follows from its index (invariant
- * 2), so the new first node is not read: at large n it is a cache miss,
- * and the next enqueue's "now first" compare would wait for it.
+ * no later in tick order than the first non-empty one: SQ_DEBUG checks
+ * that the scan from @s finds what the scan from cur's slot would), else
+ * the levels' first, else NULL.  A ring slot's tick follows from its
+ * index (invariant 2), so the new first node is not read: at large n it
+ * is a cache miss, and the next enqueue's "now first" compare would wait
+ * for it.
  */
 SQ__INLINE void sq_tring__refirst(struct sq_tring *q, unsigned s)
 {
+	SQ__MISUSE(q->tr_late, "sq_tring__refirst", "the late list is not empty");
+	SQ__MISUSE(sq_tring__scan(q, s) !=
+		   sq_tring__scan(q, sq_tring__slot_of(q->tr_cur)),
+		   "sq_tring__refirst", "a non-empty slot between time and @s");
 	s = sq_tring__scan(q, s);
 	if (SQ__LIKELY(s != SQ_TRING__NONE)) {
 		q->tr_first = q->tr_slot[s & SQ_TRING__MASK];
@@ -5513,8 +5535,8 @@ SQ__INLINE void sq_tring__set_time(struct sq_tring *q, uint64_t t)
 }
 
 /* enqueue past the ring; @n->key is set, @t is its tick */
-SQ__SLOW bool sq_tring__insert_level(struct sq_tring *q, struct sq_tring_node *n,
-				     uint64_t t)
+SQ__SLOW bool sq_tring__insert_level(struct sq_tring *q,
+				     struct sq_tring_node *n, uint64_t t)
 {
 	struct sq_tring_node **min = sq_tring__lv_put(q, n, t);
 
@@ -5758,7 +5780,7 @@ static inline void sq_tring_node_init(struct sq_tring_node *n)
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
  */
-static inline bool sq_tring_queued(const struct sq_tring_node *n)
+SQ__INLINE bool sq_tring_queued(const struct sq_tring_node *n)
 {
 	return sq_tring__tag(n) != SQ_TRING__UNQUEUED;
 }
@@ -5989,7 +6011,8 @@ static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 }
 
 /* sq_tring__walk_list - @fn on each node of the circular list at @head
- * until it returns true; that node, or NULL.  @who: see sq_tring__visit_until(). */
+ * until it returns true; that node, or NULL.  @who: see
+ * sq_tring__visit_until(). */
 static inline struct sq_tring_node *
 sq_tring__walk_list(const struct sq_tring *q, struct sq_tring_node *head,
 		    bool (*fn)(struct sq_tring_node *, void *), void *arg,
@@ -6007,7 +6030,8 @@ sq_tring__walk_list(const struct sq_tring *q, struct sq_tring_node *head,
 		struct sq_tring_node *next = n->tr_next;
 		bool stop = fn(n, arg);
 
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		/* fn may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->tr_count != count, who, "fn changed the queue");
 		if (stop)
 			return n;
@@ -6142,7 +6166,8 @@ sq_tring__find(const struct sq_tring *q, uint64_t key,
 		if (n->key == key) {
 			if (!match || match(n, arg))
 				return n;
-			/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+			/* match may change q through its own pointer to it */
+			/* cppcheck-suppress knownConditionTrueFalse */
 			SQ__MISUSE(q->tr_count != count, who,
 				   "match changed the queue");
 		}
@@ -6223,52 +6248,54 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 	}
 	sq_tring__remove(q, n);
 	sq_tring__insert(q, n, key);
-	/* cppcheck-suppress knownConditionTrueFalse ; f may be n: insert set its key */
+	/* f may be n: insert set its key */
+	/* cppcheck-suppress knownConditionTrueFalse */
 	return q->tr_first != f || f->key != fkey;
 }
 
-#define SQ_TRING__CHK "sq_tring_check"
 /* Walk the list at @h, whose nodes must carry @tag (and, in a ring or
  * level slot, sit in slot @s of level @l): links, tags, places; count them
- * into *@seen; *@best gets its first node (smallest tick, earliest). */
+ * into *@seen; *@best gets its first node (smallest tick, earliest).
+ * @who names the caller. */
 static inline int sq_tring__check_list(const struct sq_tring *q,
 				       const struct sq_tring_node *h,
 				       uintptr_t tag, unsigned l, unsigned s,
 				       size_t *seen,
-				       const struct sq_tring_node **best)
+				       const struct sq_tring_node **best,
+				       const char *who)
 {
 	const uint64_t cur = q->tr_cur, anchor = (cur >> SQ_TRING__H) + 1;
 	const struct sq_tring_node *n = h;
 	uint64_t t, bt = h->key >> q->tr_shift;
 
+	(void)who;	/* read only under SQ_DEBUG */
 	*best = h;
 	do {
 		SQ__STEP(1);
 		const struct sq_tring_node *nx = n->tr_next;
 
-		SQ__CHECK(++*seen <= q->tr_count, SQ_TRING__CHK, n,
+		SQ__CHECK(++*seen <= q->tr_count, who, n,
 			  "more nodes than the count");
-		SQ__CHECK(sq_tring__tag(n) == tag, SQ_TRING__CHK, n,
+		SQ__CHECK(sq_tring__tag(n) == tag, who, n,
 			  "node's tag is not its list's");
-		SQ__CHECK(nx && n->tr_prev, SQ_TRING__CHK, n, "NULL list link");
-		SQ__CHECK(nx->tr_prev == n, SQ_TRING__CHK, n,
-			  "list links disagree");
+		SQ__CHECK(nx && n->tr_prev, who, n, "NULL list link");
+		SQ__CHECK(nx->tr_prev == n, who, n, "list links disagree");
 		t = n->key >> q->tr_shift;
 		if (tag == SQ_TRING__LATE) {
-			SQ__CHECK(t < cur, SQ_TRING__CHK, n,
+			SQ__CHECK(t < cur, who, n,
 				  "late node at or after the ring's time");
 		} else if (tag == SQ_TRING__SLOT) {
-			SQ__CHECK(sq_tring__in_ring(t, cur), SQ_TRING__CHK, n,
+			SQ__CHECK(sq_tring__in_ring(t, cur), who, n,
 				  "ring node outside the ring");
-			SQ__CHECK(sq_tring__slot_of(t) == s, SQ_TRING__CHK, n,
+			SQ__CHECK(sq_tring__slot_of(t) == s, who, n,
 				  "ring node in the wrong slot");
 		} else {
 			uint64_t u = t >> SQ_TRING__H;
 
-			SQ__CHECK(u > anchor, SQ_TRING__CHK, n,
+			SQ__CHECK(u > anchor, who, n,
 				  "level node not past the ring");
 			SQ__CHECK((63u - sq__clz64(u ^ anchor)) / SQ_TRING__B == l &&
-				  sq_tring__digit(u, l) == s, SQ_TRING__CHK, n,
+				  sq_tring__digit(u, l) == s, who, n,
 				  "level node in the wrong level or slot");
 		}
 		if (t < bt) {
@@ -6277,6 +6304,110 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 		}
 		n = nx;
 	} while (n != h);
+	return 0;
+}
+
+/* sq_tring_check(); @who names the caller */
+static inline int sq_tring__check(const struct sq_tring *q, const char *who)
+{
+	const uint64_t cur = q->tr_cur;
+	const struct sq_tring_node *h, *n, *best, *expect, *lvfirst = NULL;
+	size_t seen = 0;
+	unsigned s, w, i, l;
+
+	(void)who;	/* read only under SQ_DEBUG */
+	SQ__CHECK(q->tr_shift <= 63, who, q, "granularity shift above 63");
+	SQ__CHECK(cur <= UINT64_MAX >> q->tr_shift, who, q,
+		  "current tick out of range");
+
+	/* the late list, then the ring's slots, bitmap and summary */
+	if (q->tr_late && sq_tring__check_list(q, q->tr_late, SQ_TRING__LATE,
+					       0, 0, &seen, &best, who))
+		return -1;
+	for (s = 0; s < SQ_TRING_SLOTS; s++)
+		if (q->tr_slot[s] &&
+		    sq_tring__check_list(q, q->tr_slot[s], SQ_TRING__SLOT, 0,
+					 s, &seen, &best, who))
+			return -1;
+	for (w = 0; w < SQ_TRING__WORDS; w++) {
+		SQ__STEP(1);
+		uint64_t bits = 0;
+
+		for (i = 0; i < 64; i++)
+			if (q->tr_slot[(w << 6) | i])
+				bits |= (uint64_t)1 << i;
+		SQ__CHECK(q->tr_map[w] == bits, who,
+			  q->tr_slot[(w << 6) | sq__ctz64(q->tr_map[w] ^ bits)],
+			  "bitmap bit disagrees with its slot");
+		SQ__CHECK(((q->tr_summary >> w) & 1) == (bits != 0), who, q,
+			  "summary bit disagrees with its word");
+	}
+	SQ__CHECK(((q->tr_summary >> (SQ_TRING__WORDS - 1)) >> 1) == 0, who, q,
+		  "summary bit past the last word");
+
+	/* each level: bitmap against slots, every node in its place, the
+	 * cached minima; the lowest level's first slot's first node */
+	for (l = 0; l < SQ_TRING__LEVELS; l++) {
+		SQ__STEP(1);
+		const struct sq_tring__level *lv = &q->tr_lv[l];
+
+		for (s = 0; s < SQ_TRING__LSLOTS; s++) {
+			SQ__STEP(1);
+			h = lv->lv_slot[s];
+			SQ__CHECK(((q->tr_lmap[l] >> s) & 1) == (h != NULL),
+				  who, h ? (const void *)h : (const void *)q,
+				  "level bitmap bit disagrees with its slot");
+			if (!h) {
+				SQ__CHECK(!lv->lv_min[s], who, q,
+					  "empty level slot has a cached minimum");
+				continue;
+			}
+			if (sq_tring__check_list(q, h, SQ_TRING__LEVEL, l, s,
+						 &seen, &best, who))
+				return -1;
+			SQ__CHECK(!lv->lv_min[s] || lv->lv_min[s] == best, who,
+				  lv->lv_min[s],
+				  "level slot's cached minimum is not its first node");
+			if (!((lv->lv_mixed >> s) & 1)) {
+				n = h;
+				do {
+					SQ__STEP(1);
+					SQ__CHECK(n->tr_next == h ||
+						  (n->key >> q->tr_shift) <=
+						  (n->tr_next->key >> q->tr_shift),
+						  who, n,
+						  "level slot not marked mixed is out of tick order");
+					n = n->tr_next;
+				} while (n != h);
+			}
+			if (!lvfirst)
+				lvfirst = best;
+		}
+		SQ__CHECK(SQ_TRING__LSLOTS == 64 ||
+			  (q->tr_lmap[l] >> (SQ_TRING__LSLOTS & 63)) == 0, who,
+			  q, "level bitmap bit past its slots");
+		SQ__CHECK(((q->tr_levels >> l) & 1) == (q->tr_lmap[l] != 0),
+			  who, q, "levels bit disagrees with its level");
+	}
+	SQ__CHECK((q->tr_levels >> (SQ_TRING__LEVELS - 1)) >> 1 == 0, who, q,
+		  "levels bit past the last level");
+	SQ__CHECK(seen == q->tr_count, who, q, "fewer nodes than the count");
+
+	/* the cached first, found the slow way */
+	expect = q->tr_late;
+	for (i = 0; !expect && i < SQ_TRING_SLOTS; i++) {
+		SQ__STEP(1);
+		s = (sq_tring__slot_of(cur) + i) & (unsigned)SQ_TRING__MASK;
+		expect = q->tr_slot[s];
+	}
+	if (!expect)
+		expect = lvfirst;
+	SQ__CHECK(q->tr_first == expect, who, q->tr_first,
+		  "cached first is not the first node");
+	if (expect)
+		SQ__CHECK(q->tr_ftick == expect->key >> q->tr_shift, who,
+			  expect,
+			  "cached first tick is not the first node's tick");
 	return 0;
 }
 
@@ -6289,106 +6420,8 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
  */
 static inline int sq_tring_check(const struct sq_tring *q)
 {
-	const uint64_t cur = q->tr_cur;
-	const struct sq_tring_node *h, *n, *best, *expect, *lvfirst = NULL;
-	size_t seen = 0;
-	unsigned s, w, i, l;
-
-	SQ__CHECK(q->tr_shift <= 63, SQ_TRING__CHK, q, "granularity shift above 63");
-	SQ__CHECK(cur <= UINT64_MAX >> q->tr_shift, SQ_TRING__CHK, q,
-		  "current tick out of range");
-
-	/* the late list, then the ring's slots, bitmap and summary */
-	if (q->tr_late && sq_tring__check_list(q, q->tr_late, SQ_TRING__LATE,
-					       0, 0, &seen, &best))
-		return -1;
-	for (s = 0; s < SQ_TRING_SLOTS; s++)
-		if (q->tr_slot[s] && sq_tring__check_list(q, q->tr_slot[s],
-						SQ_TRING__SLOT, 0, s, &seen, &best))
-			return -1;
-	for (w = 0; w < SQ_TRING__WORDS; w++) {
-		SQ__STEP(1);
-		uint64_t bits = 0;
-
-		for (i = 0; i < 64; i++)
-			if (q->tr_slot[(w << 6) | i])
-				bits |= (uint64_t)1 << i;
-		SQ__CHECK(q->tr_map[w] == bits, SQ_TRING__CHK,
-			  q->tr_slot[(w << 6) | sq__ctz64(q->tr_map[w] ^ bits)],
-			  "bitmap bit disagrees with its slot");
-		SQ__CHECK(((q->tr_summary >> w) & 1) == (bits != 0),
-			  SQ_TRING__CHK, q, "summary bit disagrees with its word");
-	}
-	SQ__CHECK(((q->tr_summary >> (SQ_TRING__WORDS - 1)) >> 1) == 0,
-		  SQ_TRING__CHK, q, "summary bit past the last word");
-
-	/* each level: bitmap against slots, every node in its place, the
-	 * cached minima; the lowest level's first slot's first node */
-	for (l = 0; l < SQ_TRING__LEVELS; l++) {
-		SQ__STEP(1);
-		const struct sq_tring__level *lv = &q->tr_lv[l];
-
-		for (s = 0; s < SQ_TRING__LSLOTS; s++) {
-			SQ__STEP(1);
-			h = lv->lv_slot[s];
-			SQ__CHECK(((q->tr_lmap[l] >> s) & 1) == (h != NULL),
-				  SQ_TRING__CHK, h ? (const void *)h : (const void *)q,
-				  "level bitmap bit disagrees with its slot");
-			if (!h) {
-				SQ__CHECK(!lv->lv_min[s], SQ_TRING__CHK, q,
-					  "empty level slot has a cached minimum");
-				continue;
-			}
-			if (sq_tring__check_list(q, h, SQ_TRING__LEVEL, l, s,
-						 &seen, &best))
-				return -1;
-			SQ__CHECK(!lv->lv_min[s] || lv->lv_min[s] == best,
-				  SQ_TRING__CHK, lv->lv_min[s],
-				  "level slot's cached minimum is not its first node");
-			if (!((lv->lv_mixed >> s) & 1)) {
-				n = h;
-				do {
-					SQ__STEP(1);
-					SQ__CHECK(n->tr_next == h ||
-						  (n->key >> q->tr_shift) <=
-						  (n->tr_next->key >> q->tr_shift),
-						  SQ_TRING__CHK, n,
-						  "level slot not marked mixed is out of tick order");
-					n = n->tr_next;
-				} while (n != h);
-			}
-			if (!lvfirst)
-				lvfirst = best;
-		}
-		SQ__CHECK(SQ_TRING__LSLOTS == 64 ||
-			  (q->tr_lmap[l] >> (SQ_TRING__LSLOTS & 63)) == 0,
-			  SQ_TRING__CHK, q, "level bitmap bit past its slots");
-		SQ__CHECK(((q->tr_levels >> l) & 1) == (q->tr_lmap[l] != 0),
-			  SQ_TRING__CHK, q, "levels bit disagrees with its level");
-	}
-	SQ__CHECK((q->tr_levels >> (SQ_TRING__LEVELS - 1)) >> 1 == 0,
-		  SQ_TRING__CHK, q, "levels bit past the last level");
-	SQ__CHECK(seen == q->tr_count, SQ_TRING__CHK, q,
-		  "fewer nodes than the count");
-
-	/* the cached first, found the slow way */
-	expect = q->tr_late;
-	for (i = 0; !expect && i < SQ_TRING_SLOTS; i++) {
-		SQ__STEP(1);
-		s = (sq_tring__slot_of(cur) + i) & (unsigned)SQ_TRING__MASK;
-		expect = q->tr_slot[s];
-	}
-	if (!expect)
-		expect = lvfirst;
-	SQ__CHECK(q->tr_first == expect, SQ_TRING__CHK, q->tr_first,
-		  "cached first is not the first node");
-	if (expect)
-		SQ__CHECK(q->tr_ftick == expect->key >> q->tr_shift,
-			  SQ_TRING__CHK, expect,
-			  "cached first tick is not the first node's tick");
-	return 0;
+	return sq_tring__check(q, "sq_tring_check");
 }
-#undef SQ_TRING__CHK
 
 #endif /* SMARTQ_TRING_H */
 /* ==== smartq/ladder.h ==== */
@@ -6536,7 +6569,7 @@ static inline int sq_tring_check(const struct sq_tring *q)
 #elif (SQ_LADDER_BUCKETS) == 2048
 #define SQ_LADDER__BITS0 11
 #else
-#error "smartq/ladder.h: SQ_LADDER_BUCKETS must be a power of two from 64 to 2048"
+#error "smartq/ladder.h: SQ_LADDER_BUCKETS must be a power of two, 64 to 2048"
 #endif
 
 #if (SQ_LADDER_SPLIT) == 4
@@ -7264,7 +7297,8 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 	unsigned r = q->ld_nrungs, sh, bits;
 	struct sq_ladder__rung *g = r ? &q->ld_rung[r - 1] : NULL;
 	struct sq_ladder_node *h, *p, *run, *s, *t;
-	size_t kept = 1, before = 0, budget = (size_t)4 * q->ld_bins + SQ_LADDER__SPILL;
+	size_t kept = 1, before = 0,
+	       budget = (size_t)4 * q->ld_bins + SQ_LADDER__SPILL;
 	uint64_t hi, lo, cut;
 
 	if (g && q->ld_bottom.ll_last->key == g->lr_cur)
@@ -7435,8 +7469,9 @@ SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
 }
 
 /*
- * sq_ladder__remove - take queued @n off its list; refill the bottom if
- * that emptied it.  Returns true if @n was the first node.
+ * sq_ladder__remove - take queued @n off its list and mark it unqueued
+ * (common.h: __remove); refill the bottom if that emptied it.  Returns
+ * true if @n was the first node.
  */
 SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 {
@@ -7458,6 +7493,7 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 	} else if (!l->ll_first) {
 		sq_ladder__bucket_clear(q, (unsigned)(l - q->ld_bk));
 	}
+	sq_ladder__unlink(n);
 	return was_first;
 }
 
@@ -7526,7 +7562,7 @@ static inline void sq_ladder_node_init(struct sq_ladder_node *n)
  * Return: true if @n is queued.
  * Complexity: O(1).
  */
-static inline bool sq_ladder_queued(const struct sq_ladder_node *n)
+SQ__INLINE bool sq_ladder_queued(const struct sq_ladder_node *n)
 {
 	return n->ld_home != NULL;
 }
@@ -7589,7 +7625,7 @@ static inline uint64_t sq_ladder_key(const struct sq_ladder_node *n)
 static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
 {
-	SQ__MISUSE(n->ld_home != NULL, "sq_ladder_enqueue",
+	SQ__MISUSE(sq_ladder_queued(n), "sq_ladder_enqueue",
 		   "node is already queued");
 	n->key = key;
 	return sq_ladder__insert(q, n);
@@ -7608,15 +7644,11 @@ static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n)
 {
-	bool was_first;
-
-	SQ__MISUSE(n->ld_home == NULL, "sq_ladder_dequeue",
+	SQ__MISUSE(!sq_ladder_queued(n), "sq_ladder_dequeue",
 		   "node is not queued");
 	SQ__MISUSE(!sq_ladder__on(q, n), "sq_ladder_dequeue",
 		   "node is on another queue");
-	was_first = sq_ladder__remove(q, n);
-	sq_ladder__unlink(n);
-	return was_first;
+	return sq_ladder__remove(q, n);
 }
 
 /**
@@ -7681,7 +7713,7 @@ static inline bool sq_ladder_requeue(struct sq_ladder *q,
 	const struct sq_ladder_node *old = q->ld_bottom.ll_first;
 	uint64_t old_key;
 
-	if (!n->ld_home)
+	if (!sq_ladder_queued(n))
 		return sq_ladder_enqueue(q, n, key);
 	SQ__MISUSE(!sq_ladder__on(q, n), "sq_ladder_requeue",
 		   "node is on another queue");
@@ -7711,7 +7743,8 @@ sq_ladder__walk_list(const struct sq_ladder *q, const struct sq_ladder__list *l,
 
 		next = n->ld_next;
 		stop = fn(n, arg);
-		/* cppcheck-suppress knownConditionTrueFalse ; fn may, through its own pointer */
+		/* fn may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->ld_count != count, who, "fn changed the queue");
 		if (stop)
 			return n;
@@ -7858,7 +7891,8 @@ sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
 		}
 		if (!match || match(n, arg))
 			return n;
-		/* cppcheck-suppress knownConditionTrueFalse ; match may, through its own pointer */
+		/* match may change q through its own pointer to it */
+		/* cppcheck-suppress knownConditionTrueFalse */
 		SQ__MISUSE(q->ld_count != count, who,
 			   "match changed the queue");
 	}
@@ -7936,35 +7970,145 @@ sq_ladder_find(const struct sq_ladder *q, uint64_t key,
 	return sq_ladder__find(q, key, match, arg, "sq_ladder_find");
 }
 
-#define SQ_LADDER__CHECK(cond, node, what) \
-	SQ__CHECK(cond, "sq_ladder_check", node, what)
-
 /*
  * sq_ladder__check_list - invariant 1 for list @l: links both ways, home,
  * and keys within [@lo, @hi]; at most @room nodes (so it ends on a
- * cycle).  Returns the number of nodes, or -1.
+ * cycle).  Returns the number of nodes, or -1.  @who names the caller.
  */
 static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 					 uint64_t lo, uint64_t hi,
-					 size_t room, bool sorted)
+					 size_t room, bool sorted,
+					 const char *who)
 {
 	const struct sq_ladder_node *n, *p = NULL;
 	long seen = 0;
 
+	(void)who;	/* read only under SQ_DEBUG */
 	for (n = l->ll_first; n; p = n, n = n->ld_next) {
 		SQ__STEP(1);
-		SQ_LADDER__CHECK((size_t)seen < room, n,
-				 "more nodes than count");
-		SQ_LADDER__CHECK(n->ld_home == l, n, "node's home is wrong");
-		SQ_LADDER__CHECK(n->ld_prev == p, n, "prev link wrong");
-		SQ_LADDER__CHECK(n->key >= lo && n->key <= hi, n,
-				 "key outside its list's range");
-		SQ_LADDER__CHECK(!sorted || !p || p->key <= n->key, n,
-				 "bottom not sorted");
+		SQ__CHECK((size_t)seen < room, who, n, "more nodes than count");
+		SQ__CHECK(n->ld_home == l, who, n, "node's home is wrong");
+		SQ__CHECK(n->ld_prev == p, who, n, "prev link wrong");
+		SQ__CHECK(n->key >= lo && n->key <= hi, who, n,
+			  "key outside its list's range");
+		SQ__CHECK(!sorted || !p || p->key <= n->key, who, n,
+			  "bottom not sorted");
 		seen++;
 	}
-	SQ_LADDER__CHECK(l->ll_last == p, p, "list tail wrong");
+	SQ__CHECK(l->ll_last == p, who, p, "list tail wrong");
 	return seen;
+}
+
+/* sq_ladder_check(); @who names the caller */
+static inline int sq_ladder__check(const struct sq_ladder *q, const char *who)
+{
+	const struct sq_ladder__rung *g;
+	size_t room = q->ld_count;
+	uint64_t hi, m, occ;
+	const struct sq_ladder_node *n;
+	unsigned r, w, i, base, nb;
+	long got;
+
+	(void)who;	/* read only under SQ_DEBUG */
+	SQ__CHECK(q->ld_nrungs <= (SQ_LADDER_RUNGS), who, NULL,
+		  "more rungs than SQ_LADDER_RUNGS");
+	SQ__CHECK(!q->ld_bottom.ll_first == !q->ld_count, who,
+		  q->ld_bottom.ll_first,
+		  "bottom empty while the queue is not, or not empty "
+		  "while the queue is");
+	/* invariant 6, and the dead rungs' buckets empty */
+	for (w = 0; w < SQ_LADDER__WORDS; w++)
+		SQ__CHECK(!(q->ld_summary >> w & 1) == !q->ld_map[w], who, NULL,
+			  "summary bit != bitmap word");
+	SQ__CHECK(SQ_LADDER__WORDS == 64 ||
+		  !(q->ld_summary >> SQ_LADDER__WORDS), who, NULL,
+		  "summary bit past the bitmap");
+	occ = 0;
+	for (r = q->ld_nrungs; r < (SQ_LADDER_RUNGS); r++) {
+		SQ__STEP(1);
+		base = sq_ladder__base(r);
+		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
+		for (i = 0; i < nb; i++)
+			occ |= q->ld_map[(base + i) >> 6] >> ((base + i) & 63)
+			       & 1;
+	}
+	SQ__CHECK(!occ, who, NULL, "bucket of an unused rung occupied");
+	w = SQ_LADDER__NBK;
+	SQ__CHECK(w % 64 == 0 || !(q->ld_map[w / 64] >> (w % 64)), who, NULL,
+		  "bit past the last bucket");
+
+	/* the top: invariant 7 */
+	if (q->ld_ntop) {
+		SQ__CHECK(q->ld_tmin > q->ld_toplim && q->ld_tmin <= q->ld_tmax,
+			  who, q->ld_top.ll_first, "top bounds wrong");
+		got = sq_ladder__check_list(&q->ld_top, q->ld_tmin,
+					    q->ld_tmax, room, false, who);
+	} else {
+		got = sq_ladder__check_list(&q->ld_top, 0, 0, 0, false, who);
+	}
+	if (got < 0)
+		return -1;
+	SQ__CHECK((size_t)got == q->ld_ntop, who, q->ld_top.ll_first,
+		  "top count wrong");
+	room -= (size_t)got;
+
+	/* the rungs: invariants 4 and 5 */
+	hi = q->ld_toplim;
+	for (r = 0; r < q->ld_nrungs; r++) {
+		SQ__STEP(1);
+		g = &q->ld_rung[r];
+		base = sq_ladder__base(r);
+		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
+		SQ__CHECK(g->lr_shift < 64 && (g->lr_span >> g->lr_shift) < nb,
+			  who, NULL, "rung wider than its buckets");
+		SQ__CHECK(g->lr_start <= g->lr_cur &&
+			  g->lr_cur - g->lr_start <= g->lr_span, who, NULL,
+			  "rung cur outside the rung");
+		SQ__CHECK(g->lr_start + g->lr_span == hi, who, NULL,
+			  "rung does not end where the one above starts");
+		for (i = 0; i < nb; i++) {
+			SQ__STEP(1);
+			const struct sq_ladder__list *l = &q->ld_bk[base + i];
+
+			m = q->ld_map[(base + i) >> 6] >> ((base + i) & 63) & 1;
+			if (!m)
+				continue;
+			SQ__CHECK(l->ll_first, who, NULL,
+				  "bucket bit set, bucket empty");
+			SQ__CHECK((g->lr_cur - g->lr_start) >> g->lr_shift <= i,
+				  who, l->ll_first, "bucket below rung cur");
+			got = sq_ladder__check_list(l, g->lr_cur, hi, room,
+						    false, who);
+			if (got < 0)
+				return -1;
+			for (n = l->ll_first; n; n = n->ld_next) {
+				SQ__STEP(1);
+				SQ__CHECK((n->key - g->lr_start) >>
+					  g->lr_shift == i, who, n,
+					  "node in the wrong bucket");
+			}
+			room -= (size_t)got;
+		}
+		hi = g->lr_cur - 1;
+	}
+
+	/* the bottom: invariants 2 and 3 (hi + 1: the lowest rung's cur) */
+	got = sq_ladder__check_list(&q->ld_bottom, 0,
+				    q->ld_nrungs ? hi + 1 : hi, room, true,
+				    who);
+	if (got < 0)
+		return -1;
+	for (n = q->ld_bottom.ll_last, i = 0;
+	     q->ld_nrungs && n && n->key == hi + 1; n = n->ld_prev) {
+		SQ__STEP(1);
+		SQ__CHECK(++i <= (SQ_LADDER_THRES), who, n,
+			  "more than THRES fed nodes in the bottom");
+	}
+	SQ__CHECK((size_t)got == q->ld_nbottom, who, q->ld_bottom.ll_first,
+		  "bottom count wrong");
+	SQ__CHECK((size_t)got == room, who, q->ld_bottom.ll_first,
+		  "node total != count");
+	return 0;
 }
 
 /**
@@ -7977,118 +8121,8 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
  */
 static inline int sq_ladder_check(const struct sq_ladder *q)
 {
-	const struct sq_ladder__rung *g;
-	size_t room = q->ld_count;
-	uint64_t hi, m, occ;
-	const struct sq_ladder_node *n;
-	unsigned r, w, i, base, nb;
-	long got;
-
-	SQ_LADDER__CHECK(q->ld_nrungs <= (SQ_LADDER_RUNGS), NULL,
-			 "more rungs than SQ_LADDER_RUNGS");
-	SQ_LADDER__CHECK(!q->ld_bottom.ll_first == !q->ld_count,
-			 q->ld_bottom.ll_first,
-			 "bottom empty while the queue is not, or not empty "
-			 "while the queue is");
-	/* invariant 6, and the dead rungs' buckets empty */
-	for (w = 0; w < SQ_LADDER__WORDS; w++)
-		SQ_LADDER__CHECK(!(q->ld_summary >> w & 1) == !q->ld_map[w],
-				 NULL, "summary bit != bitmap word");
-	SQ_LADDER__CHECK(SQ_LADDER__WORDS == 64 ||
-			 !(q->ld_summary >> SQ_LADDER__WORDS), NULL,
-			 "summary bit past the bitmap");
-	occ = 0;
-	for (r = q->ld_nrungs; r < (SQ_LADDER_RUNGS); r++) {
-		SQ__STEP(1);
-		base = sq_ladder__base(r);
-		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
-		for (i = 0; i < nb; i++)
-			occ |= q->ld_map[(base + i) >> 6] >> ((base + i) & 63)
-			       & 1;
-	}
-	SQ_LADDER__CHECK(!occ, NULL, "bucket of an unused rung occupied");
-	w = SQ_LADDER__NBK;
-	SQ_LADDER__CHECK(w % 64 == 0 ||
-			 !(q->ld_map[w / 64] >> (w % 64)), NULL,
-			 "bit past the last bucket");
-
-	/* the top: invariant 7 */
-	if (q->ld_ntop) {
-		SQ_LADDER__CHECK(q->ld_tmin > q->ld_toplim &&
-				 q->ld_tmin <= q->ld_tmax,
-				 q->ld_top.ll_first, "top bounds wrong");
-		got = sq_ladder__check_list(&q->ld_top, q->ld_tmin,
-					    q->ld_tmax, room, false);
-	} else {
-		got = sq_ladder__check_list(&q->ld_top, 0, 0, 0, false);
-	}
-	if (got < 0)
-		return -1;
-	SQ_LADDER__CHECK((size_t)got == q->ld_ntop, q->ld_top.ll_first,
-			 "top count wrong");
-	room -= (size_t)got;
-
-	/* the rungs: invariants 4 and 5 */
-	hi = q->ld_toplim;
-	for (r = 0; r < q->ld_nrungs; r++) {
-		SQ__STEP(1);
-		g = &q->ld_rung[r];
-		base = sq_ladder__base(r);
-		nb = r ? (SQ_LADDER_SPLIT) : (SQ_LADDER_BUCKETS);
-		SQ_LADDER__CHECK(g->lr_shift < 64 &&
-				 (g->lr_span >> g->lr_shift) < nb, NULL,
-				 "rung wider than its buckets");
-		SQ_LADDER__CHECK(g->lr_start <= g->lr_cur &&
-				 g->lr_cur - g->lr_start <= g->lr_span, NULL,
-				 "rung cur outside the rung");
-		SQ_LADDER__CHECK(g->lr_start + g->lr_span == hi, NULL,
-				 "rung does not end where the one above "
-				 "starts");
-		for (i = 0; i < nb; i++) {
-			SQ__STEP(1);
-			const struct sq_ladder__list *l = &q->ld_bk[base + i];
-
-			m = q->ld_map[(base + i) >> 6] >> ((base + i) & 63) & 1;
-			if (!m)
-				continue;
-			SQ_LADDER__CHECK(l->ll_first, NULL,
-					 "bucket bit set, bucket empty");
-			SQ_LADDER__CHECK((g->lr_cur - g->lr_start) >>
-					 g->lr_shift <= i,
-					 l->ll_first, "bucket below rung cur");
-			got = sq_ladder__check_list(l, g->lr_cur, hi, room,
-						    false);
-			if (got < 0)
-				return -1;
-			for (n = l->ll_first; n; n = n->ld_next) {
-				SQ__STEP(1);
-				SQ_LADDER__CHECK((n->key - g->lr_start) >>
-						 g->lr_shift == i, n,
-						 "node in the wrong bucket");
-			}
-			room -= (size_t)got;
-		}
-		hi = g->lr_cur - 1;
-	}
-
-	/* the bottom: invariants 2 and 3 (hi + 1: the lowest rung's cur) */
-	got = sq_ladder__check_list(&q->ld_bottom, 0, q->ld_nrungs ? hi + 1 : hi,
-				    room, true);
-	if (got < 0)
-		return -1;
-	for (n = q->ld_bottom.ll_last, i = 0;
-	     q->ld_nrungs && n && n->key == hi + 1; n = n->ld_prev) {
-		SQ__STEP(1);
-		SQ_LADDER__CHECK(++i <= (SQ_LADDER_THRES), n,
-				 "more than THRES fed nodes in the bottom");
-	}
-	SQ_LADDER__CHECK((size_t)got == q->ld_nbottom, q->ld_bottom.ll_first,
-			 "bottom count wrong");
-	SQ_LADDER__CHECK((size_t)got == room, q->ld_bottom.ll_first,
-			 "node total != count");
-	return 0;
+	return sq_ladder__check(q, "sq_ladder_check");
 }
-#undef SQ_LADDER__CHECK
 
 #endif /* SMARTQ_LADDER_H */
 /* ==== smartq/rb_elig.h ==== */
@@ -8196,7 +8230,8 @@ SQ__INLINE uint64_t sq_erb__compute(struct sq_rb__link *l)
 
 /* ---- the hooks (struct sq_rb__aug, sq_rb__rotated_fn) -------------------- */
 
-SQ__INLINE void sq_erb__rotated(struct sq_rb__link *old, struct sq_rb__link *top)
+SQ__INLINE void sq_erb__rotated(struct sq_rb__link *old,
+				struct sq_rb__link *top)
 {
 	sq_erb__node(top)->erb_min = sq_erb__node(old)->erb_min;
 	sq_erb__node(old)->erb_min = sq_erb__compute(old);
@@ -8235,12 +8270,6 @@ SQ__SLOW void sq_erb__erase_fixup(struct sq_rb *q, struct sq_rb__link *p,
 static const struct sq_rb__aug sq_erb__aug = {
 	sq_erb__propagate, sq_erb__insert_fixup, sq_erb__erase_fixup
 };
-
-/* Mark @n's link unlinked (rbtree.h's state and poison). */
-SQ__INLINE void sq_erb__unlink(struct sq_erb_node *n)
-{
-	sq_rb__unlink(&n->rb_link);
-}
 
 /* Link @n with @key (rbtree.h's insert gives it its minimum). */
 SQ__INLINE bool sq_erb__insert(struct sq_erb *q, struct sq_erb_node *n,
@@ -8301,7 +8330,7 @@ static inline void sq_erb_node_init(struct sq_erb_node *n)
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
  */
-static inline bool sq_erb_queued(const struct sq_erb_node *n)
+SQ__INLINE bool sq_erb_queued(const struct sq_erb_node *n)
 {
 	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
 }
@@ -8443,7 +8472,6 @@ static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
 
 	SQ__MISUSE(!sq_erb_queued(n), "sq_erb_dequeue", "node is not queued");
 	sq_rb__remove_aug(&q->erb_tree, &n->rb_link, &sq_erb__aug);
-	sq_erb__unlink(n);
 	return was_first;
 }
 
@@ -8456,13 +8484,11 @@ static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
 static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
 {
 	struct sq_rb__link *l = sq_rb__pop_aug(&q->erb_tree, &sq_erb__aug);
-	struct sq_erb_node *n;
 
 	if (SQ__UNLIKELY(!l))
 		return NULL;
-	n = sq_erb__node(l);
-	sq_erb__unlink(n);
-	return n;
+	sq_rb__unlink(l);
+	return sq_erb__node(l);
 }
 
 /**
@@ -8825,7 +8851,7 @@ static inline void sq_egavl_node_init(struct sq_egavl_node *n)
  * Return: true between enqueue and dequeue/pop, false otherwise.
  * Complexity: O(1).
  */
-static inline bool sq_egavl_queued(const struct sq_egavl_node *n)
+SQ__INLINE bool sq_egavl_queued(const struct sq_egavl_node *n)
 {
 	return sq_gavl_queued(&n->gavl);
 }
