@@ -8659,7 +8659,7 @@ static inline int sq_erb_check(const struct sq_erb *q)
 {
 	struct sq_rb__link *l;
 
-	if (sq_rb_check(&q->erb_tree) != 0)
+	if (sq_rb__tie_check(&q->erb_tree, NULL, "sq_erb_check") != 0)
 		return -1;
 	/* (1)-(8) hold: the walk below ends, and meets every node once */
 	for (l = q->erb_tree.rb_leftmost; l; l = sq_rb__next(l)) {
@@ -9187,7 +9187,7 @@ static inline int sq_egavl_check(const struct sq_egavl *q)
 {
 	struct sq_gavl_node *g;
 
-	if (sq_gavl_check(&q->eg_tree) != 0)
+	if (sq_gavl__tie_check(&q->eg_tree, NULL, "sq_egavl_check") != 0)
 		return -1;
 	/* (1)-(5) hold: the walk below ends, and meets every node once */
 	for (g = q->eg_tree.gv_first; g; g = sq_gavl_next(g)) {

@@ -533,7 +533,7 @@ static inline int sq_erb_check(const struct sq_erb *q)
 {
 	struct sq_rb__link *l;
 
-	if (sq_rb_check(&q->erb_tree) != 0)
+	if (sq_rb__tie_check(&q->erb_tree, NULL, "sq_erb_check") != 0)
 		return -1;
 	/* (1)-(8) hold: the walk below ends, and meets every node once */
 	for (l = q->erb_tree.rb_leftmost; l; l = sq_rb__next(l)) {
