@@ -66,7 +66,8 @@
 #define SQ__VERSION_XSTR(x) SQ__VERSION_STR(x)
 #define SQ_VERSION_STRING                                                     \
 	SQ__VERSION_XSTR(SQ_VERSION_MAJOR) "."                                \
-	SQ__VERSION_XSTR(SQ_VERSION_MINOR) "." SQ__VERSION_XSTR(SQ_VERSION_PATCH)
+	SQ__VERSION_XSTR(SQ_VERSION_MINOR) "."                                \
+	SQ__VERSION_XSTR(SQ_VERSION_PATCH)
 
 #include "smartq/common.h"
 #include "smartq/rbtree.h"

@@ -75,7 +75,8 @@
 #define SQ__VERSION_XSTR(x) SQ__VERSION_STR(x)
 #define SQ_VERSION_STRING                                                     \
 	SQ__VERSION_XSTR(SQ_VERSION_MAJOR) "."                                \
-	SQ__VERSION_XSTR(SQ_VERSION_MINOR) "." SQ__VERSION_XSTR(SQ_VERSION_PATCH)
+	SQ__VERSION_XSTR(SQ_VERSION_MINOR) "."                                \
+	SQ__VERSION_XSTR(SQ_VERSION_PATCH)
 
 /* ==== smartq/common.h ==== */
 /* SPDX-License-Identifier: MIT */
@@ -127,8 +128,9 @@
  * What a tie order's less(a, b) and a find() match need: they are handed
  * const nodes, and sq_entry() would cast the qualifier away (-Wcast-qual).
  */
-#define sq_entry_const(ptr, type, member) \
-	((const type *)(const void *)((const char *)(ptr) - offsetof(type, member)))
+#define sq_entry_const(ptr, type, member)				\
+	((const type *)(const void *)((const char *)(ptr) -		\
+				      offsetof(type, member)))
 
 /*
  * GNU C extensions (builtins, attributes, inline asm) are used only behind
@@ -586,7 +588,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 	{								\
 		return sq_##B##_gran_shift(&q->base);			\
 	}								\
-	SQ__GEN uint64_t sq_##name##_advance(struct sq_##name *q, uint64_t now) \
+	SQ__GEN uint64_t sq_##name##_advance(struct sq_##name *q,	\
+					     uint64_t now)		\
 	{								\
 		return sq_##B##_advance(&q->base, now);			\
 	}								\
@@ -647,8 +650,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 	SQ__GEN_INLINE struct sq_##name##_node *			\
 	sq_##name##_pop_due(struct sq_##name *q, uint64_t now)		\
 	{								\
-		return sq_##name##__node(sq_##B##__tie_pop_due(&q->base, now, \
-							       sq_##name##__tie)); \
+		return sq_##name##__node(sq_##B##__tie_pop_due(	\
+				&q->base, now, sq_##name##__tie));	\
 	}								\
 	SQ__GEN int sq_##name##_check(const struct sq_##name *q)	\
 	{								\
@@ -694,8 +697,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 		struct sq_##name##__until w;				\
 		w.fn = fn;						\
 		w.arg = arg;						\
-		return sq_##name##__node(sq_##B##__visit_until(&q->base,	\
-				sq_##name##__until_one, &w,		\
+		return sq_##name##__node(sq_##B##__visit_until(	\
+				&q->base, sq_##name##__until_one, &w,	\
 				"sq_" #name "_visit_until"));		\
 	}								\
 	struct sq_##name##__match {					\
@@ -712,7 +715,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 	}								\
 	SQ__GEN struct sq_##name##_node *				\
 	sq_##name##_find(const struct sq_##name *q, uint64_t key,	\
-			 bool (*match)(const struct sq_##name##_node *, void *), \
+			 bool (*match)(const struct sq_##name##_node *,	\
+				       void *),				\
 			 void *arg)					\
 	{								\
 		struct sq_##name##__match w;				\
@@ -720,7 +724,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 		w.arg = arg;						\
 		return sq_##name##__node(sq_##B##__tie_find(&q->base, key, \
 				match ? sq_##name##__match_one : NULL, &w, \
-				sq_##name##__tie, "sq_" #name "_find"));	\
+				sq_##name##__tie,			\
+				"sq_" #name "_find"));			\
 	}
 
 /* SQ__TIE_INORDER(B, name) - next and prev of a tie kind over a tree */
@@ -1372,7 +1377,8 @@ SQ__INLINE void sq_rb__erase_aug(struct sq_rb *q, struct sq_rb__link *n,
 
 		y->rb_parent_color = pc;
 		sq_rb__erase_propagate(y, short_parent, aug);
-		if (y_was_black)	/* c's place: y's right, or y's parent's left */
+		/* c's place: y's right, or y's parent's left */
+		if (y_was_black)
 			sq_rb__erase_fixup_with(q, short_parent,
 						short_parent == y, aug);
 	}
@@ -1496,10 +1502,12 @@ SQ__INLINE bool sq_rb__insert_aug(struct sq_rb *q, struct sq_rb__link *n,
 		 * select, it stays branch-free); a tie kind does not call
 		 * its less twice. */
 		bool left = tie ? went_left : key < sq_rb__key(parent);
-		size_t off = SQ__CHILD_AT(struct sq_rb__link, rb_left, rb_right, !left);
+		size_t off = SQ__CHILD_AT(struct sq_rb__link, rb_left,
+					  rb_right, !left);
 
 		*(struct sq_rb__link **)(void *)((char *)parent + off) = n;
-		leftmost = parent == q->rb_leftmost && left;	/* rarely the first */
+		/* rarely the first */
+		leftmost = parent == q->rb_leftmost && left;
 	}
 	if (leftmost)
 		q->rb_leftmost = n;
@@ -2005,10 +2013,9 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
  * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
  *             allocation, no recursion.
  */
-static inline struct sq_rb_node *sq_rb_visit_until(const struct sq_rb *q,
-						   bool (*fn)(struct sq_rb_node *,
-							      void *),
-						   void *arg)
+static inline struct sq_rb_node *
+sq_rb_visit_until(const struct sq_rb *q,
+		  bool (*fn)(struct sq_rb_node *, void *), void *arg)
 {
 	return sq_rb__visit_until(q, fn, arg, "sq_rb_visit_until");
 }
@@ -2031,10 +2038,9 @@ static inline struct sq_rb_node *sq_rb_visit_until(const struct sq_rb *q,
  *             node with @key, then the walk in order.  So a key with many
  *             ties costs as many steps as @match rejects, by design.
  */
-static inline struct sq_rb_node *sq_rb_find(const struct sq_rb *q, uint64_t key,
-					    bool (*match)(const struct sq_rb_node *,
-							  void *),
-					    void *arg)
+static inline struct sq_rb_node *
+sq_rb_find(const struct sq_rb *q, uint64_t key,
+	   bool (*match)(const struct sq_rb_node *, void *), void *arg)
 {
 	return sq_rb__tie_find(q, key, match, arg, NULL, "sq_rb_find");
 }
@@ -2112,7 +2118,8 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 			if (!sq_rb__is_black(cur))
 				SQ__CHECK(!sq_rb__is_red(l) &&
 					  !sq_rb__is_red(r),
-					  who, cur, "red node with a red child");
+					  who, cur,
+					  "red node with a red child");
 			if (!l || !r) {
 				if (!have_leaf) {
 					leaf_blacks = blacks;
@@ -2669,7 +2676,8 @@ SQ__INLINE void sq_gavl__insert_fixup_aug(struct sq_gavl *q,
 	}
 	p->gv_balance = b + d;
 	if ((b ^ d) >= 0)	/* b leans the same way as d */
-		(aug ? aug->insert_fix : sq_gavl__insert_fix)(q, p, n, b, d, dy);
+		(aug ? aug->insert_fix : sq_gavl__insert_fix)(q, p, n, b, d,
+							       dy);
 }
 
 static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
@@ -2791,7 +2799,8 @@ SQ__INLINE void sq_gavl__cut_first_aug(struct sq_gavl *q,
 	q->gv_first = first;
 	if (p) {
 		p->gv_left = r;
-		if (aug)	/* r's subtree is whole: the loss is from p up */
+		/* r's subtree is whole: the loss is from p up */
+		if (aug)
 			aug->propagate(p, NULL);
 		while (p->gv_balance-- == 1) {
 			SQ__STEP(1);
@@ -2831,7 +2840,8 @@ SQ__INLINE void sq_gavl__erase_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 		if (c)
 			c->gv_parent = p;
 		sq_gavl__replace_child(q, p, n, c);
-		if (aug)	/* c's subtree is whole: the loss is from p up */
+		/* c's subtree is whole: the loss is from p up */
+		if (aug)
 			aug->propagate(p, NULL);
 		sq_gavl__erase_fixup_aug(q, p, left, aug);
 		return;
@@ -3081,10 +3091,12 @@ SQ__INLINE bool sq_gavl__insert_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 		 * a tie kind does not call its less twice (as in
 		 * sq_rb__insert()) */
 		bool left = tie ? went_left : key < parent->key;
-		size_t off = SQ__CHILD_AT(struct sq_gavl_node, gv_left, gv_right, !left);
+		size_t off = SQ__CHILD_AT(struct sq_gavl_node, gv_left,
+					  gv_right, !left);
 
 		*(struct sq_gavl_node **)(void *)((char *)parent + off) = n;
-		leftmost = parent == q->gv_first && left;	/* rarely the first */
+		/* rarely the first */
+		leftmost = parent == q->gv_first && left;
 		if (aug)	/* a leaf's summary is its own */
 			aug->propagate(n, NULL);
 		sq_gavl__insert_fixup_aug(q, parent, gp, ggp,
@@ -3233,10 +3245,10 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop_due(struct sq_gavl *q,
  * @who names the caller in the SQ_DEBUG message when @fn changes the
  * queue.  The next node is found before @fn runs.
  */
-static inline struct sq_gavl_node *sq_gavl__visit_until(const struct sq_gavl *q,
-						 bool (*fn)(struct sq_gavl_node *,
-							    void *),
-						 void *arg, const char *who)
+static inline struct sq_gavl_node *
+sq_gavl__visit_until(const struct sq_gavl *q,
+		     bool (*fn)(struct sq_gavl_node *, void *), void *arg,
+		     const char *who)
 {
 	struct sq_gavl_node *n = q->gv_first;
 	size_t count = q->gv_count;
@@ -3524,7 +3536,8 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 				if (p->gv_right) {
 					n = p->gv_right;
 					SQ__CHECK(n->gv_parent == p, who, n,
-						  "right child points back at its parent");
+						  "right child points back"
+						  " at its parent");
 					depth++;
 					rights++;
 					break;	/* first visit of n */
@@ -3793,7 +3806,8 @@ SQ__INLINE bool sq_binom__before(uint64_t ak, uint64_t as, uint64_t bk,
 #if defined(SQ__GNUC) && defined(__SIZEOF_INT128__)
 	__extension__ typedef unsigned __int128 sq_binom__u128;
 
-	return ((sq_binom__u128)ak << 64 | as) < ((sq_binom__u128)bk << 64 | bs);
+	return ((sq_binom__u128)ak << 64 | as) <
+	       ((sq_binom__u128)bk << 64 | bs);
 #else
 	return ak < bk || (ak == bk && as < bs);
 #endif
@@ -4007,7 +4021,8 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 	struct sq_binom_node *o, *a, *b;
 	uint64_t tk = t->key, ts = t->bh_seqdeg;
 
-	SQ__MISUSE(t->bh_parent, "sq_binom__carry", "the new root has a parent");
+	SQ__MISUSE(t->bh_parent, "sq_binom__carry",
+		   "the new root has a parent");
 	while ((o = q->bh_roots[d]) != NULL) {
 		SQ__STEP(1);
 		/* a = the smaller root, b = the other; both have degree d,
@@ -4042,7 +4057,8 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
  * the chain is still loading.
  */
 SQ__INLINE void sq_binom__release(struct sq_binom *q, struct sq_binom_node *c,
-				  unsigned hi, unsigned lo, sq_binom__tie_fn tie)
+				  unsigned hi, unsigned lo,
+				  sq_binom__tie_fn tie)
 {
 	struct sq_binom_node *next;
 
@@ -5213,7 +5229,8 @@ SQ__INLINE unsigned sq_tring__scan(const struct sq_tring *q, unsigned s)
 			return SQ_TRING__NONE;
 	}
 	w = sq__ctz64(m) & (SQ_TRING__WORDS - 1);
-	return (w << 6) + sq__ctz64(q->tr_map[w]);	/* cppcheck: not "| 0" */
+	/* "+", not "|": cppcheck flags "| 0" */
+	return (w << 6) + sq__ctz64(q->tr_map[w]);
 }
 
 /* Cache @n (NULL when empty) as the first node, and its tick. */
@@ -5446,7 +5463,8 @@ SQ__SLOW void sq_tring__refirst_levels(struct sq_tring *q)
  */
 SQ__INLINE void sq_tring__refirst(struct sq_tring *q, unsigned s)
 {
-	SQ__MISUSE(q->tr_late, "sq_tring__refirst", "the late list is not empty");
+	SQ__MISUSE(q->tr_late, "sq_tring__refirst",
+		   "the late list is not empty");
 	SQ__MISUSE(sq_tring__scan(q, s) !=
 		   sq_tring__scan(q, sq_tring__slot_of(q->tr_cur)),
 		   "sq_tring__refirst", "a non-empty slot between time and @s");
@@ -5603,7 +5621,7 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 			sq_tring__mark(q, s);
 		/* A late first has a smaller tick, a level first a larger
 		 * one, a ring first the smallest ring tick: one compare, and
-		 * a select rather than a branch (it is a coin toss at small N). */
+		 * a select rather than a branch (a coin toss at small N). */
 		if (SQ__UNLIKELY(!f)) {
 			q->tr_first = n;
 			q->tr_ftick = t;
@@ -5890,7 +5908,8 @@ static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 {
 	bool was_first = n == q->tr_first;
 
-	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_dequeue", "node is not queued");
+	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_dequeue",
+		   "node is not queued");
 	SQ__MISUSE(sq_tring__elsewhere(q, n), "sq_tring_dequeue",
 		   "node is on another queue");
 	sq_tring__remove(q, n);
@@ -6294,7 +6313,8 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 
 			SQ__CHECK(u > anchor, who, n,
 				  "level node not past the ring");
-			SQ__CHECK((63u - sq__clz64(u ^ anchor)) / SQ_TRING__B == l &&
+			SQ__CHECK((63u - sq__clz64(u ^ anchor)) /
+				  SQ_TRING__B == l &&
 				  sq_tring__digit(u, l) == s, who, n,
 				  "level node in the wrong level or slot");
 		}
@@ -6359,7 +6379,8 @@ static inline int sq_tring__check(const struct sq_tring *q, const char *who)
 				  "level bitmap bit disagrees with its slot");
 			if (!h) {
 				SQ__CHECK(!lv->lv_min[s], who, q,
-					  "empty level slot has a cached minimum");
+					  "empty level slot has a cached"
+					  " minimum");
 				continue;
 			}
 			if (sq_tring__check_list(q, h, SQ_TRING__LEVEL, l, s,
@@ -6367,16 +6388,20 @@ static inline int sq_tring__check(const struct sq_tring *q, const char *who)
 				return -1;
 			SQ__CHECK(!lv->lv_min[s] || lv->lv_min[s] == best, who,
 				  lv->lv_min[s],
-				  "level slot's cached minimum is not its first node");
+				  "level slot's cached minimum is not"
+				  " its first node");
 			if (!((lv->lv_mixed >> s) & 1)) {
 				n = h;
 				do {
 					SQ__STEP(1);
 					SQ__CHECK(n->tr_next == h ||
 						  (n->key >> q->tr_shift) <=
-						  (n->tr_next->key >> q->tr_shift),
+						  (n->tr_next->key >>
+						   q->tr_shift),
 						  who, n,
-						  "level slot not marked mixed is out of tick order");
+						  "level slot not marked"
+						  " mixed is out of tick"
+						  " order");
 					n = n->tr_next;
 				} while (n != h);
 			}
@@ -7160,7 +7185,8 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 				sq_ladder__to_bottom(q, l, min, max);
 				return;
 			}
-			sq_ladder__spread(q, 0, l, z, min, max - min, &min, &max);
+			sq_ladder__spread(q, 0, l, z, min, max - min, &min,
+					  &max);
 			continue;
 		}
 		r = q->ld_nrungs - 1;
@@ -7215,7 +7241,8 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			q->ld_rung[r].lr_cur = min;
 			continue;
 		}
-		for (; n; n = n->ld_next) {	/* no rung free: its key range */
+		/* no rung free: its key range */
+		for (; n; n = n->ld_next) {
 			SQ__STEP(1);
 			min = n->key < min ? n->key : min;
 			max = n->key > max ? n->key : max;
@@ -7346,8 +7373,9 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 		for (p = s; p; p = t) {
 			SQ__STEP(1);
 			t = p->ld_next;
-			sq_ladder__bucket_add(q, base + (unsigned)((p->key -
-						g->lr_start) >> g->lr_shift), p);
+			sq_ladder__bucket_add(q, base + (unsigned)
+					      ((p->key - g->lr_start) >>
+					       g->lr_shift), p);
 		}
 		g->lr_cur = cut;
 		return;
@@ -7935,7 +7963,8 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
 		    (unsigned)((key - g->lr_start) >> g->lr_shift);
 		/* a bucket's head is valid only where its bit is */
 		return q->ld_map[b >> 6] >> (b & 63) & 1 ?
-		       sq_ladder__find_in(q, &q->ld_bk[b], key, match, arg, who) :
+		       sq_ladder__find_in(q, &q->ld_bk[b], key, match, arg,
+					  who) :
 		       NULL;
 	}
 	return sq_ladder__find_in(q, &q->ld_bottom, key, match, arg, who);
@@ -8455,7 +8484,8 @@ static inline struct sq_erb_node *sq_erb_pick_eligible(const struct sq_erb *q,
 static inline bool sq_erb_enqueue(struct sq_erb *q, struct sq_erb_node *n,
 				  uint64_t key)
 {
-	SQ__MISUSE(sq_erb_queued(n), "sq_erb_enqueue", "node is already queued");
+	SQ__MISUSE(sq_erb_queued(n), "sq_erb_enqueue",
+		   "node is already queued");
 	return sq_erb__insert(q, n, key);
 }
 

@@ -197,7 +197,8 @@ SQ__INLINE bool sq_binom__before(uint64_t ak, uint64_t as, uint64_t bk,
 #if defined(SQ__GNUC) && defined(__SIZEOF_INT128__)
 	__extension__ typedef unsigned __int128 sq_binom__u128;
 
-	return ((sq_binom__u128)ak << 64 | as) < ((sq_binom__u128)bk << 64 | bs);
+	return ((sq_binom__u128)ak << 64 | as) <
+	       ((sq_binom__u128)bk << 64 | bs);
 #else
 	return ak < bk || (ak == bk && as < bs);
 #endif
@@ -411,7 +412,8 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
 	struct sq_binom_node *o, *a, *b;
 	uint64_t tk = t->key, ts = t->bh_seqdeg;
 
-	SQ__MISUSE(t->bh_parent, "sq_binom__carry", "the new root has a parent");
+	SQ__MISUSE(t->bh_parent, "sq_binom__carry",
+		   "the new root has a parent");
 	while ((o = q->bh_roots[d]) != NULL) {
 		SQ__STEP(1);
 		/* a = the smaller root, b = the other; both have degree d,
@@ -446,7 +448,8 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
  * the chain is still loading.
  */
 SQ__INLINE void sq_binom__release(struct sq_binom *q, struct sq_binom_node *c,
-				  unsigned hi, unsigned lo, sq_binom__tie_fn tie)
+				  unsigned hi, unsigned lo,
+				  sq_binom__tie_fn tie)
 {
 	struct sq_binom_node *next;
 

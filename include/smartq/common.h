@@ -47,8 +47,9 @@
  * What a tie order's less(a, b) and a find() match need: they are handed
  * const nodes, and sq_entry() would cast the qualifier away (-Wcast-qual).
  */
-#define sq_entry_const(ptr, type, member) \
-	((const type *)(const void *)((const char *)(ptr) - offsetof(type, member)))
+#define sq_entry_const(ptr, type, member)				\
+	((const type *)(const void *)((const char *)(ptr) -		\
+				      offsetof(type, member)))
 
 /*
  * GNU C extensions (builtins, attributes, inline asm) are used only behind
@@ -506,7 +507,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 	{								\
 		return sq_##B##_gran_shift(&q->base);			\
 	}								\
-	SQ__GEN uint64_t sq_##name##_advance(struct sq_##name *q, uint64_t now) \
+	SQ__GEN uint64_t sq_##name##_advance(struct sq_##name *q,	\
+					     uint64_t now)		\
 	{								\
 		return sq_##B##_advance(&q->base, now);			\
 	}								\
@@ -567,8 +569,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 	SQ__GEN_INLINE struct sq_##name##_node *			\
 	sq_##name##_pop_due(struct sq_##name *q, uint64_t now)		\
 	{								\
-		return sq_##name##__node(sq_##B##__tie_pop_due(&q->base, now, \
-							       sq_##name##__tie)); \
+		return sq_##name##__node(sq_##B##__tie_pop_due(	\
+				&q->base, now, sq_##name##__tie));	\
 	}								\
 	SQ__GEN int sq_##name##_check(const struct sq_##name *q)	\
 	{								\
@@ -614,8 +616,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 		struct sq_##name##__until w;				\
 		w.fn = fn;						\
 		w.arg = arg;						\
-		return sq_##name##__node(sq_##B##__visit_until(&q->base,	\
-				sq_##name##__until_one, &w,		\
+		return sq_##name##__node(sq_##B##__visit_until(	\
+				&q->base, sq_##name##__until_one, &w,	\
 				"sq_" #name "_visit_until"));		\
 	}								\
 	struct sq_##name##__match {					\
@@ -632,7 +634,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 	}								\
 	SQ__GEN struct sq_##name##_node *				\
 	sq_##name##_find(const struct sq_##name *q, uint64_t key,	\
-			 bool (*match)(const struct sq_##name##_node *, void *), \
+			 bool (*match)(const struct sq_##name##_node *,	\
+				       void *),				\
 			 void *arg)					\
 	{								\
 		struct sq_##name##__match w;				\
@@ -640,7 +643,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 		w.arg = arg;						\
 		return sq_##name##__node(sq_##B##__tie_find(&q->base, key, \
 				match ? sq_##name##__match_one : NULL, &w, \
-				sq_##name##__tie, "sq_" #name "_find"));	\
+				sq_##name##__tie,			\
+				"sq_" #name "_find"));			\
 	}
 
 /* SQ__TIE_INORDER(B, name) - next and prev of a tie kind over a tree */

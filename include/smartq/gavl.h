@@ -465,7 +465,8 @@ SQ__INLINE void sq_gavl__insert_fixup_aug(struct sq_gavl *q,
 	}
 	p->gv_balance = b + d;
 	if ((b ^ d) >= 0)	/* b leans the same way as d */
-		(aug ? aug->insert_fix : sq_gavl__insert_fix)(q, p, n, b, d, dy);
+		(aug ? aug->insert_fix : sq_gavl__insert_fix)(q, p, n, b, d,
+							       dy);
 }
 
 static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
@@ -587,7 +588,8 @@ SQ__INLINE void sq_gavl__cut_first_aug(struct sq_gavl *q,
 	q->gv_first = first;
 	if (p) {
 		p->gv_left = r;
-		if (aug)	/* r's subtree is whole: the loss is from p up */
+		/* r's subtree is whole: the loss is from p up */
+		if (aug)
 			aug->propagate(p, NULL);
 		while (p->gv_balance-- == 1) {
 			SQ__STEP(1);
@@ -627,7 +629,8 @@ SQ__INLINE void sq_gavl__erase_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 		if (c)
 			c->gv_parent = p;
 		sq_gavl__replace_child(q, p, n, c);
-		if (aug)	/* c's subtree is whole: the loss is from p up */
+		/* c's subtree is whole: the loss is from p up */
+		if (aug)
 			aug->propagate(p, NULL);
 		sq_gavl__erase_fixup_aug(q, p, left, aug);
 		return;
@@ -877,10 +880,12 @@ SQ__INLINE bool sq_gavl__insert_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 		 * a tie kind does not call its less twice (as in
 		 * sq_rb__insert()) */
 		bool left = tie ? went_left : key < parent->key;
-		size_t off = SQ__CHILD_AT(struct sq_gavl_node, gv_left, gv_right, !left);
+		size_t off = SQ__CHILD_AT(struct sq_gavl_node, gv_left,
+					  gv_right, !left);
 
 		*(struct sq_gavl_node **)(void *)((char *)parent + off) = n;
-		leftmost = parent == q->gv_first && left;	/* rarely the first */
+		/* rarely the first */
+		leftmost = parent == q->gv_first && left;
 		if (aug)	/* a leaf's summary is its own */
 			aug->propagate(n, NULL);
 		sq_gavl__insert_fixup_aug(q, parent, gp, ggp,
@@ -1029,10 +1034,10 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop_due(struct sq_gavl *q,
  * @who names the caller in the SQ_DEBUG message when @fn changes the
  * queue.  The next node is found before @fn runs.
  */
-static inline struct sq_gavl_node *sq_gavl__visit_until(const struct sq_gavl *q,
-						 bool (*fn)(struct sq_gavl_node *,
-							    void *),
-						 void *arg, const char *who)
+static inline struct sq_gavl_node *
+sq_gavl__visit_until(const struct sq_gavl *q,
+		     bool (*fn)(struct sq_gavl_node *, void *), void *arg,
+		     const char *who)
 {
 	struct sq_gavl_node *n = q->gv_first;
 	size_t count = q->gv_count;
@@ -1320,7 +1325,8 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 				if (p->gv_right) {
 					n = p->gv_right;
 					SQ__CHECK(n->gv_parent == p, who, n,
-						  "right child points back at its parent");
+						  "right child points back"
+						  " at its parent");
 					depth++;
 					rights++;
 					break;	/* first visit of n */

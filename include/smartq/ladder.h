@@ -734,7 +734,8 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 				sq_ladder__to_bottom(q, l, min, max);
 				return;
 			}
-			sq_ladder__spread(q, 0, l, z, min, max - min, &min, &max);
+			sq_ladder__spread(q, 0, l, z, min, max - min, &min,
+					  &max);
 			continue;
 		}
 		r = q->ld_nrungs - 1;
@@ -789,7 +790,8 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			q->ld_rung[r].lr_cur = min;
 			continue;
 		}
-		for (; n; n = n->ld_next) {	/* no rung free: its key range */
+		/* no rung free: its key range */
+		for (; n; n = n->ld_next) {
 			SQ__STEP(1);
 			min = n->key < min ? n->key : min;
 			max = n->key > max ? n->key : max;
@@ -920,8 +922,9 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 		for (p = s; p; p = t) {
 			SQ__STEP(1);
 			t = p->ld_next;
-			sq_ladder__bucket_add(q, base + (unsigned)((p->key -
-						g->lr_start) >> g->lr_shift), p);
+			sq_ladder__bucket_add(q, base + (unsigned)
+					      ((p->key - g->lr_start) >>
+					       g->lr_shift), p);
 		}
 		g->lr_cur = cut;
 		return;
@@ -1509,7 +1512,8 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
 		    (unsigned)((key - g->lr_start) >> g->lr_shift);
 		/* a bucket's head is valid only where its bit is */
 		return q->ld_map[b >> 6] >> (b & 63) & 1 ?
-		       sq_ladder__find_in(q, &q->ld_bk[b], key, match, arg, who) :
+		       sq_ladder__find_in(q, &q->ld_bk[b], key, match, arg,
+					  who) :
 		       NULL;
 	}
 	return sq_ladder__find_in(q, &q->ld_bottom, key, match, arg, who);

@@ -329,7 +329,8 @@ static inline struct sq_erb_node *sq_erb_pick_eligible(const struct sq_erb *q,
 static inline bool sq_erb_enqueue(struct sq_erb *q, struct sq_erb_node *n,
 				  uint64_t key)
 {
-	SQ__MISUSE(sq_erb_queued(n), "sq_erb_enqueue", "node is already queued");
+	SQ__MISUSE(sq_erb_queued(n), "sq_erb_enqueue",
+		   "node is already queued");
 	return sq_erb__insert(q, n, key);
 }
 

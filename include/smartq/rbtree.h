@@ -632,7 +632,8 @@ SQ__INLINE void sq_rb__erase_aug(struct sq_rb *q, struct sq_rb__link *n,
 
 		y->rb_parent_color = pc;
 		sq_rb__erase_propagate(y, short_parent, aug);
-		if (y_was_black)	/* c's place: y's right, or y's parent's left */
+		/* c's place: y's right, or y's parent's left */
+		if (y_was_black)
 			sq_rb__erase_fixup_with(q, short_parent,
 						short_parent == y, aug);
 	}
@@ -756,10 +757,12 @@ SQ__INLINE bool sq_rb__insert_aug(struct sq_rb *q, struct sq_rb__link *n,
 		 * select, it stays branch-free); a tie kind does not call
 		 * its less twice. */
 		bool left = tie ? went_left : key < sq_rb__key(parent);
-		size_t off = SQ__CHILD_AT(struct sq_rb__link, rb_left, rb_right, !left);
+		size_t off = SQ__CHILD_AT(struct sq_rb__link, rb_left,
+					  rb_right, !left);
 
 		*(struct sq_rb__link **)(void *)((char *)parent + off) = n;
-		leftmost = parent == q->rb_leftmost && left;	/* rarely the first */
+		/* rarely the first */
+		leftmost = parent == q->rb_leftmost && left;
 	}
 	if (leftmost)
 		q->rb_leftmost = n;
@@ -1265,10 +1268,9 @@ static inline size_t sq_rb_visit(const struct sq_rb *q,
  * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
  *             allocation, no recursion.
  */
-static inline struct sq_rb_node *sq_rb_visit_until(const struct sq_rb *q,
-						   bool (*fn)(struct sq_rb_node *,
-							      void *),
-						   void *arg)
+static inline struct sq_rb_node *
+sq_rb_visit_until(const struct sq_rb *q,
+		  bool (*fn)(struct sq_rb_node *, void *), void *arg)
 {
 	return sq_rb__visit_until(q, fn, arg, "sq_rb_visit_until");
 }
@@ -1291,10 +1293,9 @@ static inline struct sq_rb_node *sq_rb_visit_until(const struct sq_rb *q,
  *             node with @key, then the walk in order.  So a key with many
  *             ties costs as many steps as @match rejects, by design.
  */
-static inline struct sq_rb_node *sq_rb_find(const struct sq_rb *q, uint64_t key,
-					    bool (*match)(const struct sq_rb_node *,
-							  void *),
-					    void *arg)
+static inline struct sq_rb_node *
+sq_rb_find(const struct sq_rb *q, uint64_t key,
+	   bool (*match)(const struct sq_rb_node *, void *), void *arg)
 {
 	return sq_rb__tie_find(q, key, match, arg, NULL, "sq_rb_find");
 }
@@ -1372,7 +1373,8 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 			if (!sq_rb__is_black(cur))
 				SQ__CHECK(!sq_rb__is_red(l) &&
 					  !sq_rb__is_red(r),
-					  who, cur, "red node with a red child");
+					  who, cur,
+					  "red node with a red child");
 			if (!l || !r) {
 				if (!have_leaf) {
 					leaf_blacks = blacks;

@@ -332,7 +332,8 @@ SQ__INLINE unsigned sq_tring__scan(const struct sq_tring *q, unsigned s)
 			return SQ_TRING__NONE;
 	}
 	w = sq__ctz64(m) & (SQ_TRING__WORDS - 1);
-	return (w << 6) + sq__ctz64(q->tr_map[w]);	/* cppcheck: not "| 0" */
+	/* "+", not "|": cppcheck flags "| 0" */
+	return (w << 6) + sq__ctz64(q->tr_map[w]);
 }
 
 /* Cache @n (NULL when empty) as the first node, and its tick. */
@@ -565,7 +566,8 @@ SQ__SLOW void sq_tring__refirst_levels(struct sq_tring *q)
  */
 SQ__INLINE void sq_tring__refirst(struct sq_tring *q, unsigned s)
 {
-	SQ__MISUSE(q->tr_late, "sq_tring__refirst", "the late list is not empty");
+	SQ__MISUSE(q->tr_late, "sq_tring__refirst",
+		   "the late list is not empty");
 	SQ__MISUSE(sq_tring__scan(q, s) !=
 		   sq_tring__scan(q, sq_tring__slot_of(q->tr_cur)),
 		   "sq_tring__refirst", "a non-empty slot between time and @s");
@@ -722,7 +724,7 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 			sq_tring__mark(q, s);
 		/* A late first has a smaller tick, a level first a larger
 		 * one, a ring first the smallest ring tick: one compare, and
-		 * a select rather than a branch (it is a coin toss at small N). */
+		 * a select rather than a branch (a coin toss at small N). */
 		if (SQ__UNLIKELY(!f)) {
 			q->tr_first = n;
 			q->tr_ftick = t;
@@ -1009,7 +1011,8 @@ static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 {
 	bool was_first = n == q->tr_first;
 
-	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_dequeue", "node is not queued");
+	SQ__MISUSE(!sq_tring_queued(n), "sq_tring_dequeue",
+		   "node is not queued");
 	SQ__MISUSE(sq_tring__elsewhere(q, n), "sq_tring_dequeue",
 		   "node is on another queue");
 	sq_tring__remove(q, n);
@@ -1413,7 +1416,8 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 
 			SQ__CHECK(u > anchor, who, n,
 				  "level node not past the ring");
-			SQ__CHECK((63u - sq__clz64(u ^ anchor)) / SQ_TRING__B == l &&
+			SQ__CHECK((63u - sq__clz64(u ^ anchor)) /
+				  SQ_TRING__B == l &&
 				  sq_tring__digit(u, l) == s, who, n,
 				  "level node in the wrong level or slot");
 		}
@@ -1478,7 +1482,8 @@ static inline int sq_tring__check(const struct sq_tring *q, const char *who)
 				  "level bitmap bit disagrees with its slot");
 			if (!h) {
 				SQ__CHECK(!lv->lv_min[s], who, q,
-					  "empty level slot has a cached minimum");
+					  "empty level slot has a cached"
+					  " minimum");
 				continue;
 			}
 			if (sq_tring__check_list(q, h, SQ_TRING__LEVEL, l, s,
@@ -1486,16 +1491,20 @@ static inline int sq_tring__check(const struct sq_tring *q, const char *who)
 				return -1;
 			SQ__CHECK(!lv->lv_min[s] || lv->lv_min[s] == best, who,
 				  lv->lv_min[s],
-				  "level slot's cached minimum is not its first node");
+				  "level slot's cached minimum is not"
+				  " its first node");
 			if (!((lv->lv_mixed >> s) & 1)) {
 				n = h;
 				do {
 					SQ__STEP(1);
 					SQ__CHECK(n->tr_next == h ||
 						  (n->key >> q->tr_shift) <=
-						  (n->tr_next->key >> q->tr_shift),
+						  (n->tr_next->key >>
+						   q->tr_shift),
 						  who, n,
-						  "level slot not marked mixed is out of tick order");
+						  "level slot not marked"
+						  " mixed is out of tick"
+						  " order");
 					n = n->tr_next;
 				} while (n != h);
 			}
