@@ -4,8 +4,10 @@
 //
 // For each population (default 1000 100000 1000000) and scheduler:
 //   sim   the whole simulator: POP events pending, each one, when it runs,
-//         schedules the next at an exponential delay (mean 100 ns), as
-//         ns-3's utils/bench-scheduler.cc does; events/s over 5*10^5
+//         schedules the next at an exponential delay (mean 100 ns, as
+//         ns-3's utils/bench-scheduler.cc has it; MEAN=ns sets another:
+//         at 100 ns hundreds of events share each ts, at 10^6 ns few do);
+//         events/s over 5*10^5
 //   hold  the scheduler alone behind ns3::Scheduler: POP events, then
 //         RemoveNext + Insert at an exponential delay; ns per hold (5*10^5)
 // Each row runs in a child process given LIMIT seconds (default 45) of
@@ -35,6 +37,7 @@ namespace
 {
 
 uint64_t g_rng;
+double g_mean = 100.0; // the delays' mean, ns
 
 double Uniform()
 {
@@ -46,7 +49,7 @@ double Uniform()
 
 uint64_t Delay()
 {
-    return (uint64_t)(-100.0 * std::log(Uniform()));
+    return (uint64_t)(-g_mean * std::log(Uniform()));
 }
 
 uint64_t g_left;
@@ -128,6 +131,8 @@ int main(int argc, char** argv)
 {
     const char* env = std::getenv("LIMIT");
     unsigned limit = env ? (unsigned)std::atoi(env) : 45;
+    env = std::getenv("MEAN");
+    g_mean = env ? std::atof(env) : 100.0;
     std::vector<uint64_t> pops;
     for (int i = 1; i < argc; i++)
     {
@@ -142,6 +147,7 @@ int main(int argc, char** argv)
                            "SmartqLadder"};
     const char* only = std::getenv("SCHEDULERS");
     const uint64_t n = 500000;
+    std::printf("# delays: exponential, mean %g ns\n", g_mean);
     std::printf("%-22s %8s %12s %10s\n", "scheduler", "pop", "events/s",
                 "ns/hold");
     for (uint64_t pop : pops)

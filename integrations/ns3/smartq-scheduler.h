@@ -11,25 +11,34 @@
 // so that --SchedulerType=ns3::SmartqLadderScheduler, NS_GLOBAL_VALUE and
 // Simulator::SetScheduler find them like ns-3's own schedulers.
 //
-// Order. ns-3 pops by (ts, uid), as MapScheduler compares. The key is
-// ts; rb, gavl and binom are tie kinds (SQ_TIE) ordered among equal ts
-// by uid, so they compare exactly as MapScheduler does, also after the
-// 32-bit uid wraps. ladder has no tie kind and is FIFO among equal keys:
-// there the FIFO order must equal the uid order. In 3.37 every uid comes
-// from m_uid++ right before Insert, and SetScheduler re-inserts in (ts,
-// uid) order, so it does; its Insert checks it in O(1) (a new uid above
-// every uid seen, or a (ts, uid) above every one seen) and otherwise by a
-// walk of the queue, and aborts if an equal-ts event with a larger uid is
-// queued (after 2^32 events, when the uid wraps).
+// Order. ns-3 pops by (ts, uid), as MapScheduler compares. The queue
+// holds one node per group of events of one ts (the key), and a group
+// keeps its events in uid order. Groups of one ts (there can be several)
+// follow each other in queue order, FIFO on every exact backend, and each
+// holds only uids above those of the groups before it. An event whose uid
+// is above every queued uid of its ts (every uid ns-3 3.37 hands out
+// before the 32-bit uid wraps, and every event SetScheduler re-inserts)
+// goes at the back of the last group of its ts, in O(1); any other
+// (after the wrap) goes, by SQ_FIND, into the first group of its ts
+// holding a larger uid, at its place. So the order is MapScheduler's for
+// any uids, with no tie kind.
+//
+// Why groups: ns-3's ts are integer nanoseconds, and in ns-3's own
+// benchmark some hundreds of pending events share each ts; the queue
+// then holds about a thousand nodes instead of 10^5 or 10^6, its upper
+// levels stay in cache, and most inserts append to a group.  A direct-
+// mapped cache from ts to the newest group created for it finds the
+// group; a miss (a new ts, or one the cache lost) starts a new group.
 //
 // Remove. ns-3's Remove names the event by (ts, uid): SQ_FIND looks up
-// the node of that ts whose uid matches, O(log n + ties) on the trees,
+// the group of that ts holding the uid, O(log n + ties) on the trees,
 // the one bucket or list the ts routes to on ladder, a pruned walk on
 // binom. No side index.
 //
-// Memory: nodes come from a pool grown in blocks; no allocation per event
-// once the pool has reached the peak population. Blocks of 2 MB and more
-// ask Linux for transparent huge pages (MADV_HUGEPAGE).
+// Memory: groups and events come from pools grown in blocks; no
+// allocation per event once the pools have reached the peak population.
+// Blocks of 2 MB and more ask Linux for transparent huge pages
+// (MADV_HUGEPAGE).
 #ifndef SMARTQ_NS3_SCHEDULER_H
 #define SMARTQ_NS3_SCHEDULER_H
 
@@ -57,57 +66,120 @@
 namespace smartq
 {
 
-// The scheduler's node: smartq's link (its key is the event's ts) and
-// the rest of ns-3's event, 48 or 56 bytes, aligned to a 64-byte cache
-// line: a queue's walk touches one line per node, where 48- or 56-byte
-// strides would split most nodes over two.
+// An event past the first of its group: ns-3's pointer, uid and context,
+// and the next event (or the pool's free list). 24 bytes in a 32-byte
+// slot, so two share a cache line and none straddles two.
+struct alignas(32) EventRec
+{
+    EventRec* next;
+    ns3::EventImpl* impl;
+    uint32_t uid;
+    uint32_t context;
+};
+
+// A group: the queue's node (its key is the ts), the group's first event
+// in place (so a group of one, the common case when ts rarely repeat, is
+// one node), and the rest in uid order, a circular list named by its
+// last. 56 or 64 bytes, aligned to a cache line.
 template <class Link>
-struct alignas(64) EventNode
+struct alignas(64) Group
 {
     Link link;
+    ns3::EventImpl* impl;
     union {
-        ns3::EventImpl* impl; // while queued
-        EventNode* free;      // the pool's free list, while not
+        EventRec* more; // while queued: the last of the rest, or NULL
+        Group* next;    // the pool's free list, while not
     };
     uint32_t uid;
     uint32_t context;
 };
 
-// ns-3's order among equal ts, as MapScheduler's: by uid.
-template <class Link>
-bool UidLess(const Link* a, const Link* b)
+// A pool of T: blocks that double, a free list threaded through T::next,
+// last freed first out (the event just popped is the next inserted).
+// Blocks of 2 MB and more are 2 MB-aligned and, on Linux, marked for
+// transparent huge pages (Debian's default mode is "madvise"): a queue's
+// walk touches nodes all over the pool, and at 10^6 events 4 KB pages
+// would need thousands of TLB entries, 2 MB pages a few dozen.
+template <class T>
+class Pool
 {
-    return sq_entry_const(a, EventNode<Link>, link)->uid <
-           sq_entry_const(b, EventNode<Link>, link)->uid;
-}
+  public:
+    // A free T; @init prepares each new one once, when its block comes.
+    template <class Init>
+    T* Alloc(Init init)
+    {
+        if (!m_free)
+        {
+            size_t sz = m_blocks.empty() ? 256 : m_capacity;
+            T* b = NewBlock(sz);
+            for (size_t i = 0; i < sz; i++)
+            {
+                new (&b[i]) T;
+                init(&b[i]);
+                b[i].next = (i + 1 < sz) ? &b[i + 1] : nullptr;
+            }
+            m_free = b;
+            m_capacity += sz;
+        }
+        T* t = m_free;
+        m_free = t->next;
+        return t;
+    }
 
-// rb, gavl and binom order equal ts by uid themselves (tie kinds);
-// ladder has no tie kind and relies on FIFO being uid order.
-SQ_TIE(rb, ns3_rb, ns3_rb_less);
-SQ_TIE(gavl, ns3_gavl, ns3_gavl_less);
-SQ_TIE(binom, ns3_binom, ns3_binom_less);
-static bool ns3_rb_less(const sq_ns3_rb_node* a, const sq_ns3_rb_node* b)
-{
-    return UidLess(a, b);
-}
-static bool ns3_gavl_less(const sq_ns3_gavl_node* a,
-                          const sq_ns3_gavl_node* b)
-{
-    return UidLess(a, b);
-}
-static bool ns3_binom_less(const sq_ns3_binom_node* a,
-                           const sq_ns3_binom_node* b)
-{
-    return UidLess(a, b);
-}
+    void Free(T* t)
+    {
+        t->next = m_free;
+        m_free = t;
+    }
+
+  private:
+    T* NewBlock(size_t sz)
+    {
+        static_assert(std::is_trivially_destructible<T>::value,
+                      "a block is freed without destroying its nodes");
+        const size_t huge = size_t(2) << 20;
+        size_t bytes = sz * sizeof(T);
+        size_t align = alignof(T);
+        if (bytes >= huge)
+        {
+            bytes = (bytes + huge - 1) / huge * huge;
+            align = huge;
+        }
+        void* p = std::aligned_alloc(align, bytes);
+        if (!p)
+        {
+            throw std::bad_alloc();
+        }
+#ifdef MADV_HUGEPAGE
+        if (align == huge)
+        {
+            (void)madvise(p, bytes, MADV_HUGEPAGE);
+        }
+#endif
+        m_blocks.emplace_back(static_cast<T*>(p));
+        return m_blocks.back().get();
+    }
+
+    // T is trivially destructible: a block is freed as it came.
+    struct BlockFree
+    {
+        void operator()(T* b) const
+        {
+            std::free(b);
+        }
+    };
+
+    std::vector<std::unique_ptr<T, BlockFree>> m_blocks;
+    T* m_free = nullptr;
+    size_t m_capacity = 0;
+};
 
 // One tag type per scheduler; it binds the macro API to kind K.
-#define SMARTQ_NS3_KIND(TAG, K, NAME, BY_UID)                             \
-    struct TAG                                                            \
+#define SMARTQ_NS3_KIND(K, NAME)                                          \
+    struct K                                                              \
     {                                                                     \
         using queue = SQ_QUEUE(K);                                        \
         using node = SQ_NODE(K);                                          \
-        static constexpr bool by_uid = BY_UID;                            \
         static const char* type_name()                                    \
         {                                                                 \
             return "ns3::Smartq" NAME "Scheduler";                        \
@@ -120,23 +192,18 @@ static bool ns3_binom_less(const sq_ns3_binom_node* a,
             (void)SQ_ENQUEUE(K, q, n, k);                                 \
         }                                                                 \
         static node* first(const queue* q) { return SQ_FIRST(K, q); }    \
-        static node* pop(queue* q) { return SQ_POP(K, q); }               \
         static void dequeue(queue* q, node* n) { (void)SQ_DEQUEUE(K, q, n); } \
         static bool empty(const queue* q) { return SQ_EMPTY(K, q); }      \
-        static size_t visit(const queue* q, void (*fn)(node*, void*), void* a) \
-        {                                                                 \
-            return SQ_VISIT(K, q, fn, a);                                 \
-        }                                                                 \
         static node* find(const queue* q, uint64_t k,                     \
                           bool (*match)(const node*, void*), void* a)     \
         {                                                                 \
             return SQ_FIND(K, q, k, match, a);                            \
         }                                                                 \
     };
-SMARTQ_NS3_KIND(rb, ns3_rb, "Rb", true)
-SMARTQ_NS3_KIND(gavl, ns3_gavl, "Gavl", true)
-SMARTQ_NS3_KIND(binom, ns3_binom, "Binom", true)
-SMARTQ_NS3_KIND(ladder, ladder, "Ladder", false)
+SMARTQ_NS3_KIND(rb, "Rb")
+SMARTQ_NS3_KIND(gavl, "Gavl")
+SMARTQ_NS3_KIND(binom, "Binom")
+SMARTQ_NS3_KIND(ladder, "Ladder")
 #undef SMARTQ_NS3_KIND
 
 } // namespace smartq
@@ -167,15 +234,51 @@ class SmartqScheduler : public Scheduler
 
     void Insert(const Event& ev) override
     {
-        Node* n = Alloc();
-        n->impl = ev.impl;
-        n->uid = ev.key.m_uid;
-        n->context = ev.key.m_context;
-        if (!K::by_uid)
+        uint64_t ts = ev.key.m_ts;
+        uint32_t uid = ev.key.m_uid;
+        // Above every queued uid of its ts: at the back of the last group.
+        bool last = m_seen == 0 || uid > m_maxUid || ts > m_maxTs ||
+                    (ts == m_maxTs && uid > m_maxTsUid);
+        if (m_seen == 0 || uid > m_maxUid)
         {
-            CheckOrder(ev.key);
+            m_maxUid = uid;
         }
-        K::enqueue(m_q.get(), &n->link, ev.key.m_ts);
+        if (m_seen == 0 || ts > m_maxTs || (ts == m_maxTs && uid > m_maxTsUid))
+        {
+            m_maxTs = ts;
+            m_maxTsUid = uid;
+        }
+        m_seen = 1;
+        Grp* g = last ? nullptr : Of(K::find(m_q.get(), ts, &LastAbove, &uid));
+        if (g)
+        {
+            Place(g, ev); // the first group of ts with a larger uid
+            return;
+        }
+        Grp*& slot = m_cache[Hash(ts)];
+        g = slot;
+        if (g && K::key(&g->link) == ts)
+        {
+            Rec* e = NewRec(ev);
+            if (g->more)
+            {
+                e->next = g->more->next;
+                g->more->next = e;
+            }
+            else
+            {
+                e->next = e;
+            }
+            g->more = e;
+            return;
+        }
+        g = m_groups.Alloc([](Grp* n) { K::node_init(&n->link); });
+        g->impl = ev.impl;
+        g->uid = uid;
+        g->context = ev.key.m_context;
+        g->more = nullptr;
+        K::enqueue(m_q.get(), &g->link, ts);
+        slot = g;
     }
 
     bool IsEmpty() const override
@@ -190,180 +293,180 @@ class SmartqScheduler : public Scheduler
 
     Event RemoveNext() override
     {
-        Node* n = Of(K::pop(m_q.get()));
-        Event ev = ToEvent(n);
-        Free(n);
+        Grp* g = Of(K::first(m_q.get()));
+        Event ev = ToEvent(g);
+        DropFirst(g);
         return ev;
     }
 
     void Remove(const Event& ev) override
     {
         uint32_t uid = ev.key.m_uid;
-        Node* n = Of(K::find(m_q.get(), ev.key.m_ts, &HasUid, &uid));
-        if (!n)
+        Grp* g = Of(K::find(m_q.get(), ev.key.m_ts, &HasUid, &uid));
+        if (!g)
         {
             std::fprintf(stderr, "SmartqScheduler::Remove: event uid %u is "
                          "not queued\n", uid);
             std::abort();
         }
-        K::dequeue(m_q.get(), &n->link);
-        Free(n);
+        if (g->uid == uid)
+        {
+            DropFirst(g);
+            return;
+        }
+        Rec* prev = g->more;
+        Rec* e = prev->next;
+        while (e->uid != uid)
+        {
+            prev = e;
+            e = e->next;
+        }
+        if (e == prev)
+        {
+            g->more = nullptr;
+        }
+        else
+        {
+            prev->next = e->next;
+            if (g->more == e)
+            {
+                g->more = prev;
+            }
+        }
+        m_recs.Free(e);
     }
 
   private:
-    using Node = smartq::EventNode<typename K::node>;
+    using Rec = smartq::EventRec;
+    using Grp = smartq::Group<typename K::node>;
 
-
-    static Node* Of(typename K::node* l)
+    static Grp* Of(typename K::node* l)
     {
-        return l ? sq_entry(l, Node, link) : nullptr;
+        return l ? sq_entry(l, Grp, link) : nullptr;
     }
 
-    // find's match: the event of that (ts, uid)
-    static bool HasUid(const typename K::node* l, void* uid)
-    {
-        return sq_entry_const(l, Node, link)->uid ==
-               *static_cast<const uint32_t*>(uid);
-    }
-
-    static Event ToEvent(const Node* n)
+    static Event ToEvent(const Grp* g)
     {
         Event ev;
-        ev.impl = n->impl;
-        ev.key.m_ts = K::key(&n->link);
-        ev.key.m_uid = n->uid;
-        ev.key.m_context = n->context;
+        ev.impl = g->impl;
+        ev.key.m_ts = K::key(&g->link);
+        ev.key.m_uid = g->uid;
+        ev.key.m_context = g->context;
         return ev;
     }
 
-    // The pool: blocks that double, a free list threaded through free,
-    // last freed first out (the event just popped is the next inserted).
-    Node* Alloc()
+    Rec* NewRec(const Event& ev)
     {
-        if (!m_free)
+        Rec* e = m_recs.Alloc([](Rec*) {});
+        e->impl = ev.impl;
+        e->uid = ev.key.m_uid;
+        e->context = ev.key.m_context;
+        return e;
+    }
+
+    // Take @g's first event out: the first of the rest takes its place,
+    // or the group, empty, leaves the queue and the cache.
+    void DropFirst(Grp* g)
+    {
+        if (Rec* last = g->more)
         {
-            size_t sz = m_blocks.empty() ? 256 : m_capacity;
-            Node* b = NewBlock(sz);
-            for (size_t i = 0; i < sz; i++)
+            Rec* e = last->next;
+            if (e == last)
             {
-                new (&b[i]) Node;
-                K::node_init(&b[i].link);
-                b[i].free = (i + 1 < sz) ? &b[i + 1] : nullptr;
+                g->more = nullptr;
             }
-            m_free = b;
-            m_capacity += sz;
-        }
-        Node* n = m_free;
-        m_free = n->free;
-        return n;
-    }
-
-    void Free(Node* n)
-    {
-        n->free = m_free;
-        m_free = n;
-    }
-
-    // A block of @sz nodes. From 2 MB on it is 2 MB-aligned and, on Linux,
-    // marked for transparent huge pages (Debian's default mode is
-    // "madvise"): a queue's walk touches nodes all over the pool, and at
-    // 10^6 nodes (64 MB) 4 KB pages would need 16384 TLB entries, 2 MB
-    // pages 32.
-    Node* NewBlock(size_t sz)
-    {
-        static_assert(std::is_trivially_destructible<Node>::value,
-                      "a block is freed without destroying its nodes");
-        const size_t huge = size_t(2) << 20;
-        size_t bytes = sz * sizeof(Node);
-        size_t align = alignof(Node);
-        if (bytes >= huge)
-        {
-            bytes = (bytes + huge - 1) / huge * huge;
-            align = huge;
-        }
-        void* p = std::aligned_alloc(align, bytes);
-        if (!p)
-        {
-            throw std::bad_alloc();
-        }
-#ifdef MADV_HUGEPAGE
-        if (align == huge)
-        {
-            (void)madvise(p, bytes, MADV_HUGEPAGE);
-        }
-#endif
-        std::unique_ptr<Node, BlockFree> block(static_cast<Node*>(p));
-        m_blocks.push_back(std::move(block));
-        return m_blocks.back().get();
-    }
-
-    // Nodes are trivially destructible: a block is freed as it came.
-    struct BlockFree
-    {
-        void operator()(Node* b) const
-        {
-            std::free(b);
-        }
-    };
-
-    // FIFO among equal ts must be uid order (see the top of the file).
-    void CheckOrder(const EventKey& k)
-    {
-        bool fresh = m_seen == 0 || k.m_uid > m_maxUid;
-        bool above = m_seen == 0 || k.m_ts > m_maxKey.m_ts ||
-                     (k.m_ts == m_maxKey.m_ts && k.m_uid > m_maxKey.m_uid);
-        m_seen = 1;
-        if (k.m_uid > m_maxUid)
-        {
-            m_maxUid = k.m_uid;
-        }
-        if (above)
-        {
-            m_maxKey = k;
-        }
-        if (fresh || above)
-        {
+            else
+            {
+                last->next = e->next;
+            }
+            g->impl = e->impl;
+            g->uid = e->uid;
+            g->context = e->context;
+            m_recs.Free(e);
             return;
         }
-        Late late = {k, false};
-        K::visit(m_q.get(), &LateVisit, &late);
-        if (late.found)
+        Grp*& slot = m_cache[Hash(K::key(&g->link))];
+        if (slot == g)
         {
-            std::fprintf(stderr, "SmartqScheduler::Insert: uid %u at ts %llu "
-                         "is below a queued uid at that ts (uid wrapped "
-                         "after 2^32 events?)\n", k.m_uid,
-                         (unsigned long long)k.m_ts);
-            std::abort();
+            slot = nullptr;
         }
+        K::dequeue(m_q.get(), &g->link);
+        m_groups.Free(g);
     }
 
-    struct Late
+    // @ev, whose uid is below @g's last, into @g at its place by uid.
+    void Place(Grp* g, const Event& ev)
     {
-        EventKey key;
-        bool found;
-    };
-
-    static void LateVisit(typename K::node* l, void* arg)
-    {
-        Late* late = static_cast<Late*>(arg);
-        Node* n = Of(l);
-        if (K::key(l) == late->key.m_ts && n->uid > late->key.m_uid)
+        Rec* e = NewRec(ev);
+        if (ev.key.m_uid < g->uid)
         {
-            late->found = true;
+            // e becomes the first; the old first heads the rest
+            std::swap(e->impl, g->impl);
+            std::swap(e->uid, g->uid);
+            std::swap(e->context, g->context);
+            if (!g->more)
+            {
+                e->next = e;
+                g->more = e;
+                return;
+            }
         }
+        Rec* prev = g->more; // the last, whose next is the first
+        while (prev->next->uid < e->uid && prev->next != g->more)
+        {
+            prev = prev->next;
+        }
+        e->next = prev->next;
+        prev->next = e;
+    }
+
+    // find's matches: the group holding uid *@arg; the first group whose
+    // last uid is above *@arg
+    static bool HasUid(const typename K::node* l, void* arg)
+    {
+        uint32_t uid = *static_cast<const uint32_t*>(arg);
+        const Grp* g = sq_entry_const(l, Grp, link);
+        if (g->uid == uid)
+        {
+            return true;
+        }
+        const Rec* e = g->more;
+        while (e)
+        {
+            e = e->next; // from the first of the rest, round to the last
+            if (e->uid == uid)
+            {
+                return true;
+            }
+            e = e == g->more ? nullptr : e;
+        }
+        return false;
+    }
+
+    static bool LastAbove(const typename K::node* l, void* arg)
+    {
+        const Grp* g = sq_entry_const(l, Grp, link);
+        return (g->more ? g->more->uid : g->uid) >
+               *static_cast<const uint32_t*>(arg);
+    }
+
+    // Fibonacci hashing of the ts into the cache's 2^10 slots.
+    static size_t Hash(uint64_t ts)
+    {
+        return (size_t)((ts * 0x9E3779B97F4A7C15ull) >> (64 - 10));
     }
 
     std::unique_ptr<typename K::queue> m_q;
-    std::vector<std::unique_ptr<Node, BlockFree>> m_blocks;
-    Node* m_free = nullptr;
-    size_t m_capacity = 0;
+    smartq::Pool<Grp> m_groups;
+    smartq::Pool<Rec> m_recs;
+    Grp* m_cache[1 << 10] = {};
     int m_seen = 0;
-    uint32_t m_maxUid = 0;
-    EventKey m_maxKey = {0, 0, 0};
+    uint32_t m_maxUid = 0;  // the largest uid inserted
+    uint64_t m_maxTs = 0;   // the largest (ts, uid) inserted
+    uint32_t m_maxTsUid = 0;
 };
 
 } // namespace ns3
-
 namespace smartq
 {
 // NS_GLOBAL_VALUE=SchedulerType=ns3::Smartq...: libns3-core reads it while

@@ -190,11 +190,14 @@ int Model(const std::string& type, const std::string& file)
 
 // ---- the scheduler alone, uids in any order ---------------------------------
 
-// Events of few distinct ts whose uids are not in insertion order (random,
-// and across the 32-bit wrap), inserted, some removed, all popped: the
-// hash of the pop sequence. A scheduler that orders equal ts by uid, as
-// MapScheduler does, gives MapScheduler's hash; one that is FIFO does not.
-int Order(const std::string& type)
+// Events of @nts distinct ts whose uids are not in insertion order
+// (random, and across the 32-bit wrap), inserted, one removed for each
+// inserted beyond @live, all popped: the hash of the pop sequence. A
+// scheduler that orders equal ts by uid, as MapScheduler does, gives
+// MapScheduler's hash; one that is FIFO does not. Few ts make long groups
+// of one ts; many (more than the adapter's cache of groups has slots)
+// make several groups of one ts.
+int Order(const std::string& type, uint32_t nts, size_t live)
 {
     ObjectFactory f(type);
     Ptr<Scheduler> s = f.Create<Scheduler>();
@@ -204,7 +207,7 @@ int Order(const std::string& type)
     {
         Scheduler::Event ev;
         ev.impl = nullptr;
-        ev.key.m_ts = Rand(16);
+        ev.key.m_ts = Rand(nts);
         ev.key.m_uid = i % 3 == 0 ? 0xFFFFFFF0u + Rand(32) : Rand(1u << 30);
         ev.key.m_context = i;
         bool dup = false;
@@ -219,7 +222,7 @@ int Order(const std::string& type)
         }
         s->Insert(ev);
         evs.push_back(ev);
-        if (evs.size() > 400)
+        if (evs.size() > live)
         {
             size_t at = Rand((uint32_t)evs.size());
             s->Remove(evs[at]);
@@ -246,9 +249,10 @@ int main(int argc, char** argv)
     {
         return Storm(argv[2]);
     }
-    if (mode == "order" && argc == 3)
+    if (mode == "order" && argc == 5)
     {
-        return Order(argv[2]);
+        return Order(argv[2], (uint32_t)std::strtoul(argv[3], nullptr, 10),
+                     std::strtoul(argv[4], nullptr, 10));
     }
     if (mode == "model" && argc == 4)
     {
@@ -261,7 +265,7 @@ int main(int argc, char** argv)
         std::printf("%s\n", v.Get().c_str());
         return 0;
     }
-    std::fprintf(stderr, "usage: test-ns3 storm TYPE | order TYPE | "
+    std::fprintf(stderr, "usage: test-ns3 storm TYPE | order TYPE NTS LIVE | "
                  "model TYPE FILE | global\n");
     return 2;
 }
