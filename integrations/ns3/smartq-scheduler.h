@@ -17,11 +17,12 @@
 // follow each other in queue order, FIFO on every exact backend, and each
 // holds only uids above those of the groups before it. An event whose uid
 // is above every queued uid of its ts (every uid ns-3 3.37 hands out
-// before the 32-bit uid wraps, and every event SetScheduler re-inserts)
-// goes at the back of the last group of its ts, in O(1); any other
-// (after the wrap) goes, by SQ_FIND, into the first group of its ts
-// holding a larger uid, at its place. So the order is MapScheduler's for
-// any uids, with no tie kind.
+// before the 32-bit uid wraps, and every event SetScheduler re-inserts;
+// told in O(1) by two running maxima, or by the last uid of the last
+// group of its ts, when the cache below has that group) goes at the back
+// of that group, or starts a new group; any other (after the wrap) goes,
+// by SQ_FIND, into the first group of its ts holding a larger uid, at its
+// place. So the order is MapScheduler's for any uids, with no tie kind.
 //
 // Why groups: ns-3's ts are integer nanoseconds, and in ns-3's own
 // benchmark some hundreds of pending events share each ts; the queue
@@ -249,15 +250,20 @@ class SmartqScheduler : public Scheduler
             m_maxTsUid = uid;
         }
         m_seen = 1;
-        Grp* g = last ? nullptr : Of(K::find(m_q.get(), ts, &LastAbove, &uid));
-        if (g)
-        {
-            Place(g, ev); // the first group of ts with a larger uid
-            return;
-        }
         Grp*& slot = m_cache[Hash(ts)];
-        g = slot;
-        if (g && K::key(&g->link) == ts)
+        Grp* g = slot;
+        bool hit = g && K::key(&g->link) == ts; // g: the last group of ts
+        // Not known to be above every queued uid of ts (after the wrap):
+        // the last group's last uid tells, on a hit; else ask find.
+        if (!last && !(hit && uid > LastUid(g)))
+        {
+            if (Grp* f = Of(K::find(m_q.get(), ts, &LastAbove, &uid)))
+            {
+                Place(f, ev); // the first group of ts with a larger uid
+                return;
+            }
+        }
+        if (hit)
         {
             Rec* e = NewRec(ev);
             if (g->more)
@@ -445,9 +451,13 @@ class SmartqScheduler : public Scheduler
 
     static bool LastAbove(const typename K::node* l, void* arg)
     {
-        const Grp* g = sq_entry_const(l, Grp, link);
-        return (g->more ? g->more->uid : g->uid) >
+        return LastUid(sq_entry_const(l, Grp, link)) >
                *static_cast<const uint32_t*>(arg);
+    }
+
+    static uint32_t LastUid(const Grp* g)
+    {
+        return g->more ? g->more->uid : g->uid;
     }
 
     // Fibonacci hashing of the ts into the cache's 2^10 slots.
