@@ -10,6 +10,8 @@
 //         events/s over 5*10^5
 //   hold  the scheduler alone behind ns3::Scheduler: POP events, then
 //         RemoveNext + Insert at an exponential delay; ns per hold (5*10^5)
+// SHOW_GROUPS=1 adds two columns to smartq's rows: the groups the adapter
+// queues after the holds, and the distinct ts pending then.
 // Each row runs in a child process given LIMIT seconds (default 45) of
 // wall clock; a row that takes longer is printed as "over LIMIT s".
 // ListScheduler (O(n) insert; its setup alone is O(POP^2)) runs at 10^3
@@ -88,6 +90,17 @@ double Sim(const std::string& type, uint64_t pop, uint64_t events)
     return (double)events / t;
 }
 
+// The groups @s queues, if it is one of smartq's schedulers, else 0.
+template <class K>
+size_t GroupsOf(const Ptr<Scheduler>& s)
+{
+    Ptr<SmartqScheduler<K>> p = DynamicCast<SmartqScheduler<K>>(s);
+    return p ? p->Groups() : 0;
+}
+
+size_t g_groups;   // after Hold's holds: the groups smartq's adapter queues
+size_t g_distinct; // and the distinct ts pending
+
 double Hold(const std::string& type, uint64_t pop, uint64_t holds)
 {
     g_rng = 0x2545F4914F6CDD1Dull;
@@ -112,9 +125,15 @@ double Hold(const std::string& type, uint64_t pop, uint64_t holds)
         s->Insert(ev);
     }
     double t = Now() - t0;
+    g_groups = GroupsOf<smartq::rb>(s) + GroupsOf<smartq::gavl>(s) +
+               GroupsOf<smartq::binom>(s) + GroupsOf<smartq::ladder>(s);
+    g_distinct = 0;
+    uint64_t last = 0;
     while (!s->IsEmpty())
     {
-        s->RemoveNext();
+        uint64_t ts = s->RemoveNext().key.m_ts;
+        g_distinct += g_distinct == 0 || ts != last;
+        last = ts;
     }
     return t * 1e9 / (double)holds;
 }
@@ -173,8 +192,13 @@ int main(int argc, char** argv)
                 alarm(limit);
                 double eps = Sim(type, pop, n);
                 double ns = Hold(type, pop, n);
-                std::printf("%-22s %8llu %12.0f %10.1f\n", type.c_str() + 5,
+                std::printf("%-22s %8llu %12.0f %10.1f", type.c_str() + 5,
                             (unsigned long long)pop, eps, ns);
+                if (std::getenv("SHOW_GROUPS") && g_groups)
+                {
+                    std::printf(" %8zu %8zu", g_groups, g_distinct);
+                }
+                std::printf("\n");
                 std::fflush(stdout);
                 _exit(0);
             }

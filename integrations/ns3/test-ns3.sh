@@ -17,7 +17,7 @@ dir=$(dirname "$prog")
 rc=0
 ref=$("$prog" storm ns3::MapScheduler) || exit 1
 ord=$("$prog" order ns3::MapScheduler 16 400) || exit 1
-wide=$("$prog" order ns3::MapScheduler 4096 15000) || exit 1
+wide=$("$prog" order ns3::MapScheduler 16384 15000) || exit 1
 "$prog" model ns3::MapScheduler "$dir/Map.tr" || exit 1
 echo "test-ns3.sh: MapScheduler: $ref"
 for k in Rb Gavl Binom Ladder; do
@@ -28,7 +28,7 @@ for k in Rb Gavl Binom Ladder; do
 		rc=1
 	fi
 	if [ "$("$prog" order $t 16 400)" != "$ord" ] ||
-	   [ "$("$prog" order $t 4096 15000)" != "$wide" ]; then
+	   [ "$("$prog" order $t 16384 15000)" != "$wide" ]; then
 		echo "test-ns3.sh: $t: uids in any order: not MapScheduler's order"
 		rc=1
 	fi
