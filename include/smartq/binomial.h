@@ -293,6 +293,15 @@ SQ__INLINE bool sq_binom__newest_before(const struct sq_binom_node *n,
  * below into a branch once there are four of them, hence the asm.
  * Elsewhere the selects go through sq_binom__mask().
  */
+#ifdef SQ__X86_64
+/* The four moves of a select, made when condition @cc holds (x wins);
+ * {AT&T|Intel} operand orders, so -masm=intel assembles them too. */
+#define SQ_BINOM__CMOVS(cc)						\
+	"cmov" cc " {%[win], %[lose]|%[lose], %[win]}\n\t"		\
+	"cmov" cc " {%[x], %[win]|%[win], %[x]}\n\t"			\
+	"cmov" cc " {%[xk], %[k]|%[k], %[xk]}\n\t"			\
+	"cmov" cc " {%[xs], %[sq]|%[sq], %[xs]}"
+#endif
 SQ__INLINE void sq_binom__select(bool c, struct sq_binom_node **w,
 				 uint64_t *wk, uint64_t *ws,
 				 struct sq_binom_node **l,
@@ -304,12 +313,8 @@ SQ__INLINE void sq_binom__select(bool c, struct sq_binom_node **w,
 	uint64_t k = *wk, sq = *ws;
 	unsigned char cc = (unsigned char)c;
 
-	/* {AT&T|Intel} operand orders, so -masm=intel assembles it too */
 	__asm__("test {%[c], %[c]|%[c], %[c]}\n\t"
-		"cmovnz {%[win], %[lose]|%[lose], %[win]}\n\t"
-		"cmovnz {%[x], %[win]|%[win], %[x]}\n\t"
-		"cmovnz {%[xk], %[k]|%[k], %[xk]}\n\t"
-		"cmovnz {%[xs], %[sq]|%[sq], %[xs]}"
+		SQ_BINOM__CMOVS("nz")
 		: [win] "+&r"(win), [lose] "+&r"(lose), [k] "+&r"(k),
 		  [sq] "+&r"(sq)
 		: [c] "q"(cc), [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)
@@ -341,9 +346,9 @@ SQ__INLINE void sq_binom__select(bool c, struct sq_binom_node **w,
  * sq_binom__challenge_plain - @x, with key @xk and sequence @xs,
  * challenges the winner so far (*@w, whose key and sequence are *@wk and
  * *@ws): if x comes first on (key, seq) it becomes the winner and the old
- * winner goes to *@l, else x goes to *@l.  On x86-64 the compare is in
- * the asm of sq_binom__select() (two instructions for the 128-bit order,
- * whose borrow is the condition the moves read).
+ * winner goes to *@l, else x goes to *@l.  On x86-64 the compare (two
+ * instructions for the 128-bit order, whose borrow is the condition) and
+ * sq_binom__select()'s four moves are one asm.
  */
 SQ__INLINE void sq_binom__challenge_plain(struct sq_binom_node **w,
 					  uint64_t *wk, uint64_t *ws,
@@ -358,10 +363,7 @@ SQ__INLINE void sq_binom__challenge_plain(struct sq_binom_node **w,
 	/* xs - sq borrows if xs < sq; then xk - k - borrow: CF = x first */
 	__asm__("cmp {%[sq], %[xs]|%[xs], %[sq]}\n\t"
 		"sbb {%[k], %[tmp]|%[tmp], %[k]}\n\t"
-		"cmovb {%[win], %[lose]|%[lose], %[win]}\n\t"
-		"cmovb {%[x], %[win]|%[win], %[x]}\n\t"
-		"cmovb {%[xk], %[k]|%[k], %[xk]}\n\t"
-		"cmovb {%[xs], %[sq]|%[sq], %[xs]}"
+		SQ_BINOM__CMOVS("b")
 		: [win] "+&r"(win), [lose] "+&r"(lose), [k] "+&r"(k),
 		  [sq] "+&r"(sq), [tmp] "+&r"(tmp)
 		: [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)
@@ -375,6 +377,7 @@ SQ__INLINE void sq_binom__challenge_plain(struct sq_binom_node **w,
 			 xk, xs);
 #endif
 }
+#undef SQ_BINOM__CMOVS
 
 /*
  * sq_binom__challenge - the same in the order of @tie: the plain one when
