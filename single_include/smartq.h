@@ -6330,9 +6330,16 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 	return 0;
 }
 
-/* sq_tring_check(); @who names the caller */
-static inline int sq_tring__check(const struct sq_tring *q, const char *who)
+/**
+ * sq_tring_check - verify every invariant of the queue
+ * @q: the queue
+ * Return: 0 if invariants (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
+ *         broken invariant and the node are printed first).
+ * Complexity: O(Ns + K * 2^B + n), iterative, O(1) extra space.
+ */
+static inline int sq_tring_check(const struct sq_tring *q)
 {
+	const char *who = "sq_tring_check";
 	const uint64_t cur = q->tr_cur;
 	const struct sq_tring_node *h, *n, *best, *expect, *lvfirst = NULL;
 	size_t seen = 0;
@@ -6437,18 +6444,6 @@ static inline int sq_tring__check(const struct sq_tring *q, const char *who)
 			  expect,
 			  "cached first tick is not the first node's tick");
 	return 0;
-}
-
-/**
- * sq_tring_check - verify every invariant of the queue
- * @q: the queue
- * Return: 0 if invariants (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
- *         broken invariant and the node are printed first).
- * Complexity: O(Ns + K * 2^B + n), iterative, O(1) extra space.
- */
-static inline int sq_tring_check(const struct sq_tring *q)
-{
-	return sq_tring__check(q, "sq_tring_check");
 }
 
 #endif /* SMARTQ_TRING_H */
@@ -8031,9 +8026,17 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 	return seen;
 }
 
-/* sq_ladder_check(); @who names the caller */
-static inline int sq_ladder__check(const struct sq_ladder *q, const char *who)
+/**
+ * sq_ladder_check - walk the whole queue and verify every invariant
+ * @q: the queue
+ * Return: 0 if invariants 1-8 of this header hold, -1 otherwise (under
+ * SQ_DEBUG after printing which one broke, at which node).
+ * Complexity: O(n + buckets); every walk is bounded by the count, so it
+ * ends on any queue.
+ */
+static inline int sq_ladder_check(const struct sq_ladder *q)
 {
+	const char *who = "sq_ladder_check";
 	const struct sq_ladder__rung *g;
 	size_t room = q->ld_count;
 	uint64_t hi, m, occ;
@@ -8141,19 +8144,6 @@ static inline int sq_ladder__check(const struct sq_ladder *q, const char *who)
 	SQ__CHECK((size_t)got == room, who, q->ld_bottom.ll_first,
 		  "node total != count");
 	return 0;
-}
-
-/**
- * sq_ladder_check - walk the whole queue and verify every invariant
- * @q: the queue
- * Return: 0 if invariants 1-8 of this header hold, -1 otherwise (under
- * SQ_DEBUG after printing which one broke, at which node).
- * Complexity: O(n + buckets); every walk is bounded by the count, so it
- * ends on any queue.
- */
-static inline int sq_ladder_check(const struct sq_ladder *q)
-{
-	return sq_ladder__check(q, "sq_ladder_check");
 }
 
 #endif /* SMARTQ_LADDER_H */

@@ -1577,9 +1577,17 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 	return seen;
 }
 
-/* sq_ladder_check(); @who names the caller */
-static inline int sq_ladder__check(const struct sq_ladder *q, const char *who)
+/**
+ * sq_ladder_check - walk the whole queue and verify every invariant
+ * @q: the queue
+ * Return: 0 if invariants 1-8 of this header hold, -1 otherwise (under
+ * SQ_DEBUG after printing which one broke, at which node).
+ * Complexity: O(n + buckets); every walk is bounded by the count, so it
+ * ends on any queue.
+ */
+static inline int sq_ladder_check(const struct sq_ladder *q)
 {
+	const char *who = "sq_ladder_check";
 	const struct sq_ladder__rung *g;
 	size_t room = q->ld_count;
 	uint64_t hi, m, occ;
@@ -1687,19 +1695,6 @@ static inline int sq_ladder__check(const struct sq_ladder *q, const char *who)
 	SQ__CHECK((size_t)got == room, who, q->ld_bottom.ll_first,
 		  "node total != count");
 	return 0;
-}
-
-/**
- * sq_ladder_check - walk the whole queue and verify every invariant
- * @q: the queue
- * Return: 0 if invariants 1-8 of this header hold, -1 otherwise (under
- * SQ_DEBUG after printing which one broke, at which node).
- * Complexity: O(n + buckets); every walk is bounded by the count, so it
- * ends on any queue.
- */
-static inline int sq_ladder_check(const struct sq_ladder *q)
-{
-	return sq_ladder__check(q, "sq_ladder_check");
 }
 
 #endif /* SMARTQ_LADDER_H */

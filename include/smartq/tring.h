@@ -1430,9 +1430,16 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 	return 0;
 }
 
-/* sq_tring_check(); @who names the caller */
-static inline int sq_tring__check(const struct sq_tring *q, const char *who)
+/**
+ * sq_tring_check - verify every invariant of the queue
+ * @q: the queue
+ * Return: 0 if invariants (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
+ *         broken invariant and the node are printed first).
+ * Complexity: O(Ns + K * 2^B + n), iterative, O(1) extra space.
+ */
+static inline int sq_tring_check(const struct sq_tring *q)
 {
+	const char *who = "sq_tring_check";
 	const uint64_t cur = q->tr_cur;
 	const struct sq_tring_node *h, *n, *best, *expect, *lvfirst = NULL;
 	size_t seen = 0;
@@ -1537,18 +1544,6 @@ static inline int sq_tring__check(const struct sq_tring *q, const char *who)
 			  expect,
 			  "cached first tick is not the first node's tick");
 	return 0;
-}
-
-/**
- * sq_tring_check - verify every invariant of the queue
- * @q: the queue
- * Return: 0 if invariants (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
- *         broken invariant and the node are printed first).
- * Complexity: O(Ns + K * 2^B + n), iterative, O(1) extra space.
- */
-static inline int sq_tring_check(const struct sq_tring *q)
-{
-	return sq_tring__check(q, "sq_tring_check");
 }
 
 #endif /* SMARTQ_TRING_H */
