@@ -238,18 +238,20 @@ class SmartqScheduler : public Scheduler
         uint64_t ts = ev.key.m_ts;
         uint32_t uid = ev.key.m_uid;
         // Above every queued uid of its ts: at the back of the last group.
-        bool last = m_seen == 0 || uid > m_maxUid || ts > m_maxTs ||
-                    (ts == m_maxTs && uid > m_maxTsUid);
-        if (m_seen == 0 || uid > m_maxUid)
+        // (The maxima start at 0: a first event of uid 0 takes the find,
+        // on an empty queue.)
+        bool fresh = uid > m_maxUid;
+        bool above = ts > m_maxTs || (ts == m_maxTs && uid > m_maxTsUid);
+        if (fresh)
         {
             m_maxUid = uid;
         }
-        if (m_seen == 0 || ts > m_maxTs || (ts == m_maxTs && uid > m_maxTsUid))
+        if (above)
         {
             m_maxTs = ts;
             m_maxTsUid = uid;
         }
-        m_seen = 1;
+        bool last = fresh || above;
         Grp*& slot = m_cache[Hash(ts)];
         Grp* g = slot;
         bool hit = g && K::key(&g->link) == ts; // g: the last group of ts
@@ -484,7 +486,6 @@ class SmartqScheduler : public Scheduler
     smartq::Pool<Rec> m_recs;
     Grp* m_cache[size_t(1) << kCacheBits] = {};
     size_t m_ngroups = 0;
-    int m_seen = 0;
     uint32_t m_maxUid = 0;  // the largest uid inserted
     uint64_t m_maxTs = 0;   // the largest (ts, uid) inserted
     uint32_t m_maxTsUid = 0;
