@@ -4958,8 +4958,11 @@ static inline int sq_binom_check(const struct sq_binom *q)
  *       iff bitmap word w is not 0; level bitmap bit d iff its slot d is
  *       not empty; tr_levels bit L-1 iff level L's bitmap is not 0;
  *   (6) a level slot's cached minimum (lv_min) is NULL or its first node:
- *       smallest tick, earliest in the list among equal ticks; a slot
- *       whose lv_mixed bit is clear is in tick order;
+ *       smallest tick, earliest in the list among equal ticks; a slot in
+ *       runs (lv_runs not 0) is one run in tick order per rank bit, each
+ *       run's head linked to the previous one's (the first to the last),
+ *       and no other node has a run link; else a slot whose lv_mixed bit
+ *       is clear is in tick order;
  *   (7) the cached first is the late list's head if there is one, else the
  *       head of the first non-empty ring slot in wrap order from cur, else
  *       the first node of the lowest level's first slot, else NULL; the
@@ -4977,7 +4980,8 @@ static inline int sq_binom_check(const struct sq_binom *q)
  *   first       O(1): the cached first, nothing else is read
  *   pop         O(1) + the cascades of the time it moves (amortised O(1):
  *               each node moves at most K times)
- *   dequeue     O(1); of the first node past the ring, amortised (below)
+ *   dequeue     O(1); of the first node past the ring, amortised, or
+ *               O(log n) amortised in a slot in runs (below)
  *   requeue     O(1) in place (same slot and already its tail), else
  *               dequeue + enqueue
  *   advance     O(1) + cascades, as pop
@@ -4992,10 +4996,12 @@ static inline int sq_binom_check(const struct sq_binom *q)
  * smaller than the tail's or smaller than the head's, as timers armed by
  * an advancing clock do) gives its head at once; a mixed one is walked
  * and, past 32 nodes, put in order (two runs merged, more radix-sorted:
- * O(its nodes)), so the dequeues that follow take its head.  A slot is
- * mixed again only by an enqueue strictly inside its ticks: an input that
- * alternates that with dequeueing the first costs a walk of the slot each
- * time (tests/cost.c, "far: cancel the first"; doc/tring.md).
+ * O(its nodes)), so the dequeues that follow take its head.  The second
+ * time, the slot goes "in runs": an enqueue strictly inside its ticks starts a
+ * run, runs merge by rank (the logarithmic method, sq_tring__run_add()),
+ * and its first is the smallest run head, so dequeueing the first again
+ * and again with enqueues anywhere in the slot costs O(log n) amortised,
+ * not a walk (tests/cost.c, "far: cancel the first"; doc/tring.md).
  *
  * Configuration: SQ_TRING_SLOTS, the ring's slot count Ns, a power of two
  * from 64 to 4096, default 1024; SQ_TRING_LEVEL_BITS, B, 3 to 6, default
@@ -5006,7 +5012,8 @@ static inline int sq_binom_check(const struct sq_binom *q)
  * level.
  *
  * Layout.  A node is 32 bytes on LP64, as small as the seed's: the key,
- * the tag (where it is), and the links of a circular doubly linked list.
+ * the tag (where it is, and a run head's link), and the links of a
+ * circular doubly linked list.
  */
 #ifndef SMARTQ_TRING_H
 #define SMARTQ_TRING_H
@@ -5058,12 +5065,16 @@ static inline int sq_binom_check(const struct sq_binom *q)
 #define SQ_TRING__SLOT     ((uintptr_t)1)	/* on a ring slot's list */
 #define SQ_TRING__LATE     ((uintptr_t)2)	/* on the late list */
 #define SQ_TRING__LEVEL    ((uintptr_t)3)	/* on a level slot's list */
+#define SQ_TRING__WHERE    ((uintptr_t)3)	/* the tag's bits for these */
+/* the bits above them carry a run link (see lv_runs): a node is at least
+ * 4-byte aligned, which the misuse check of sq_tring_enqueue() sees */
 
 /**
  * struct sq_tring_node - the link a user embeds in its own struct
  * @key:     the key the node is queued with; read it freely, change it
  *           only through sq_tring_requeue()
- * @tr_tag:  where the node is (SQ_TRING__UNQUEUED, __SLOT, __LATE, __LEVEL)
+ * @tr_tag:  where the node is (SQ_TRING__UNQUEUED, __SLOT, __LATE, __LEVEL),
+ *           in its low two bits; above them a run head's link
  * @tr_next: the next node of its circular list
  * @tr_prev: the previous one (a list head's tr_prev is the tail)
  */
@@ -5082,11 +5093,20 @@ struct sq_tring_node {
  *           its head is its first node, so a lost minimum costs nothing
  *           (timers armed as a clock advances arrive in order); set, the
  *           list is put back in order when its lost minimum is next needed
+ * @lv_sorted: bit d set once slot d was put in order to find its minimum:
+ *           the second time, it goes in runs (most slots are sorted once,
+ *           just before time reaches them, and need no runs)
+ * @lv_runs: 0, or slot d is "in runs": its list is a sequence of runs in
+ *           tick order, oldest first, one per set bit, highest bit first
+ *           (a run's rank); each run's head is linked to the previous one
+ *           (see sq_tring__run_add())
  */
 struct sq_tring__level {
 	struct sq_tring_node *lv_slot[SQ_TRING__LSLOTS];
 	struct sq_tring_node *lv_min[SQ_TRING__LSLOTS];
+	uint64_t lv_runs[SQ_TRING__LSLOTS];
 	uint64_t lv_mixed;
+	uint64_t lv_sorted;
 };
 
 /**
@@ -5121,10 +5141,25 @@ struct sq_tring {
 
 /* ---- small helpers (no key compares) ------------------------------------ */
 
-/* Where a node is: SQ_TRING__UNQUEUED, __SLOT, __LATE or __LEVEL. */
+/* Where a node is: SQ_TRING__UNQUEUED, __SLOT, __LATE or __LEVEL (the
+ * tag's low two bits; a run head keeps its run link above them). */
 SQ__INLINE uintptr_t sq_tring__tag(const struct sq_tring_node *n)
 {
-	return n->tr_tag;
+	return n->tr_tag & SQ_TRING__WHERE;
+}
+
+/* A level node's run link: the previous run's head if @n heads a run of a
+ * slot in runs (the first run's: the last run's head), else NULL. */
+SQ__INLINE struct sq_tring_node *sq_tring__run_link(const struct sq_tring_node *n)
+{
+	return (struct sq_tring_node *)(n->tr_tag & ~SQ_TRING__WHERE);
+}
+
+/* Make level node @n a run head linked to @link, or, @link NULL, not one. */
+SQ__INLINE void sq_tring__set_run_link(struct sq_tring_node *n,
+				       const struct sq_tring_node *link)
+{
+	n->tr_tag = (uintptr_t)(const void *)link | SQ_TRING__LEVEL;
 }
 
 SQ__INLINE unsigned sq_tring__slot_of(uint64_t tick)
@@ -5257,42 +5292,6 @@ SQ__INLINE void sq_tring__unlink(struct sq_tring_node *n)
 
 /* ---- the levels (out of line: the ring's paths stay small) -------------- */
 
-/* Append @n, tick @t past the ring, to its level slot; keep the slot's
- * cached minimum.  Return the slot's cache entry, for the caller. */
-SQ__INLINE struct sq_tring_node **sq_tring__lv_put(struct sq_tring *q,
-						  struct sq_tring_node *n,
-						  uint64_t t)
-{
-	uint64_t u = t >> SQ_TRING__H;
-	unsigned l = sq_tring__level_of(u, sq_tring__anchor(q));
-	unsigned d = sq_tring__digit(u, l);
-	struct sq_tring__level *lv = &q->tr_lv[l];
-	const struct sq_tring_node *m = lv->lv_min[d];
-
-	n->tr_tag = SQ_TRING__LEVEL;
-	if (sq_tring__list_add(&lv->lv_slot[d], n)) {
-		q->tr_lmap[l] |= (uint64_t)1 << d;
-		q->tr_levels |= (uint64_t)1 << l;
-		lv->lv_mixed &= ~((uint64_t)1 << d);
-		lv->lv_min[d] = n;
-	} else {
-		if (t < n->tr_prev->key >> q->tr_shift) {
-			/* below the tail: a list in tick order stays so if
-			 * @n is below its head too (made the head: no equal
-			 * tick is passed) */
-			if (!((lv->lv_mixed >> d) & 1) &&
-			    t < n->tr_next->key >> q->tr_shift)
-				lv->lv_slot[d] = n;
-			else
-				lv->lv_mixed |= (uint64_t)1 << d;
-		}
-		if (m && t < m->key >> q->tr_shift)
-			lv->lv_min[d] = n;	/* equal ticks: the earlier
-						 * stays first */
-	}
-	return &lv->lv_min[d];
-}
-
 /* A mixed level slot of more nodes than this is put back in tick order
  * when its lost minimum is next needed; a shorter one is only walked: the
  * walk is O(1) then, and cheaper than a sort. */
@@ -5356,15 +5355,18 @@ SQ__SLOW void sq_tring__lv_sort(const struct sq_tring *q,
 }
 
 /*
- * Merge the list at *@head, two runs in tick order of which the second
- * starts at @b, into one: stable (the first run wins ties), and it stops
- * where a run ends, so a few keys out of order cost their places.
+ * Merge two runs in tick order that end the list at *@head, one from @a to
+ * the node before @b, the other from @b to the tail, into one run, and
+ * return its first node: stable (@a's run wins ties), and it stops where
+ * a run ends, so a few keys out of order cost their places.
  */
-SQ__SLOW void sq_tring__lv_merge(const struct sq_tring *q,
-				 struct sq_tring_node **head,
-				 struct sq_tring_node *b)
+SQ__SLOW struct sq_tring_node *sq_tring__lv_merge(const struct sq_tring *q,
+						 struct sq_tring_node **head,
+						 struct sq_tring_node *a,
+						 struct sq_tring_node *b)
 {
-	struct sq_tring_node *a = *head, *aend = b->tr_prev, *tail = a->tr_prev;
+	struct sq_tring_node *h = *head, *aend = b->tr_prev, *tail = h->tr_prev;
+	struct sq_tring_node *pred = a == h ? NULL : a->tr_prev;
 	struct sq_tring_node *first = NULL, *last = NULL, *n;
 
 	aend->tr_next = NULL;
@@ -5389,17 +5391,158 @@ SQ__SLOW void sq_tring__lv_merge(const struct sq_tring *q,
 	last->tr_next = n;
 	n->tr_prev = last;
 	tail = a ? aend : tail;
-	tail->tr_next = first;
-	first->tr_prev = tail;
-	*head = first;
+	if (pred) {			/* between the runs before and the head */
+		pred->tr_next = first;
+		first->tr_prev = pred;
+		tail->tr_next = h;
+		h->tr_prev = tail;
+	} else {			/* the whole list */
+		tail->tr_next = first;
+		first->tr_prev = tail;
+		*head = first;
+	}
+	return first;
+}
+
+/*
+ * A slot in runs: the fallback that bounds the dequeue of its first node
+ * when enqueues keep landing inside its ticks.  Its list is a sequence of
+ * runs in tick order (a slot of m nodes put in order a second time enters
+ * as one run of rank log2(m)); an enqueue below the tail starts a run of rank 0, and the
+ * ranks count in binary (Bentley and Saxe's logarithmic method): two last
+ * runs of one rank merge into one of the next.  A node takes part in at
+ * most one merge per rank, and there are at most log2 of the enqueues
+ * ranks, so an enqueue is O(log n) amortised, and the slot's first node,
+ * the smallest run head, is found in O(log n) without a walk of the slot.
+ * Runs stay in age order (merges are stable and join neighbours), so list
+ * order is still (re)queue order among equal ticks (invariant 4).
+ *
+ * @n, appended to slot @d's list in runs and below its tail, starts a run.
+ */
+SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
+				struct sq_tring__level *lv, unsigned d,
+				struct sq_tring_node *n)
+{
+	struct sq_tring_node *first = lv->lv_slot[d], *last, *prev, *m;
+	uint64_t r = lv->lv_runs[d];
+
+	sq_tring__set_run_link(n, sq_tring__run_link(first));
+	sq_tring__set_run_link(first, n);
+	lv->lv_runs[d] = r + 1;
+	for (; r & 1; r >>= 1) {	/* a carry: merge the last two runs */
+		first = lv->lv_slot[d];
+		last = sq_tring__run_link(first);
+		prev = sq_tring__run_link(last);
+		m = sq_tring__run_link(prev);	/* the run before, or last */
+		m = prev == first ? NULL : m;
+		prev->tr_tag = SQ_TRING__LEVEL;
+		last->tr_tag = SQ_TRING__LEVEL;
+		prev = sq_tring__lv_merge(q, &lv->lv_slot[d], prev, last);
+		if (m) {
+			sq_tring__set_run_link(prev, m);
+			sq_tring__set_run_link(lv->lv_slot[d], prev);
+		} else {
+			sq_tring__set_run_link(prev, prev);	/* the only run */
+		}
+	}
+}
+
+/* The first node of slot @d in runs: the smallest run head, the earliest
+ * run's among equal ticks.  The links are read last run first. */
+SQ__SLOW struct sq_tring_node *sq_tring__run_min(const struct sq_tring *q,
+						const struct sq_tring__level *lv,
+						unsigned d)
+{
+	struct sq_tring_node *first = lv->lv_slot[d], *best = first, *n;
+
+	for (n = sq_tring__run_link(first); n != first;
+	     n = sq_tring__run_link(n)) {
+		SQ__STEP(1);
+		if ((n->key >> q->tr_shift) <= (best->key >> q->tr_shift) ||
+		    best == first)
+			best = n;
+	}
+	return (first->key >> q->tr_shift) <= (best->key >> q->tr_shift) ?
+	       first : best;
+}
+
+/*
+ * Run head @n of slot @d in runs leaves it (its list links are still
+ * whole, and it is not the slot's only node): the next node of its run,
+ * if any, heads the run in its place, else the run and its rank go.  The
+ * head linked to @n is found by following the links from the first run.
+ */
+SQ__SLOW void sq_tring__run_drop(struct sq_tring__level *lv, unsigned d,
+				 struct sq_tring_node *n)
+{
+	struct sq_tring_node *first = lv->lv_slot[d], *link = sq_tring__run_link(n);
+	struct sq_tring_node *nx = n->tr_next, *p = first;
+	uint64_t r = lv->lv_runs[d];
+	unsigned below = 0;	/* runs after @n's */
+
+	while (sq_tring__run_link(p) != n) {
+		SQ__STEP(1);
+		p = sq_tring__run_link(p);
+		below++;
+	}
+	if (!sq_tring__run_link(nx)) {	/* @n's run goes on: nx heads it */
+		sq_tring__set_run_link(nx, link == n ? nx : link);
+		if (p != n)
+			sq_tring__set_run_link(p, nx);
+		return;
+	}
+	sq_tring__set_run_link(p, link);
+	while (below--)			/* the bit of @n's run: the lowest */
+		r &= r - 1;		/* but one per run after it */
+	lv->lv_runs[d] &= ~(r & (~r + 1));
+}
+
+/* Append @n, tick @t past the ring, to its level slot; keep the slot's
+ * cached minimum.  Return the slot's cache entry, for the caller. */
+SQ__INLINE struct sq_tring_node **sq_tring__lv_put(struct sq_tring *q,
+						  struct sq_tring_node *n,
+						  uint64_t t)
+{
+	uint64_t u = t >> SQ_TRING__H;
+	unsigned l = sq_tring__level_of(u, sq_tring__anchor(q));
+	unsigned d = sq_tring__digit(u, l);
+	struct sq_tring__level *lv = &q->tr_lv[l];
+	const struct sq_tring_node *m = lv->lv_min[d];
+
+	n->tr_tag = SQ_TRING__LEVEL;
+	if (sq_tring__list_add(&lv->lv_slot[d], n)) {
+		q->tr_lmap[l] |= (uint64_t)1 << d;
+		q->tr_levels |= (uint64_t)1 << l;
+		lv->lv_mixed &= ~((uint64_t)1 << d);
+		lv->lv_sorted &= ~((uint64_t)1 << d);
+		lv->lv_runs[d] = 0;
+		lv->lv_min[d] = n;
+	} else {
+		if (t < n->tr_prev->key >> q->tr_shift) {
+			/* below the tail: in runs, a run of its own; else a
+			 * list in tick order stays so if @n is below its head
+			 * too (made the head: no equal tick is passed) */
+			if (SQ__UNLIKELY(lv->lv_runs[d] != 0))
+				sq_tring__run_add(q, lv, d, n);
+			else if (!((lv->lv_mixed >> d) & 1) &&
+				 t < n->tr_next->key >> q->tr_shift)
+				lv->lv_slot[d] = n;
+			else
+				lv->lv_mixed |= (uint64_t)1 << d;
+		}
+		if (m && t < m->key >> q->tr_shift)
+			lv->lv_min[d] = n;	/* equal ticks: the earlier
+						 * stays first */
+	}
+	return &lv->lv_min[d];
 }
 
 /* The first node of the lowest level's first slot (the smallest tick past
  * the ring), NULL when the levels are empty.  A slot whose minimum is not
  * known is walked once, and the answer cached; a mixed slot longer than
  * SQ_TRING__WALK_MAX is put in tick order as well (two runs merged, more
- * sorted), so that its head is its minimum until an enqueue lands
- * strictly inside its ticks again. */
+ * sorted) and goes in runs, so that an enqueue inside its ticks no longer
+ * costs the next first a walk. */
 SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
 {
 	struct sq_tring__level *lv;
@@ -5415,6 +5558,8 @@ SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
 	lv = &q->tr_lv[l];
 	if (lv->lv_min[d])
 		return lv->lv_min[d];
+	if (lv->lv_runs[d])
+		return lv->lv_min[d] = sq_tring__run_min(q, lv, d);
 	h = best = lv->lv_slot[d];
 	if (!((lv->lv_mixed >> d) & 1))
 		return lv->lv_min[d] = h;	/* in tick order: the head */
@@ -5434,12 +5579,17 @@ SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
 			bt = t;
 		}
 	}
-	if (runs > 1 && m > SQ_TRING__WALK_MAX) {
-		if (runs == 2)
-			sq_tring__lv_merge(q, &lv->lv_slot[d], run);
-		else
+	if (m > SQ_TRING__WALK_MAX) {	/* put in order; the second time, */
+		if (runs == 2)		/* in runs from then on */
+			(void)sq_tring__lv_merge(q, &lv->lv_slot[d], h, run);
+		else if (runs > 2)
 			sq_tring__lv_sort(q, &lv->lv_slot[d], diff);
 		best = lv->lv_slot[d];
+		if ((lv->lv_sorted >> d) & 1) {
+			sq_tring__set_run_link(best, best);
+			lv->lv_runs[d] = (uint64_t)1 << (63u - sq__clz64(m));
+		}
+		lv->lv_sorted |= (uint64_t)1 << d;
 		runs = 1;
 	}
 	if (runs == 1)
@@ -5581,6 +5731,8 @@ SQ__SLOW void sq_tring__remove_level(struct sq_tring *q,
 	unsigned d = sq_tring__digit(u, l);
 	struct sq_tring__level *lv = &q->tr_lv[l];
 
+	if (SQ__UNLIKELY(sq_tring__run_link(n) != NULL) && n->tr_next != n)
+		sq_tring__run_drop(lv, d, n);
 	if (sq_tring__list_del(&lv->lv_slot[d], n)) {
 		q->tr_lmap[l] &= ~((uint64_t)1 << d);
 		if (!q->tr_lmap[l])
@@ -5749,10 +5901,12 @@ static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 		SQ__STEP(1);
 		q->tr_lmap[l] = 0;
 		q->tr_lv[l].lv_mixed = 0;
+		q->tr_lv[l].lv_sorted = 0;
 		for (i = 0; i < SQ_TRING__LSLOTS; i++) {
 			SQ__STEP(1);
 			q->tr_lv[l].lv_slot[i] = NULL;
 			q->tr_lv[l].lv_min[i] = NULL;
+			q->tr_lv[l].lv_runs[i] = 0;
 		}
 	}
 	return true;
@@ -5891,6 +6045,8 @@ static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
 {
 	SQ__MISUSE(sq_tring_queued(n), "sq_tring_enqueue",
 		   "node is already queued");
+	SQ__MISUSE(((uintptr_t)(void *)n & SQ_TRING__WHERE) != 0,
+		   "sq_tring_enqueue", "node is not 4-byte aligned");
 	return sq_tring__insert(q, n, key);
 }
 
@@ -5902,8 +6058,9 @@ static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(1) (finding the next first reads at most three ring
  *             bitmap words, or two level words and a cached slot
- *             minimum); amortised when that cache must be rebuilt (the
- *             top of this file says when, and its one exception).  The
+ *             minimum); amortised when that cache must be rebuilt, and
+ *             O(log n) amortised in a slot in runs (the top of this file
+ *             says when).  The
  *             ring's time does not move: cancelling a timer is not the
  *             passing of time.
  */
@@ -6275,14 +6432,15 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 	return q->tr_first != f || f->key != fkey;
 }
 
-/* Walk the list at @h, whose nodes must carry @tag (and, in a ring or
- * level slot, sit in slot @s of level @l): links, tags, places; count them
+/* Walk the list at @h, whose nodes must carry @tag (with a run link only
+ * if @runs; in a ring or level slot, sit in slot @s of level @l): links,
+ * tags, places; count them
  * into *@seen; *@best gets its first node (smallest tick, earliest).
  * @who names the caller. */
 static inline int sq_tring__check_list(const struct sq_tring *q,
 				       const struct sq_tring_node *h,
-				       uintptr_t tag, unsigned l, unsigned s,
-				       size_t *seen,
+				       uintptr_t tag, bool runs,
+				       unsigned l, unsigned s, size_t *seen,
 				       const struct sq_tring_node **best,
 				       const char *who)
 {
@@ -6300,6 +6458,8 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 			  "more nodes than the count");
 		SQ__CHECK(sq_tring__tag(n) == tag, who, n,
 			  "node's tag is not its list's");
+		SQ__CHECK(n->tr_tag == tag || runs, who, n,
+			  "run link in a list not in runs");
 		SQ__CHECK(nx && n->tr_prev, who, n, "NULL list link");
 		SQ__CHECK(nx->tr_prev == n, who, n, "list links disagree");
 		t = n->key >> q->tr_shift;
@@ -6330,6 +6490,46 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 	return 0;
 }
 
+/* Level slot @s's order (invariant 6), in runs or not mixed: each run is
+ * in tick order (not in runs, the list is one), and the run heads are
+ * linked as lv_runs says. */
+static inline int sq_tring__check_runs(const struct sq_tring *q,
+				       const struct sq_tring__level *lv,
+				       unsigned s, const char *who)
+{
+	const struct sq_tring_node *h = lv->lv_slot[s], *n = h, *last = NULL;
+	const uint64_t r = lv->lv_runs[s];
+	unsigned heads = 0, bits = 0;
+	uint64_t b;
+
+	(void)who;	/* read only under SQ_DEBUG */
+	for (b = r; b; b &= b - 1)
+		bits++;
+	SQ__CHECK(!r || sq_tring__run_link(h), who, h,
+		  "first node of a slot in runs heads no run");
+	do {
+		SQ__STEP(1);
+		const struct sq_tring_node *nx = n->tr_next;
+
+		if (sq_tring__run_link(n)) {
+			SQ__CHECK(n == h || sq_tring__run_link(n) == last,
+				  who, n, "run head not linked to the run before");
+			last = n;
+			heads++;
+		}
+		SQ__CHECK(nx == h || sq_tring__run_link(nx) ||
+			  (n->key >> q->tr_shift) <= (nx->key >> q->tr_shift),
+			  who, n, "level slot in order or in runs is out of"
+			  " tick order");
+		n = nx;
+	} while (n != h);
+	SQ__CHECK(!r || sq_tring__run_link(h) == last, who, h,
+		  "first run not linked to the last");
+	SQ__CHECK(heads == (r ? bits : 0), who, h,
+		  "run heads disagree with the slot's ranks");
+	return 0;
+}
+
 /**
  * sq_tring_check - verify every invariant of the queue
  * @q: the queue
@@ -6341,7 +6541,7 @@ static inline int sq_tring_check(const struct sq_tring *q)
 {
 	const char *who = "sq_tring_check";
 	const uint64_t cur = q->tr_cur;
-	const struct sq_tring_node *h, *n, *best, *expect, *lvfirst = NULL;
+	const struct sq_tring_node *h, *best, *expect, *lvfirst = NULL;
 	size_t seen = 0;
 	unsigned s, w, i, l;
 
@@ -6352,12 +6552,12 @@ static inline int sq_tring_check(const struct sq_tring *q)
 
 	/* the late list, then the ring's slots, bitmap and summary */
 	if (q->tr_late && sq_tring__check_list(q, q->tr_late, SQ_TRING__LATE,
-					       0, 0, &seen, &best, who))
+					       false, 0, 0, &seen, &best, who))
 		return -1;
 	for (s = 0; s < SQ_TRING_SLOTS; s++)
 		if (q->tr_slot[s] &&
-		    sq_tring__check_list(q, q->tr_slot[s], SQ_TRING__SLOT, 0,
-					 s, &seen, &best, who))
+		    sq_tring__check_list(q, q->tr_slot[s], SQ_TRING__SLOT,
+					 false, 0, s, &seen, &best, who))
 			return -1;
 	for (w = 0; w < SQ_TRING__WORDS; w++) {
 		SQ__STEP(1);
@@ -6393,28 +6593,17 @@ static inline int sq_tring_check(const struct sq_tring *q)
 					  " minimum");
 				continue;
 			}
-			if (sq_tring__check_list(q, h, SQ_TRING__LEVEL, l, s,
+			if (sq_tring__check_list(q, h, SQ_TRING__LEVEL,
+						 lv->lv_runs[s] != 0, l, s,
 						 &seen, &best, who))
 				return -1;
 			SQ__CHECK(!lv->lv_min[s] || lv->lv_min[s] == best, who,
 				  lv->lv_min[s],
 				  "level slot's cached minimum is not"
 				  " its first node");
-			if (!((lv->lv_mixed >> s) & 1)) {
-				n = h;
-				do {
-					SQ__STEP(1);
-					SQ__CHECK(n->tr_next == h ||
-						  (n->key >> q->tr_shift) <=
-						  (n->tr_next->key >>
-						   q->tr_shift),
-						  who, n,
-						  "level slot not marked"
-						  " mixed is out of tick"
-						  " order");
-					n = n->tr_next;
-				} while (n != h);
-			}
+			if ((lv->lv_runs[s] || !((lv->lv_mixed >> s) & 1)) &&
+			    sq_tring__check_runs(q, lv, s, who))
+				return -1;
 			if (!lvfirst)
 				lvfirst = best;
 		}

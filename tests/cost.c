@@ -705,7 +705,6 @@ static const struct {
 	const char *backend, *pattern;
 } cost_known[] = {
 	{ "ladder", "full chain, then below" },
-	{ "tring", "far: cancel the first" },
 };
 
 static bool cost_is_known(const char *backend, const char *pattern)

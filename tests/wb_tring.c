@@ -1110,6 +1110,88 @@ SQ_TEST(tring_level_sort)
 	SQ_ASSERT(sorts >= 4);
 }
 
+/*
+ * A far slot in runs (tring.h, sq_tring__run_add()), time still: its
+ * first cancelled, keys armed inside its ticks (each a run, merged by
+ * rank), any node cancelled (run heads among them) or re-armed, a few
+ * equal ticks; each first is the model's (tick order, FIFO among equal
+ * ticks) and check() walks the runs after every step.  Then check() must
+ * catch a run link broken each way.
+ */
+SQ_TEST(tring_level_runs)
+{
+	const unsigned l = 2;		/* level 3's slot 1, anchor 1 */
+	const uint64_t span = (uint64_t)1 << (SQ_TRING__B * l + SQ_TRING__H);
+	const struct sq_tring__level *lv = &ring.tr_lv[l];
+	uint64_t rs = 0x52a11, t, r;
+	unsigned i, id, next, step, most = 0;
+	struct sq_tring_node *h, *link;
+
+	reset(0, 0);
+	for (next = 0; next < 200; next++) {
+		t = span + rng_next(&rs) % (span / 8) * 8;
+		sq_tring_enqueue(&ring, &nodes[next], t);
+		sqm_enqueue(&model, next, t);
+	}
+	for (step = 0; step < 6000; step++) {
+		unsigned op = rng_below(&rs, 8), runs = 0;
+
+		if (sqm_count(&model) < 40 || (op < 3 && next < MAXN)) {
+			/* inside its ticks; an equal tick now and then */
+			t = step % 5 ? span + rng_next(&rs) % span :
+			    sqm_key(&model, pick_queued(&rs));
+			id = next < MAXN ? next++ : 0;
+			if (sqm_queued(&model, id))
+				continue;
+			sq_tring_enqueue(&ring, &nodes[id], t);
+			sqm_enqueue(&model, id, t);
+		} else if (op < 6) {
+			SQ_ASSERT(sqm_first(&model, &id, NULL));
+			SQ_ASSERTF(id_of(sq_tring_first(&ring)) == id,
+				   "step %u: first %u, model %u\n", step,
+				   id_of(sq_tring_first(&ring)), id);
+			sq_tring_dequeue(&ring, &nodes[id]);
+			sqm_dequeue(&model, id);
+		} else if (op == 6) {
+			id = pick_queued(&rs);
+			sq_tring_dequeue(&ring, &nodes[id]);
+			sqm_dequeue(&model, id);
+		} else {
+			id = pick_queued(&rs);
+			t = span + rng_next(&rs) % span;
+			sq_tring_requeue(&ring, &nodes[id], t);
+			sqm_requeue(&model, id, t);
+		}
+		SQ_ASSERT(sq_tring_check(&ring) == 0);
+		for (r = lv->lv_runs[1]; r; r &= r - 1)
+			runs++;
+		most = runs > most ? runs : most;
+	}
+	SQ_ASSERT(lv->lv_runs[1] != 0);	/* the slot went in runs */
+	SQ_ASSERT(most >= 4 && most <= 16);	/* and they stayed few */
+	/* a run head linked elsewhere, or not a head, or a rank lost */
+	for (h = lv->lv_slot[1]; !sq_tring__run_link(h->tr_next); h = h->tr_next)
+		;
+	h = h->tr_next == lv->lv_slot[1] ? lv->lv_slot[1] : h->tr_next;
+	link = sq_tring__run_link(h);
+	sq_tring__set_run_link(h, h->tr_next);
+	SQ_ASSERT(sq_tring_check(&ring) == -1);
+	h->tr_tag = SQ_TRING__LEVEL;
+	SQ_ASSERT(sq_tring_check(&ring) == -1);
+	sq_tring__set_run_link(h, link);
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+	ring.tr_lv[l].lv_runs[1] ^= (uint64_t)1 << 63;
+	SQ_ASSERT(sq_tring_check(&ring) == -1);
+	ring.tr_lv[l].lv_runs[1] ^= (uint64_t)1 << 63;
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+	while (sqm_pop(&model, &id, NULL)) {	/* and the rest in order */
+		SQ_ASSERT_EQ(id_of(sq_tring_pop(&ring)), id);
+		SQ_ASSERT(sq_tring_check(&ring) == 0);
+	}
+	for (i = 0; i < MAXN; i++)
+		SQ_ASSERT(!sq_tring_queued(&nodes[i]));
+}
+
 SQ_TEST(tring_sizes)
 {
 	printf("wb_tring: %u slots, %u levels of %u slots, "
@@ -1120,9 +1202,11 @@ SQ_TEST(tring_sizes)
 	/* the key, the tag and two links: 32 bytes on LP64 */
 	if (sizeof(void *) == 8)
 		SQ_ASSERT_EQ(sizeof(struct sq_tring_node), 32);
-	/* a level is 2^B heads, 2^B cached minima and the mixed-order word */
+	/* a level is 2^B heads, 2^B cached minima, 2^B run ranks, the
+	 * mixed-order word and the sorted-once word */
 	SQ_ASSERT_EQ(sizeof(struct sq_tring__level),
-		     2 * SQ_TRING__LSLOTS * sizeof(void *) + sizeof(uint64_t));
+		     2 * SQ_TRING__LSLOTS * sizeof(void *) +
+		     (SQ_TRING__LSLOTS + 2) * sizeof(uint64_t));
 }
 
 /*
@@ -1518,6 +1602,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(tring_mix_small),
 	SQ_T(tring_mix_large),
 	SQ_T(tring_level_sort),
+	SQ_T(tring_level_runs),
 	SQ_T(tring_sizes),
 	SQ_T(tring_cost_flat),
 #ifdef SQ_DEBUG
