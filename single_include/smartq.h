@@ -5067,7 +5067,7 @@ static inline int sq_binom_check(const struct sq_binom *q)
 #define SQ_TRING__LEVEL    ((uintptr_t)3)	/* on a level slot's list */
 #define SQ_TRING__WHERE    ((uintptr_t)3)	/* the tag's bits for these */
 /* the bits above them carry a run link (see lv_runs): a node is at least
- * 4-byte aligned, which the misuse check of sq_tring_enqueue() sees */
+ * 4-byte aligned, which SQ_DEBUG checks as it is queued */
 
 /**
  * struct sq_tring_node - the link a user embeds in its own struct
@@ -5153,6 +5153,12 @@ SQ__INLINE uintptr_t sq_tring__tag(const struct sq_tring_node *n)
 SQ__INLINE struct sq_tring_node *sq_tring__run_link(const struct sq_tring_node *n)
 {
 	return (struct sq_tring_node *)(n->tr_tag & ~SQ_TRING__WHERE);
+}
+
+/* SQ_DEBUG: can @n's tag not hold a run link (it is not 4-byte aligned)? */
+SQ__INLINE bool sq_tring__misaligned(const struct sq_tring_node *n)
+{
+	return ((uintptr_t)(const void *)n & SQ_TRING__WHERE) != 0;
 }
 
 /* Make level node @n a run head linked to @link, or, @link NULL, not one. */
@@ -6043,10 +6049,10 @@ static inline uint64_t sq_tring_key(const struct sq_tring_node *n)
 static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
 				    uint64_t key)
 {
+	SQ__MISUSE(sq_tring__misaligned(n), "sq_tring_enqueue",
+		   "node is not 4-byte aligned");
 	SQ__MISUSE(sq_tring_queued(n), "sq_tring_enqueue",
 		   "node is already queued");
-	SQ__MISUSE(((uintptr_t)(void *)n & SQ_TRING__WHERE) != 0,
-		   "sq_tring_enqueue", "node is not 4-byte aligned");
 	return sq_tring__insert(q, n, key);
 }
 
@@ -6402,6 +6408,8 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 	uintptr_t w;
 	uint64_t fkey;
 
+	SQ__MISUSE(sq_tring__misaligned(n), "sq_tring_requeue",
+		   "node is not 4-byte aligned");
 	SQ__MISUSE(sq_tring_queued(n) && sq_tring__elsewhere(q, n),
 		   "sq_tring_requeue", "node is on another queue");
 	if (!sq_tring_queued(n))

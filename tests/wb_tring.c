@@ -1537,8 +1537,32 @@ static void dequeue_empty_other(void)
 	sq_tring_dequeue(&oq2, &on[0]);
 }
 
+/* a node 2 bytes into aligned storage: its tag could not hold a run link
+ * (only its address is read before the check stops the program) */
+static uint64_t odd_store[8];
+
+static void enqueue_misaligned(void)
+{
+	sq_tring_init(&oq1);
+	sq_tring_enqueue(&oq1, (struct sq_tring_node *)(void *)
+			 ((char *)odd_store + 2), 7);
+}
+
+static void requeue_misaligned(void)
+{
+	sq_tring_init(&oq1);
+	sq_tring_requeue(&oq1, (struct sq_tring_node *)(void *)
+			 ((char *)odd_store + 2), 7);
+}
+
 SQ_TEST(tring_other_queue_caught)
 {
+	child_expect_abort(enqueue_misaligned,
+			   "sq_tring_enqueue: node is not 4-byte aligned\n",
+			   "enqueue of a node not 4-byte aligned");
+	child_expect_abort(requeue_misaligned,
+			   "sq_tring_requeue: node is not 4-byte aligned\n",
+			   "requeue of a node not 4-byte aligned");
 	child_expect_abort(dequeue_ring_other,
 			   "sq_tring_dequeue: node is on another queue\n",
 			   "dequeue of a ring node whose slot is not its own");
