@@ -569,10 +569,12 @@ static void p_eevdf(unsigned n)
 }
 
 /* keys spread over one far level slot (2^33 keys at 2^36), then again
- * and again, time still: the first cancelled, a fresh key armed among the
- * queued ones (tring: each re-mixes the slot, whose next first is then
- * found by a walk and a sort of it) */
-static void p_far_cancel_first(unsigned n)
+ * and again, time still: the first cancelled (with @any, by turns the
+ * first and any node), and a fresh key armed among the queued ones.
+ * tring: each arm lands inside the slot's ticks; before its runs, each
+ * re-mixed the slot, whose next first was then found by a walk and a sort
+ * of it; now a cancelled run head hands its place to its run's next node */
+static void far_cancel(unsigned n, bool any)
 {
 	const uint64_t base = (uint64_t)1 << 36;
 	unsigned i;
@@ -581,11 +583,21 @@ static void p_far_cancel_first(unsigned n)
 		c_enq(i, base + (c_rand() >> 31));
 	c_measure();
 	for (i = 0; i < 4 * n; i++) {
-		long f = c_first();
+		long f = any && (i & 1) ? (long)(c_rand() % n) : c_first();
 
 		c_deq((unsigned)f);
 		c_enq((unsigned)f, base + (c_rand() >> 31));
 	}
+}
+
+static void p_far_cancel_first(unsigned n)
+{
+	far_cancel(n, false);
+}
+
+static void p_far_cancel_any(unsigned n)
+{
+	far_cancel(n, true);
 }
 
 /* a crowd of n at one key among n spread keys: find any node of it (the
@@ -665,6 +677,7 @@ static const struct cost_pattern cost_patterns[] = {
 	{ "crowd, then below", p_crowd_then_below },
 	{ "full chain, then below", p_chain_then_below },
 	{ "far: cancel the first", p_far_cancel_first },
+	{ "far: cancel any", p_far_cancel_any },
 };
 
 /* for the kinds with pick_eligible only */
