@@ -5104,9 +5104,9 @@ struct sq_tring_node {
 struct sq_tring__level {
 	struct sq_tring_node *lv_slot[SQ_TRING__LSLOTS];
 	struct sq_tring_node *lv_min[SQ_TRING__LSLOTS];
-	uint64_t lv_runs[SQ_TRING__LSLOTS];
 	uint64_t lv_mixed;
 	uint64_t lv_sorted;
+	uint64_t lv_runs[SQ_TRING__LSLOTS];	/* last: rarely read */
 };
 
 /**
