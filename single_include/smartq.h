@@ -5439,8 +5439,7 @@ SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
 		first = lv->lv_slot[d];
 		last = sq_tring__run_link(first);
 		prev = sq_tring__run_link(last);
-		m = sq_tring__run_link(prev);	/* the run before, or last */
-		m = prev == first ? NULL : m;
+		m = prev == first ? NULL : sq_tring__run_link(prev);
 		prev->tr_tag = SQ_TRING__LEVEL;
 		last->tr_tag = SQ_TRING__LEVEL;
 		prev = sq_tring__lv_merge(q, &lv->lv_slot[d], prev, last);
@@ -5459,17 +5458,16 @@ SQ__SLOW struct sq_tring_node *sq_tring__run_min(const struct sq_tring *q,
 						const struct sq_tring__level *lv,
 						unsigned d)
 {
-	struct sq_tring_node *first = lv->lv_slot[d], *best = first, *n;
+	struct sq_tring_node *first = lv->lv_slot[d];
+	struct sq_tring_node *n = sq_tring__run_link(first), *best = n;
 
-	for (n = sq_tring__run_link(first); n != first;
-	     n = sq_tring__run_link(n)) {
+	while (n != first) {	/* later runs first: "<=" keeps the earliest */
 		SQ__STEP(1);
-		if ((n->key >> q->tr_shift) <= (best->key >> q->tr_shift) ||
-		    best == first)
+		n = sq_tring__run_link(n);
+		if ((n->key >> q->tr_shift) <= (best->key >> q->tr_shift))
 			best = n;
 	}
-	return (first->key >> q->tr_shift) <= (best->key >> q->tr_shift) ?
-	       first : best;
+	return best;
 }
 
 /*
