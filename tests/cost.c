@@ -520,6 +520,37 @@ static void p_chain_then_below(unsigned n)
 	}
 }
 
+/* blocks of keys, each far below the last (2^5 times as far down as the
+ * one before), take every rung a spill can make; then n keys in the last
+ * block's range and a hold loop there */
+static void p_far_blocks(unsigned n)
+{
+	const uint64_t top = (uint64_t)1 << 62;
+	uint64_t base = 0;
+	unsigned b, i, id = 0, first;
+
+	c_enq(id++, top);
+	for (b = 0; b < 11; b++) {
+		base = top - ((uint64_t)1 << (5 * b + 12));
+		for (i = 0; i < 200; i++)
+			c_enq(id++, base + (c_rand() >> 56));
+	}
+	first = id;
+	for (i = 0; i < n; i++) {
+		c_key[id] = base + (c_rand() >> 54);
+		c_enq(id, c_key[id]);
+		id++;
+	}
+	c_measure();
+	for (i = 0; i < 4 * n; i++) {
+		long f = c_first();
+
+		(void)c_pop();
+		if (f >= (long)first)
+			c_enq((unsigned)f, c_key[f] = base + (c_rand() >> 54));
+	}
+}
+
 /* the eligible pick past a front of ineligible nodes: the first half in
  * key order can never run, so every pick descends; the picked node
  * moves to the back, still eligible */
@@ -676,6 +707,7 @@ static const struct cost_pattern cost_patterns[] = {
 	{ "crowd on every tier", p_crowd_every_tier },
 	{ "crowd, then below", p_crowd_then_below },
 	{ "full chain, then below", p_chain_then_below },
+	{ "far blocks, then hold", p_far_blocks },
 	{ "far: cancel the first", p_far_cancel_first },
 	{ "far: cancel any", p_far_cancel_any },
 };
@@ -717,14 +749,14 @@ static bool cost_find_is_for(size_t p, const char *backend)
 static const struct {
 	const char *backend, *pattern;
 } cost_known[] = {
-	{ "ladder", "full chain, then below" },
+	{ NULL, NULL },		/* none today: the list ends here */
 };
 
 static bool cost_is_known(const char *backend, const char *pattern)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(cost_known) / sizeof(cost_known[0]); i++)
+	for (i = 0; cost_known[i].backend; i++)
 		if (!strcmp(cost_known[i].backend, backend) &&
 		    !strcmp(cost_known[i].pattern, pattern))
 			return true;

@@ -57,6 +57,7 @@ static unsigned long wb_steps;
 
 /* what the structure went through, so the tests can insist it happened */
 static unsigned long seen_rungs[SQ_LADDER_RUNGS + 1];
+static unsigned long seen_pile, seen_runs;	/* in use; two runs or more */
 
 /* counts the queued nodes visit() calls it for */
 static void count_visit(struct sq_ladder_node *n, void *arg)
@@ -103,6 +104,8 @@ static bool ladder_matches(struct sq_ladder *q)
 	size_t c = 0;
 
 	seen_rungs[q->ld_nrungs]++;
+	seen_pile += q->ld_pmap != 0;
+	seen_runs += (q->ld_pmap & (q->ld_pmap - 1)) != 0;
 	return sq_ladder_check(q) == 0 &&
 	       sq_ladder_visit(q, count_visit, &c) == sqm_count(&mix_model) &&
 	       c == sqm_count(&mix_model) && ladder_finds(q);
@@ -174,6 +177,11 @@ SQ_TEST(ladder_random_small)
 		SQ_ASSERTF(seen_rungs[r] > 0 ||
 			   (!WB_SMALL && r > 2 && r < SQ_LADDER_RUNGS),
 			   "never saw %u rungs\n", r);
+	/* and, with 4 rungs, the pile of several runs */
+	SQ_ASSERTF(!WB_SMALL || (seen_pile > 0 && seen_runs > 0),
+		   "never used the pile (%lu, %lu)\n", seen_pile, seen_runs);
+	fprintf(stderr, "  pile in use at %lu steps, of several runs at %lu\n",
+		seen_pile, seen_runs);
 }
 
 /*
@@ -405,9 +413,9 @@ SQ_TEST(ladder_epoch_crossing)
  * Rung exhaustion.  One key at 2^60 makes rung 0's buckets 2^55 wide; a
  * crowd of 100 keys inside 2^20 then needs rungs of widths 2^53, 2^51 ...
  * down to 1, far more than the 4 this test has: the last rung's crowded
- * bucket is merge-sorted into the bottom (the paper's answer), and a
- * bottom that grows past the spill size stays a sorted list while no
- * rung is free.  Order stays exact and FIFO throughout.
+ * bucket goes to the pile, sorted, which feeds the bottom THRES at a time;
+ * keys in the past spill into the pile too, as no rung is free, so the
+ * bottom stays short.  Order stays exact and FIFO throughout.
  */
 SQ_TEST(ladder_rungs_run_out)
 {
@@ -415,7 +423,7 @@ SQ_TEST(ladder_rungs_run_out)
 	struct sq_ladder q;
 	unsigned i;
 	uint64_t s = 0xe4a05u, last;
-	struct sq_ladder_node *x;
+	struct sq_ladder_node *x, *y;
 
 	sq_ladder_init(&q);
 	sq_ladder_node_init(&n[0]);
@@ -431,27 +439,33 @@ SQ_TEST(ladder_rungs_run_out)
 	SQ_ASSERT(sq_ladder_check(&q) == 0);
 	SQ_ASSERT_EQ(q.ld_nrungs, SQ_LADDER_RUNGS);
 	SQ_ASSERT(q.ld_rung[SQ_LADDER_RUNGS - 1].lr_shift > 0);
-	SQ_ASSERT_EQ(q.ld_nbottom, 100);		/* the fallback sort */
-	/* ties inside the sorted crowd stay FIFO: requeue two with one key */
-	x = q.ld_bottom.ll_first->ld_next;
+	SQ_ASSERT_EQ(q.ld_nbottom, SQ_LADDER_THRES);	/* fed from the pile */
+	SQ_ASSERT(q.ld_pmap != 0);
+	/* ties inside the pile stay FIFO: requeue one to a piled key */
+	x = q.ld_run[sq_ladder__oldest(&q)].ll_last;
+	SQ_ASSERT(x != &n[2]);
 	SQ_ASSERT(!sq_ladder_requeue(&q, &n[2], x->key));
-	SQ_ASSERT(n[2].ld_prev == x || n[2].ld_prev->key == x->key);
-	/* past keys pile into the bottom: no rung to spill into */
+	SQ_ASSERT(sq_ladder_find(&q, x->key, NULL, NULL) == x);
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	/* past keys spill into the pile: no rung free */
 	for (i = 200; i < 300; i++) {
 		sq_ladder_node_init(&n[i]);
 		SQ_ASSERT(sq_ladder_enqueue(&q, &n[i], 300 - i));
+		SQ_ASSERT(q.ld_nbottom <= SQ_LADDER__SPILL + SQ_LADDER_THRES);
 	}
 	SQ_ASSERT_EQ(q.ld_nrungs, SQ_LADDER_RUNGS);
-	SQ_ASSERT(q.ld_nbottom > SQ_LADDER__SPILL);
+	SQ_ASSERT(q.ld_pcur <= 300 - SQ_LADDER_THRES);
 	SQ_ASSERT(sq_ladder_check(&q) == 0);
 	for (i = 300; i-- > 200;)
 		SQ_ASSERT(sq_ladder_pop(&q) == &n[i]);
-	for (last = 0, i = 0; (x = sq_ladder_pop(&q)) != NULL; i++) {
-		SQ_ASSERT(x->key >= last);
-		last = x->key;
+	for (last = 0, i = 0; (y = sq_ladder_pop(&q)) != NULL; i++) {
+		SQ_ASSERT(y->key >= last);
+		SQ_ASSERT(y != &n[2] || !sq_ladder_queued(x));	/* FIFO */
+		last = y->key;
 		SQ_ASSERT(sq_ladder_check(&q) == 0);
 	}
 	SQ_ASSERT_EQ(i, 101);
+	SQ_ASSERT(q.ld_pmap == 0);
 	SQ_ASSERT(last == (uint64_t)1 << 60);
 }
 #endif

@@ -17,6 +17,8 @@
  *              rung 2:  [cur2 .. cur1 - 1]
  *              bottom:  keys < cur2 (the lowest rung's cur), sorted
  *
+ *   pile     only while no rung can take keys (see below): sorted runs,
+ *            keys in [ld_pcur, the lowest rung's cur - 1]
  *   bottom   the sorted list; its head is the first node
  *
  * A key goes to the top if it is above ld_toplim, else to the highest rung
@@ -57,10 +59,15 @@
  * lowest rung, if one is free (sq_ladder__spill()); a spill rung made
  * below another reaches 2^SQ_LADDER__REACH times further down. With
  * SQ_LADDER_RUNGS set below the bound, or when spills and a chain of spawns
- * hold every rung, a crowded bucket on the last rung is merge-sorted into the
- * bottom (the paper's answer), O(m log m) once; with no rung free a long
- * bottom stays a sorted list, whose inserts cost twice the distance from its
- * nearer end. Either way the order stays exact.
+ * hold every rung, the paper merge-sorts a crowded bucket on the last rung
+ * into the bottom, and a bottom that cannot spill grows, whose inserts cost
+ * twice the distance from its nearer end: O(n) each.  Here both go to the
+ * pile instead: a tier below the rungs that needs no bucket, a binary
+ * counter of sorted runs (Bentley and Saxe's logarithmic method; see
+ * sq_ladder__pile_add()), which feeds the bottom SQ_LADDER_THRES nodes at
+ * a time, takes the keys in [ld_pcur, the lowest rung's cur), and spills
+ * go to while it is in use: O(log n) amortised a node, and it is gone
+ * when it runs empty.  The order stays exact.
  *
  * Invariants (sq_ladder_check() verifies each of them):
  *  1. Every list is NULL-terminated both ways, and each node's ld_home is
@@ -84,22 +91,29 @@
  *     are empty); summary bit w is set iff bitmap word w is not 0.
  *  7. Every top key is above ld_toplim and within [ld_tmin, ld_tmax].
  *  8. ld_nrungs <= SQ_LADDER_RUNGS.
+ *  9. Bit r of ld_pmap is set iff run r is not empty; each run is sorted,
+ *     keys from ld_pcur to the lowest rung's cur - 1 (ld_toplim with no
+ *     rung).  While the pile is in use, every bottom key is below ld_pcur
+ *     but the nodes fed from it, of key ld_pcur: the bottom's tail, at
+ *     most SQ_LADDER_THRES of them, queued before every node of that key
+ *     in the pile.
  *  A node not on a queue has ld_home NULL.
  *
  * Costs (n nodes):
  *	enqueue		O(1): a tail append, or an ordered insert into the
- *			bottom (short: it is spilled when it grows; see
- *			above for when it cannot be)
+ *			bottom (short: it is spilled when it grows); into
+ *			the pile, O(log n) amortised
  *	first		O(1): the bottom's head
  *	pop		O(1) amortised: the head of the bottom; a refill moves
- *			each node down at most once per rung
+ *			each node down at most once per rung; O(log n)
+ *			amortised while the pile feeds the bottom
  *	dequeue		O(1) (+ a refill when it empties the bottom)
  *	requeue		dequeue + enqueue
  *	visit, check	O(n + buckets)
  *	sizes		a node is the key and three pointers (32 bytes on
  *			LP64); the queue holds Buckets + (Rungs - 1) * Split
- *			list heads of two pointers, their bitmap and ten rung
- *			records: 26 KiB with the defaults
+ *			+ 64 list heads of two pointers, their bitmap and ten
+ *			rung records: 27 KiB with the defaults
  *
  * Configuration, before the first include of smartq.h or smartq/ladder.h,
  * the same in every translation unit that shares a struct sq_ladder:
@@ -230,10 +244,15 @@ struct sq_ladder__rung {
  * @ld_ntop:    nodes in the top
  * @ld_tmin:    at most the smallest top key, when the top is not empty
  * @ld_tmax:    at least the largest top key, when the top is not empty
+ * @ld_pmap:    bit r set iff the pile's run of rank r is not empty (the
+ *              pile is in use iff it is not 0)
+ * @ld_pcur:    the smallest key the pile takes, while it is in use
  * @ld_summary: bit w set iff ld_map[w] is not 0
  * @ld_rung:    the rungs; rung r's buckets start at sq_ladder__base(r)
  * @ld_map:     bit b set iff ld_bk[b] is not empty
  * @ld_bk:      the buckets of every rung; valid only where ld_map says so
+ * @ld_run:     the pile's runs, run r of rank r; valid only where ld_pmap
+ *              says so
  */
 struct sq_ladder {
 	struct sq_ladder__list ld_bottom;
@@ -245,10 +264,12 @@ struct sq_ladder {
 	struct sq_ladder__list ld_top;
 	size_t ld_ntop;
 	uint64_t ld_tmin, ld_tmax;
+	uint64_t ld_pmap, ld_pcur;
 	uint64_t ld_summary;
 	struct sq_ladder__rung ld_rung[SQ_LADDER_RUNGS];
 	uint64_t ld_map[SQ_LADDER__WORDS];
 	struct sq_ladder__list ld_bk[SQ_LADDER__NBK];
+	struct sq_ladder__list ld_run[64];
 };
 
 /* ---- small helpers (no key compares) ------------------------------------ */
@@ -306,16 +327,23 @@ SQ__INLINE void sq_ladder__list_del(struct sq_ladder__list *l,
 		l->ll_last = p;
 }
 
-/* Append @n to bucket @b, marking it occupied if it was empty. */
-SQ__INLINE void sq_ladder__bucket_add(struct sq_ladder *q, unsigned b,
-				      struct sq_ladder_node *n)
+/* Bucket @b, marked occupied; made an empty list if it was not. */
+SQ__INLINE struct sq_ladder__list *sq_ladder__bucket_open(struct sq_ladder *q,
+							 unsigned b)
 {
 	if (!((q->ld_map[b >> 6] >> (b & 63)) & 1)) {
 		sq__bits_set(q->ld_map, &q->ld_summary, b);
 		q->ld_bk[b].ll_first = NULL;
 		q->ld_bk[b].ll_last = NULL;
 	}
-	sq_ladder__list_add(&q->ld_bk[b], n);
+	return &q->ld_bk[b];
+}
+
+/* Append @n to bucket @b, marking it occupied if it was empty. */
+SQ__INLINE void sq_ladder__bucket_add(struct sq_ladder *q, unsigned b,
+				      struct sq_ladder_node *n)
+{
+	sq_ladder__list_add(sq_ladder__bucket_open(q, b), n);
 }
 
 /* Mark bucket @b empty. */
@@ -387,6 +415,15 @@ SQ__INLINE void sq_ladder__unlink(struct sq_ladder_node *n)
 #endif
 }
 
+/* Is list @l one of the pile's runs? */
+SQ__INLINE bool sq_ladder__is_run(const struct sq_ladder *q,
+				  const struct sq_ladder__list *l)
+{
+	uintptr_t h = (uintptr_t)l;
+
+	return h >= (uintptr_t)q->ld_run && h < (uintptr_t)(q->ld_run + 64);
+}
+
 /* Is @n's home one of @q's lists?  SQ_DEBUG asks it of a node passed to
  * dequeue or requeue, to catch a node of another queue in O(1). */
 SQ__INLINE bool sq_ladder__on(const struct sq_ladder *q,
@@ -396,7 +433,14 @@ SQ__INLINE bool sq_ladder__on(const struct sq_ladder *q,
 
 	return n->ld_home == &q->ld_bottom || n->ld_home == &q->ld_top ||
 	       (h >= (uintptr_t)q->ld_bk &&
-		h < (uintptr_t)(q->ld_bk + SQ_LADDER__NBK));
+		h < (uintptr_t)(q->ld_bk + SQ_LADDER__NBK)) ||
+	       sq_ladder__is_run(q, n->ld_home);
+}
+
+/* The rank of the pile's oldest run (the pile is in use). */
+SQ__INLINE unsigned sq_ladder__oldest(const struct sq_ladder *q)
+{
+	return 63 - sq__clz64(q->ld_pmap);
 }
 
 /* ---- moving lists down (the slow paths) ---------------------------------- */
@@ -482,6 +526,94 @@ SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
 	q->ld_bottom.ll_last = p;
 	q->ld_nbottom = cnt;
 	q->ld_bins = 0;
+}
+
+/*
+ * The pile: where the ladder puts what no rung can take (a spill with no
+ * rung free, a crowded bucket of many keys with no rung to spread it), a
+ * comparison structure that needs no bucket: sorted runs, as in Bentley
+ * and Saxe's logarithmic method.  Run r has rank r; a rank-r run was made
+ * from at least 2^r nodes added, so r < 64; the higher the rank, the older
+ * the run (every run added is merged with each run of lower rank), and
+ * among equal keys the older run's nodes come first.
+ *
+ * sq_ladder__pile_add - add the sorted list @l (by ld_next, NULL-ended) of
+ * @m nodes, younger than every node in the pile and in arrival order among
+ * equal keys: it takes rank floor(log2 @m) and carries, as a binary
+ * counter does, merging the older run first.  A node's rank only grows, so
+ * it is merged at most 64 times: O(log n) amortised a node.
+ */
+SQ__SLOW void sq_ladder__pile_add(struct sq_ladder *q, struct sq_ladder_node *l,
+				  size_t m)
+{
+	struct sq_ladder__list *h;
+	struct sq_ladder_node *n, *p = NULL;
+	unsigned r, rank = 63 - sq__clz64((uint64_t)m);
+
+	for (r = 0; r <= rank; r++) {
+		SQ__STEP(1);
+		if (!(q->ld_pmap >> r & 1))
+			continue;
+		l = sq_ladder__merge(q->ld_run[r].ll_first, l);
+		q->ld_pmap &= ~((uint64_t)1 << r);
+		if (r == rank)
+			rank++;		/* a carry */
+	}
+	h = &q->ld_run[rank];
+	h->ll_first = l;
+	for (n = l; n; p = n, n = n->ld_next) {
+		SQ__STEP(1);
+		n->ld_prev = p;
+		n->ld_home = h;
+	}
+	h->ll_last = p;
+	q->ld_pmap |= (uint64_t)1 << rank;
+}
+
+/*
+ * sq_ladder__pile_fill - the bottom is empty and the pile is not: move
+ * its first SQ_LADDER_THRES nodes (or all, if fewer) to the bottom, each
+ * the smallest run head, the oldest run's among equal keys; O(runs) a
+ * node.  The pile then takes the keys from the last one moved, so its
+ * nodes of that key stay behind the bottom's ("fed", as from a bucket).
+ */
+SQ__SLOW void sq_ladder__pile_fill(struct sq_ladder *q)
+{
+	struct sq_ladder_node *n, *p = NULL;
+	struct sq_ladder__list *l;
+	uint64_t m;
+	unsigned k, r;
+
+	k = 0;
+	do {	/* the pile is in use: one node at least */
+		r = sq_ladder__oldest(q);
+		l = &q->ld_run[r];
+		n = l->ll_first;
+		for (m = q->ld_pmap & ~((uint64_t)1 << r); m;
+		     m &= ~((uint64_t)1 << r)) {
+			SQ__STEP(1);
+			r = 63 - sq__clz64(m);
+			if (q->ld_run[r].ll_first->key < n->key) {
+				l = &q->ld_run[r];
+				n = l->ll_first;
+			}
+		}
+		sq_ladder__list_del(l, n);
+		if (!l->ll_first)
+			q->ld_pmap &= ~((uint64_t)1 << (l - q->ld_run));
+		n->ld_home = &q->ld_bottom;
+		n->ld_prev = p;
+		n->ld_next = NULL;
+		if (p)
+			p->ld_next = n;
+		else
+			q->ld_bottom.ll_first = n;
+		p = n;
+	} while (++k < (SQ_LADDER_THRES) && q->ld_pmap);
+	q->ld_bottom.ll_last = p;
+	q->ld_nbottom = k;
+	q->ld_bins = 0;
+	q->ld_pcur = p->key;
 }
 
 /*
@@ -690,12 +822,14 @@ SQ__SLOW bool sq_ladder__crowd(struct sq_ladder *q, unsigned r, unsigned b,
 }
 
 /*
- * sq_ladder__refill - the bottom is empty and the queue is not: move the
+ * sq_ladder__refill - the bottom is empty and the queue is not: fill it
+ * from the pile when that is in use (it is the lowest tier); else move the
  * first non-empty bucket of the lowest rung into the bottom, spawning
- * rungs below while that bucket is crowded; with no rungs left, start an
- * epoch from the top.  Each node moves down at most once per rung.  A
- * crowd of one key is fed to the bottom SQ_LADDER_THRES nodes at a time
- * from its bucket (sq_ladder__feed()).
+ * rungs below while that bucket is crowded (into the pile, sorted, when
+ * it is crowded with many keys and no rung is free); with no rungs left,
+ * start an epoch from the top.  Each node moves down at most once per
+ * rung.  A crowd of one key is fed to the bottom SQ_LADDER_THRES nodes at
+ * a time from its bucket (sq_ladder__feed()).
  *
  * A bucket's nodes are cold, so it is walked once: its first THRES + 1
  * nodes tell whether it is crowded, and a crowded one is spread over the
@@ -711,6 +845,10 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 	unsigned r, i;
 	long b;
 
+	if (q->ld_pmap) {
+		sq_ladder__pile_fill(q);
+		return;
+	}
 	for (;;) {
 		SQ__STEP(1);
 		if (!q->ld_nrungs) {
@@ -790,11 +928,16 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			q->ld_rung[r].lr_cur = min;
 			continue;
 		}
-		/* no rung free: its key range */
-		for (; n; n = n->ld_next) {
-			SQ__STEP(1);
-			min = n->key < min ? n->key : min;
-			max = n->key > max ? n->key : max;
+		if (n) {
+			/* crowded, and no rung free: the pile takes it */
+			for (; n; n = n->ld_next) {
+				SQ__STEP(1);
+				cnt++;
+			}
+			sq_ladder__pile_add(q, sq_ladder__sort(l), cnt);
+			q->ld_pcur = lo;
+			sq_ladder__pile_fill(q);
+			return;
 		}
 		sq_ladder__to_bottom(q, l, min, max);
 		return;
@@ -802,18 +945,16 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 }
 
 /*
- * sq_ladder__unfeed - give the nodes fed to the bottom back to their
- * bucket, at its head (where they came from: the bucket at the lowest
- * rung's cur), so that a spill below that rung can cut the bottom.  They
- * are its tail, at most SQ_LADDER_THRES nodes of key lr_cur.
+ * sq_ladder__unfeed - give the nodes fed to the bottom back to where they
+ * came from, the head of list @l (NULL-headed when empty), so that a spill
+ * can cut the bottom: they are its tail, at most SQ_LADDER_THRES nodes of
+ * key @key, older than every node of that key on @l.  Fed from a bucket,
+ * @l is that bucket, the one at the lowest rung's cur; fed from the pile,
+ * its oldest run, whose head holds its smallest key, @key.
  */
-SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q)
+SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q, struct sq_ladder__list *l,
+				uint64_t key)
 {
-	unsigned r = q->ld_nrungs - 1;
-	const struct sq_ladder__rung *g = &q->ld_rung[r];
-	unsigned b = sq_ladder__base(r) +
-		     (unsigned)((g->lr_cur - g->lr_start) >> g->lr_shift);
-	struct sq_ladder__list *l = &q->ld_bk[b];
 	struct sq_ladder_node *t = q->ld_bottom.ll_last, *h = t, *p;
 
 	for (;;) {
@@ -821,7 +962,7 @@ SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q)
 		h->ld_home = l;
 		q->ld_nbottom--;
 		p = h->ld_prev;
-		if (!p || p->key != g->lr_cur)
+		if (!p || p->key != key)
 			break;
 		h = p;
 	}
@@ -830,11 +971,10 @@ SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q)
 		p->ld_next = NULL;
 	q->ld_bottom.ll_last = p;
 	h->ld_prev = NULL;
-	if (q->ld_map[b >> 6] >> (b & 63) & 1) {
+	if (l->ll_first) {
 		t->ld_next = l->ll_first;
 		l->ll_first->ld_prev = t;
 	} else {
-		sq__bits_set(q->ld_map, &q->ld_summary, b);
 		l->ll_last = t;
 	}
 	l->ll_first = h;
@@ -844,9 +984,11 @@ SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q)
  * sq_ladder__spill - the bottom holds more than SQ_LADDER__SPILL nodes and
  * has taken another SQ_LADDER_THRES inserts (keys enqueued below the lowest
  * rung: the present, the past): keep about its first SQ_LADDER_THRES nodes
- * and move the rest into the lowest rung, below its cur, when the rung
+ * and move the rest into the pile when it is in use (it is the lowest
+ * tier then), else into the lowest rung, below its cur, when the rung
  * reaches that far down; else spread them over a new lowest rung, if one is
- * free, which takes the keys above those kept.  Equal keys stay together:
+ * free, which takes the keys above those kept; else into the pile, which
+ * takes the keys from the cut up.  Equal keys stay together:
  * the cut goes before the run of equal keys that holds the THRES-th node,
  * or, when that run starts at the head, after it.
  *
@@ -854,8 +996,8 @@ SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q)
  * 2^SQ_LADDER__REACH times the larger of the spilled keys' span and the
  * span of the rung above (or down to key 0), so that later spills, of keys
  * further in the past, go into it and do not each take a rung (keys
- * descending block by block would use them all up, and leave the bottom a
- * long sorted list); spans so grow 2^REACH-fold from one such rung to the
+ * descending block by block would use them all up, and send every later
+ * spill to the pile); spans so grow 2^REACH-fold from one such rung to the
  * next.  A first spill rung spans the spilled keys only, as fine as they
  * need.
  *
@@ -864,21 +1006,26 @@ SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q)
  * SQ_LADDER__SPILL).  So a run of equal keys inserted into the bottom is
  * not carried out of it and back for every few keys inserted in front of
  * it; the two-finger insert keeps those cheap.  (A crowd that reaches the
- * bottom from a bucket is fed, never moved whole.)  With no rung free and
- * the lowest not reaching the cut, the bottom stays a long sorted list.
- * Every path is O(1) amortised per insert.
+ * bottom from a bucket or the pile is fed, never moved whole.)  Every
+ * path is O(1) amortised per insert, but the pile's: O(log n).
  */
 SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 {
 	unsigned r = q->ld_nrungs, sh, bits;
 	struct sq_ladder__rung *g = r ? &q->ld_rung[r - 1] : NULL;
 	struct sq_ladder_node *h, *p, *run, *s, *t;
-	size_t kept = 1, before = 0,
+	size_t kept = 1, before = 0, moved,
 	       budget = (size_t)4 * q->ld_bins + SQ_LADDER__SPILL;
 	uint64_t hi, lo, cut;
+	bool pile = q->ld_pmap != 0;
 
-	if (g && q->ld_bottom.ll_last->key == g->lr_cur)
-		sq_ladder__unfeed(q);
+	if (pile && q->ld_bottom.ll_last->key == q->ld_pcur)
+		sq_ladder__unfeed(q, &q->ld_run[sq_ladder__oldest(q)],
+				  q->ld_pcur);
+	else if (!pile && g && q->ld_bottom.ll_last->key == g->lr_cur)
+		sq_ladder__unfeed(q, sq_ladder__bucket_open(q,
+			sq_ladder__base(r - 1) + (unsigned)((g->lr_cur -
+			g->lr_start) >> g->lr_shift)), g->lr_cur);
 	h = p = run = q->ld_bottom.ll_first;
 	for (; kept < (SQ_LADDER_THRES) && p->ld_next; kept++) {
 		SQ__STEP(1);
@@ -907,13 +1054,18 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 			return;	/* one key: every insert is O(1) */
 	}
 	cut = s->key;
-	if (!(g && cut >= g->lr_start) && r >= (SQ_LADDER_RUNGS))
-		return;		/* no rung free: it stays a long list */
 	t = q->ld_bottom.ll_last;
 	p->ld_next = NULL;
 	q->ld_bottom.ll_last = p;
+	moved = q->ld_nbottom - kept;
 	q->ld_nbottom = kept;
 	q->ld_bins = 0;
+	if (pile || (!(g && cut >= g->lr_start) && r >= (SQ_LADDER_RUNGS))) {
+		/* no rung can take them */
+		sq_ladder__pile_add(q, s, moved);
+		q->ld_pcur = cut;
+		return;
+	}
 	if (g && cut >= g->lr_start) {
 		/* the lowest rung reaches down to the cut: into its
 		 * used-up buckets, in list order */
@@ -1040,6 +1192,11 @@ SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
 			return false;
 		}
 	}
+	if (SQ__UNLIKELY(q->ld_pmap != 0) && key >= q->ld_pcur) {
+		n->ld_next = NULL;
+		sq_ladder__pile_add(q, n, 1);
+		return false;
+	}
 	first = key < h->key;
 	sq_ladder__bottom_insert(q, n);
 	return first;
@@ -1068,7 +1225,10 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 	} else if (l == &q->ld_top) {
 		q->ld_ntop--;
 	} else if (!l->ll_first) {
-		sq_ladder__bucket_clear(q, (unsigned)(l - q->ld_bk));
+		if (SQ__UNLIKELY(sq_ladder__is_run(q, l)))
+			q->ld_pmap &= ~((uint64_t)1 << (l - q->ld_run));
+		else
+			sq_ladder__bucket_clear(q, (unsigned)(l - q->ld_bk));
 	}
 	sq_ladder__unlink(n);
 	return was_first;
@@ -1096,6 +1256,7 @@ static inline void sq_ladder_init(struct sq_ladder *q)
 	q->ld_top.ll_first = q->ld_top.ll_last = NULL;
 	q->ld_ntop = 0;
 	q->ld_tmin = q->ld_tmax = 0;
+	q->ld_pmap = q->ld_pcur = 0;
 	q->ld_summary = 0;
 	for (w = 0; w < SQ_LADDER__WORDS; w++) {
 		SQ__STEP(1);
@@ -1332,8 +1493,9 @@ sq_ladder__walk_list(const struct sq_ladder *q, const struct sq_ladder__list *l,
 /*
  * sq_ladder__visit_until - the walk behind visit and visit_until, of every
  * kind over this backend: @fn(node,
- * @arg) on each node, the bottom in order, then each rung's buckets from
- * the lowest rung up, then the top, until it returns true; that node, or
+ * @arg) on each node, the bottom in order, the pile's runs, then each
+ * rung's buckets from the lowest rung up, then the top, until it returns
+ * true; that node, or
  * NULL.  @who names the caller in the SQ_DEBUG message when @fn changes
  * the queue.
  */
@@ -1347,6 +1509,11 @@ sq_ladder__visit_until(const struct sq_ladder *q,
 	unsigned w;
 	uint64_t m;
 
+	for (m = q->ld_pmap; m && !at; m &= m - 1) {
+		SQ__STEP(1);
+		at = sq_ladder__walk_list(q, &q->ld_run[sq__ctz64(m)], fn, arg,
+					  who);
+	}
 	for (w = 0; w < SQ_LADDER__WORDS && !at; w++)
 		for (m = q->ld_map[w]; m && !at; m &= m - 1) {
 			SQ__STEP(1);
@@ -1389,8 +1556,9 @@ static inline size_t sq_ladder__visit(const struct sq_ladder *q,
 /**
  * sq_ladder_visit - call a function once for every queued node
  * @q:   the queue
- * @fn:  called as fn(node, @arg): the bottom in order, then each rung's
- *       buckets from the lowest rung up, then the top; it must not change
+ * @fn:  called as fn(node, @arg): the bottom in order, the pile, then
+ *       each rung's buckets from the lowest rung up, then the top; it
+ *       must not change
  *       the queue (SQ_DEBUG stops the program when the count changes)
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
@@ -1424,8 +1592,9 @@ sq_ladder_visit_until(const struct sq_ladder *q,
 
 /*
  * sq_ladder__find_in - find's walk of one list @l, every node of @key on
- * it in arrival order: the bottom sorted (two fingers in from both ends
- * find its first node of @key, the walk stops past them), the others not.
+ * it in arrival order: the bottom and the pile's runs sorted (two fingers
+ * in from both ends find the first node of @key, the walk stops past
+ * them), the others not.
  */
 static inline struct sq_ladder_node *
 sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
@@ -1433,7 +1602,7 @@ sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
 		   bool (*match)(const struct sq_ladder_node *, void *),
 		   void *arg, const char *who)
 {
-	bool sorted = l == &q->ld_bottom;
+	bool sorted = l == &q->ld_bottom || sq_ladder__is_run(q, l);
 	struct sq_ladder_node *n = l->ll_first, *a = n, *z = l->ll_last;
 	size_t count = q->ld_count;
 
@@ -1481,7 +1650,8 @@ sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
  * routing of sq_ladder__insert() read through invariants 3, 5 and 7
  * names the one list that holds the nodes of @key, in arrival order; but
  * a crowd being fed (invariant 3) has its first nodes at the bottom's
- * tail, the rest in its bucket.
+ * tail, the rest in its bucket or the pile; and the pile's nodes of @key
+ * may be on any of its runs, the older run's first.
  */
 static inline struct sq_ladder_node *
 sq_ladder__find(const struct sq_ladder *q, uint64_t key,
@@ -1491,6 +1661,7 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
 	const struct sq_ladder__rung *g;
 	struct sq_ladder_node *n;
 	unsigned r, b;
+	uint64_t m;
 
 	if (!q->ld_count)
 		return NULL;
@@ -1516,7 +1687,17 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
 					  who) :
 		       NULL;
 	}
-	return sq_ladder__find_in(q, &q->ld_bottom, key, match, arg, who);
+	if (!q->ld_pmap || key < q->ld_pcur)
+		return sq_ladder__find_in(q, &q->ld_bottom, key, match, arg,
+					  who);
+	n = key == q->ld_pcur ?		/* fed: before the pile's */
+	    sq_ladder__find_in(q, &q->ld_bottom, key, match, arg, who) : NULL;
+	for (m = q->ld_pmap; m && !n; m &= ~((uint64_t)1 << r)) {
+		SQ__STEP(1);
+		r = 63 - sq__clz64(m);	/* the oldest first */
+		n = sq_ladder__find_in(q, &q->ld_run[r], key, match, arg, who);
+	}
+	return n;
 }
 
 /**
@@ -1538,7 +1719,8 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
  *             narrows when it reaches the bottom, not before: rung 0's
  *             hold about n / SQ_LADDER_BUCKETS each); in the top, all of
  *             it (unsorted: the far future, past every rung); in the
- *             bottom, sorted, twice the distance from its nearer end.
+ *             bottom, sorted, twice the distance from its nearer end;
+ *             in the pile, that in each of its runs (at most 64).
  *             Plus the nodes with @key that @match rejects, by design.
  */
 static inline struct sq_ladder_node *
@@ -1594,6 +1776,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 	const struct sq_ladder_node *n;
 	unsigned r, w, i, base, nb;
 	long got;
+	bool fed;
 
 	(void)who;	/* read only under SQ_DEBUG */
 	SQ__CHECK(q->ld_nrungs <= (SQ_LADDER_RUNGS), who, NULL,
@@ -1678,14 +1861,33 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 		hi = g->lr_cur - 1;
 	}
 
-	/* the bottom: invariants 2 and 3 (hi + 1: the lowest rung's cur) */
-	got = sq_ladder__check_list(&q->ld_bottom, 0,
-				    q->ld_nrungs ? hi + 1 : hi, room, true,
-				    who);
+	/* the pile: invariant 9; then it is the lowest tier, fed from */
+	fed = q->ld_nrungs != 0;
+	if (q->ld_pmap) {
+		for (r = 0; r < 64; r++) {
+			SQ__STEP(1);
+			if (!(q->ld_pmap >> r & 1))
+				continue;
+			SQ__CHECK(q->ld_run[r].ll_first, who, NULL,
+				  "run bit set, run empty");
+			got = sq_ladder__check_list(&q->ld_run[r], q->ld_pcur,
+						    hi, room, true, who);
+			if (got < 0)
+				return -1;
+			room -= (size_t)got;
+		}
+		hi = q->ld_pcur - 1;	/* at least one run: pcur <= hi */
+		fed = true;
+	}
+
+	/* the bottom: invariants 2 and 3 (hi + 1: the cur of the tier
+	 * above, fed from) */
+	got = sq_ladder__check_list(&q->ld_bottom, 0, fed ? hi + 1 : hi, room,
+				    true, who);
 	if (got < 0)
 		return -1;
 	for (n = q->ld_bottom.ll_last, i = 0;
-	     q->ld_nrungs && n && n->key == hi + 1; n = n->ld_prev) {
+	     fed && n && n->key == hi + 1; n = n->ld_prev) {
 		SQ__STEP(1);
 		SQ__CHECK(++i <= (SQ_LADDER_THRES), who, n,
 			  "more than THRES fed nodes in the bottom");
