@@ -8396,7 +8396,7 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 		SQ__CHECK(n->key >= lo && n->key <= hi, who, n,
 			  "key outside its list's range");
 		SQ__CHECK(!sorted || !p || p->key <= n->key, who, n,
-			  "bottom not sorted");
+			  "sorted list out of order");
 		seen++;
 	}
 	SQ__CHECK(l->ll_last == p, who, p, "list tail wrong");

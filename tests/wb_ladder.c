@@ -411,32 +411,42 @@ SQ_TEST(ladder_epoch_crossing)
 #if WB_SMALL
 /*
  * Rung exhaustion.  One key at 2^60 makes rung 0's buckets 2^55 wide; a
- * crowd of 100 keys inside 2^20 then needs rungs of widths 2^53, 2^51 ...
- * down to 1, far more than the 4 this test has: the last rung's crowded
- * bucket goes to the pile, sorted, which feeds the bottom THRES at a time;
- * keys in the past spill into the pile too, as no rung is free, so the
- * bottom stays short.  Order stays exact and FIFO throughout.
+ * crowd of 100 keys inside 2^20 (n[2..101]) then needs rungs of widths
+ * 2^53, 2^51 ... down to 1, far more than the 4 this ladder has: the last
+ * rung's crowded bucket goes to the pile, sorted, which feeds the bottom
+ * THRES at a time.  The epoch pops n[0].
  */
+static void crowd_past_rungs(struct sq_ladder *q, struct sq_ladder_node *n)
+{
+	uint64_t s = 0xe4a05u;
+	unsigned i;
+
+	sq_ladder_init(q);
+	sq_ladder_node_init(&n[0]);
+	sq_ladder_enqueue(q, &n[0], 0);		/* starts the era */
+	sq_ladder_node_init(&n[1]);
+	sq_ladder_enqueue(q, &n[1], (uint64_t)1 << 60);
+	for (i = 2; i < 102; i++) {
+		sq_ladder_node_init(&n[i]);
+		sq_ladder_enqueue(q, &n[i], ((uint64_t)1 << 20) +
+				  rng_below(&s, 1u << 20) / 4 * 4);
+	}
+	SQ_ASSERT(sq_ladder_pop(q) == &n[0]);		/* the epoch */
+	SQ_ASSERT(sq_ladder_check(q) == 0);
+}
+
+/* The pile of crowd_past_rungs(); keys in the past spill into it too, as
+ * no rung is free, so the bottom stays short.  Order stays exact and FIFO
+ * throughout. */
 SQ_TEST(ladder_rungs_run_out)
 {
 	static struct sq_ladder_node n[300];
 	struct sq_ladder q;
 	unsigned i;
-	uint64_t s = 0xe4a05u, last;
+	uint64_t last;
 	struct sq_ladder_node *x, *y;
 
-	sq_ladder_init(&q);
-	sq_ladder_node_init(&n[0]);
-	sq_ladder_enqueue(&q, &n[0], 0);		/* starts the era */
-	sq_ladder_node_init(&n[1]);
-	sq_ladder_enqueue(&q, &n[1], (uint64_t)1 << 60);
-	for (i = 2; i < 102; i++) {
-		sq_ladder_node_init(&n[i]);
-		sq_ladder_enqueue(&q, &n[i], ((uint64_t)1 << 20) +
-				  rng_below(&s, 1u << 20) / 4 * 4);
-	}
-	SQ_ASSERT(sq_ladder_pop(&q) == &n[0]);		/* the epoch */
-	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	crowd_past_rungs(&q, n);
 	SQ_ASSERT_EQ(q.ld_nrungs, SQ_LADDER_RUNGS);
 	SQ_ASSERT(q.ld_rung[SQ_LADDER_RUNGS - 1].lr_shift > 0);
 	SQ_ASSERT_EQ(q.ld_nbottom, SQ_LADDER_THRES);	/* fed from the pile */
@@ -467,6 +477,67 @@ SQ_TEST(ladder_rungs_run_out)
 	SQ_ASSERT_EQ(i, 101);
 	SQ_ASSERT(q.ld_pmap == 0);
 	SQ_ASSERT(last == (uint64_t)1 << 60);
+}
+/* check() against a broken pile: each damage is caught, undone passes */
+SQ_TEST(ladder_check_catches_pile)
+{
+	static struct sq_ladder_node n[120];
+	struct sq_ladder q;
+	struct sq_ladder_node *a, *bt;
+	struct sq_ladder__list *home;
+	uint64_t k, save;
+	unsigned i, r, young;
+
+	crowd_past_rungs(&q, n);
+	for (i = 102; i < 110; i++) {		/* runs of rank 0 and 1 */
+		sq_ladder_node_init(&n[i]);
+		sq_ladder_enqueue(&q, &n[i], q.ld_pcur + 1000 * i);
+	}
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	SQ_ASSERT((q.ld_pmap & (q.ld_pmap - 1)) != 0);	/* two runs or more */
+	r = sq_ladder__oldest(&q);
+	young = sq__ctz64(q.ld_pmap);
+	a = q.ld_run[r].ll_first;
+	bt = q.ld_bottom.ll_last;
+	SQ_ASSERT(a->ld_next != NULL);
+	fprintf(stderr, "(check failures printed below are expected)\n");
+
+	q.ld_pmap ^= (uint64_t)1 << young;	/* a run's bit */
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_pmap ^= (uint64_t)1 << young;
+	q.ld_run[63].ll_first = q.ld_run[63].ll_last = NULL;
+	q.ld_pmap ^= (uint64_t)1 << 63;		/* an empty run's bit */
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_pmap ^= (uint64_t)1 << 63;
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+
+	k = a->key;				/* a run out of order */
+	a->key = a->ld_next->key + 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	a->key = q.ld_pcur - 1;			/* below the pile's cur */
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	a->key = k;
+	home = a->ld_home;			/* a piled node's home */
+	a->ld_home = &q.ld_run[young];
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	a->ld_home = home;
+	save = q.ld_pcur;			/* the pile's cur */
+	q.ld_pcur = a->key + 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	q.ld_pcur = save;
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+
+	k = bt->key;			/* a bottom key in the pile's range */
+	bt->key = q.ld_pcur + 1;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	bt->key = q.ld_pcur;		/* a fed node: allowed */
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	bt->key = k;
+	SQ_ASSERT(sq_ladder_check(&q) == 0);
+	fprintf(stderr, "(end of expected check failures)\n");
+	while (sq_ladder_pop(&q))
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
+	SQ_ASSERT(q.ld_pmap == 0);
 }
 #endif
 
@@ -1114,6 +1185,7 @@ static const sq_test_entry tests[] = {
 #endif
 #if WB_SMALL	/* shapes built by hand for the small ladder */
 	SQ_T(ladder_rungs_run_out),
+	SQ_T(ladder_check_catches_pile),
 	SQ_T(ladder_crowd_no_rung),
 	SQ_T(ladder_check_catches),
 #endif
