@@ -9,10 +9,12 @@
 #       into tests/fuzz/crashes/ by hand once it is understood.
 #   make fuzz-regress
 #       the same fuzz.c built without libFuzzer (plain main(), $(CC), the
-#       project's strict warnings), with and without SQ_DEBUG, and with a
-#       second ring in SQ_KINDS (tests/two_rings.h), fed every file of
+#       project's strict warnings), with and without SQ_DEBUG, with a
+#       second ring in SQ_KINDS (tests/two_rings.h), and with the smallest
+#       ladder (FUZZ_SMALL_LADDER: the inputs use up its rungs, and its
+#       pile is checked against every other backend), fed every file of
 #       tests/fuzz/corpus/ and tests/fuzz/crashes/.  `make test` runs all
-#       three.
+#       four (tests/fuzz/README.md says how to fuzz that ladder).
 
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
@@ -23,6 +25,8 @@ FUZZ_MAXLEN  ?= 4096
 # fuzz-regress-debug uses the same geometry, so a saved crash replays
 # exactly; fuzz-regress uses the default geometry.
 FUZZ_SLOTS   ?= 128
+FUZZ_SMALL_LADDER := -DSQ_LADDER_RUNGS=2 -DSQ_LADDER_BUCKETS=64 \
+                     -DSQ_LADDER_SPLIT=4 -DSQ_LADDER_THRES=2
 FUZZ_FLAGS   ?= -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 # the O(n) verifiers run after every operation; not tracing them makes
@@ -34,7 +38,8 @@ FUZZ_INPUTS  := $(HEADERS) tests/model.h $(FUZZ_SRC) tests/fuzz/fuzz.mk \
                 tests/fuzz/coverage-ignore.txt
 
 FUZZ_REGRESS := $(FUZZ_DIR)/fuzz-regress $(FUZZ_DIR)/fuzz-regress-debug \
-                $(FUZZ_DIR)/fuzz-regress-two-rings
+                $(FUZZ_DIR)/fuzz-regress-two-rings \
+                $(FUZZ_DIR)/fuzz-regress-small-ladder
 TEST_PROGS += $(FUZZ_REGRESS)
 TEST_DEPS  += $(FUZZ_REGRESS)
 
@@ -56,6 +61,13 @@ $(FUZZ_DIR)/fuzz-regress-two-rings: $(FUZZ_INPUTS) tests/two_rings.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -D_POSIX_C_SOURCE=200809L \
 		-DFZ_STANDALONE -include tests/two_rings.h -o $@ $(FUZZ_SRC)
+
+# the smallest ladder: the saved inputs use up its two rungs, so they
+# drive its pile (checked against the model and every other backend)
+$(FUZZ_DIR)/fuzz-regress-small-ladder: $(FUZZ_INPUTS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WARN) $(CPPFLAGS) -D_POSIX_C_SOURCE=200809L \
+		-DFZ_STANDALONE -DSQ_DEBUG $(FUZZ_SMALL_LADDER) -o $@ $(FUZZ_SRC)
 
 fuzz-regress: $(FUZZ_REGRESS) ## replay the saved fuzzer inputs (no libFuzzer needed)
 	$(foreach p,$(FUZZ_REGRESS),./$(p) &&) true
