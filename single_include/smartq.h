@@ -6709,10 +6709,10 @@ static inline int sq_tring_check(const struct sq_tring *q)
  * twice the distance from its nearer end: O(n) each.  Here both go to the
  * pile instead: a tier below the rungs that needs no bucket, a binary
  * counter of sorted runs (Bentley and Saxe's logarithmic method; see
- * sq_ladder__pile_add()), which feeds the bottom SQ_LADDER_THRES nodes at
- * a time, takes the keys in [ld_pcur, the lowest rung's cur), and spills
- * go to while it is in use: O(log n) amortised a node, and it is gone
- * when it runs empty.  The order stays exact.
+ * sq_ladder__pile_add()), which takes the keys in [ld_pcur, the lowest
+ * rung's cur) and every spill while it is in use, and feeds the bottom
+ * SQ_LADDER_THRES nodes at a time: O(log n) amortised a node, and it is
+ * gone when it runs empty.  The order stays exact.
  *
  * Invariants (sq_ladder_check() verifies each of them):
  *  1. Every list is NULL-terminated both ways, and each node's ld_home is
@@ -7223,13 +7223,13 @@ SQ__SLOW void sq_ladder__pile_add(struct sq_ladder *q, struct sq_ladder_node *l,
  */
 SQ__SLOW void sq_ladder__pile_fill(struct sq_ladder *q)
 {
-	struct sq_ladder_node *n, *p = NULL;
+	struct sq_ladder_node *n;
 	struct sq_ladder__list *l;
 	uint64_t m;
 	unsigned k, r;
 
 	k = 0;
-	do {	/* the pile is in use: one node at least */
+	do {	/* the pile is in use: one node at least; the bottom empty */
 		r = sq_ladder__oldest(q);
 		l = &q->ld_run[r];
 		n = l->ll_first;
@@ -7245,19 +7245,11 @@ SQ__SLOW void sq_ladder__pile_fill(struct sq_ladder *q)
 		sq_ladder__list_del(l, n);
 		if (!l->ll_first)
 			q->ld_pmap &= ~((uint64_t)1 << (l - q->ld_run));
-		n->ld_home = &q->ld_bottom;
-		n->ld_prev = p;
-		n->ld_next = NULL;
-		if (p)
-			p->ld_next = n;
-		else
-			q->ld_bottom.ll_first = n;
-		p = n;
+		sq_ladder__list_add(&q->ld_bottom, n);
 	} while (++k < (SQ_LADDER_THRES) && q->ld_pmap);
-	q->ld_bottom.ll_last = p;
 	q->ld_nbottom = k;
 	q->ld_bins = 0;
-	q->ld_pcur = p->key;
+	q->ld_pcur = n->key;
 }
 
 /*
@@ -8136,12 +8128,10 @@ sq_ladder__walk_list(const struct sq_ladder *q, const struct sq_ladder__list *l,
 
 /*
  * sq_ladder__visit_until - the walk behind visit and visit_until, of every
- * kind over this backend: @fn(node,
- * @arg) on each node, the bottom in order, the pile's runs, then each
- * rung's buckets from the lowest rung up, then the top, until it returns
- * true; that node, or
- * NULL.  @who names the caller in the SQ_DEBUG message when @fn changes
- * the queue.
+ * kind over this backend: @fn(node, @arg) on each node, the bottom in
+ * order, the pile's runs, then each rung's buckets from the lowest rung
+ * up, then the top, until it returns true; that node, or NULL.  @who names
+ * the caller in the SQ_DEBUG message when @fn changes the queue.
  */
 static inline struct sq_ladder_node *
 sq_ladder__visit_until(const struct sq_ladder *q,
@@ -8202,8 +8192,8 @@ static inline size_t sq_ladder__visit(const struct sq_ladder *q,
  * @q:   the queue
  * @fn:  called as fn(node, @arg): the bottom in order, the pile, then
  *       each rung's buckets from the lowest rung up, then the top; it
- *       must not change
- *       the queue (SQ_DEBUG stops the program when the count changes)
+ *       must not change the queue (SQ_DEBUG stops the program when the
+ *       count changes)
  * @arg: passed through to @fn
  * Return: the number of nodes visited.
  * Complexity: O(n + rungs * bitmap words), no allocation, no recursion.
@@ -8508,10 +8498,9 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 	/* the pile: invariant 9; then it is the lowest tier, fed from */
 	fed = q->ld_nrungs != 0;
 	if (q->ld_pmap) {
-		for (r = 0; r < 64; r++) {
+		for (m = q->ld_pmap; m; m &= m - 1) {
 			SQ__STEP(1);
-			if (!(q->ld_pmap >> r & 1))
-				continue;
+			r = sq__ctz64(m);
 			SQ__CHECK(q->ld_run[r].ll_first, who, NULL,
 				  "run bit set, run empty");
 			got = sq_ladder__check_list(&q->ld_run[r], q->ld_pcur,
