@@ -74,8 +74,8 @@ BENCH_FLAGS = $(CPPFLAGS) -Ibench $(BENCH_BSD_CPPFLAGS) $(bench_have_bsd) \
 	$(BENCH_LINUX_FLAGS) $(CFLAGS) $(WARN) -std=c11 \
 	-DBQ_BUILD_CC='"$(CC)"' -DBQ_BUILD_CFLAGS='"$(CFLAGS)"'
 
-TEST_PROGS += bench/test-bench.sh
-TEST_DEPS  += $(BENCH_BIN)
+CHECK_PROGS += bench/test-bench.sh
+CHECK_DEPS  += $(BENCH_BIN)
 
 .PHONY: bench plot costs bench-always
 bench: $(BENCH_BIN) ## the rdtsc harness, N = 1..2048 (BENCH_ARGS=--help lists options)
@@ -92,7 +92,7 @@ bench_comma  := ,
 COSTS_BIN    := $(BUILD)/bench/sq-bench-notsc
 COSTS_N      ?= 16,2048,65536
 COSTS_QUEUES ?= $(subst $(bench_empty) $(bench_empty),$(bench_comma),$(strip $(SQ_KINDS)))
-TEST_DEPS    += $(COSTS_BIN)
+CHECK_DEPS   += $(COSTS_BIN)
 costs: $(COSTS_BIN) ## instructions, misses, mispredicts per loop (callgrind)
 	@sh bench/costs.sh $(COSTS_BIN) $(COSTS_N) $(COSTS_QUEUES)
 
@@ -125,7 +125,7 @@ endif
 # gnu11: the kernel's header wants typeof.
 ELIG_BIN  := $(BUILD)/bench/sq-elig
 ELIG_ARGS ?=
-TEST_DEPS += $(ELIG_BIN)
+CHECK_DEPS += $(ELIG_BIN)
 .PHONY: bench-elig
 bench-elig: $(ELIG_BIN) ## eligible pick: erb vs an O(n) scan and the kernel's (LINUX_SRC=...)
 	$(ELIG_BIN) $(ELIG_ARGS)

@@ -19,13 +19,13 @@ TEST_PROGS += tests/single.sh
 
 # The version is written once, in include/smartq.h (mk/version.sh reads
 # it); tests/version.sh checks every other place that states it.
-TEST_PROGS += tests/version.sh
+CHECK_PROGS += tests/version.sh
 
 # A user's program built against smartq through CMake (add_subdirectory,
 # FetchContent, find_package after cmake --install) and Meson (subproject,
 # wrap); each checks its install writes what make install writes.  They
 # skip, saying so, when cmake or meson is missing.
-TEST_PROGS += tests/consumer/cmake.sh tests/consumer/meson.sh
+CHECK_PROGS += tests/consumer/cmake.sh tests/consumer/meson.sh
 
 # The docs' tables of results, made from the data files they name: every
 # Markdown file with a generated block (mk/results.sh).

@@ -16,4 +16,4 @@ help: ## this list
 		sub(/^[^#]*## /, "", d); printf "  make %-14s %s\n", t, d }' \
 		$(MAKEFILE_LIST)
 
-TEST_PROGS += tests/help.sh
+CHECK_PROGS += tests/help.sh

@@ -55,4 +55,4 @@ uninstall: ## remove what install wrote (same PREFIX, DESTDIR)
 		echo "uninstall: left $(SQ_INST_INC)/smartq: not ours alone"; \
 	fi
 
-TEST_PROGS += examples/test-install.sh
+CHECK_PROGS += examples/test-install.sh

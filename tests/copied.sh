@@ -11,7 +11,7 @@
 #     alone (a user who takes one backend), without -I;
 #   - the same program and headers from another folder, with -I<the copy>
 #     and <...> includes.
-# Run from the repository root (make test sets SQ_KINDS).
+# Run from the repository root (make check sets SQ_KINDS).
 set -u
 cc=${CC:-cc}
 clang=$(command -v clang 2>/dev/null || true)

@@ -50,7 +50,7 @@ SQX_QEMU_s390x   := qemu-s390x
 SQX_ALL          := i386 aarch64 armhf s390x
 
 ifneq ($(SQ_CROSS),no)
-ifneq ($(filter test all test-build,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter check test-build,$(MAKECMDGOALS)),)
 define sqx_decide
 ifeq ($$(origin SQ_CROSS_$(1)),undefined)
 SQ_CROSS_$(1) := $$(if $$(and $$(shell command -v $$(SQX_QEMU_$(1)) 2>/dev/null),$$(or $$(filter i386,$(1)),$$(CLANG))),$$(call sqx_probe,$$(SQX_CC_$(1)),$$(SQX_QEMU_$(1))),no)
@@ -66,7 +66,7 @@ endif
 endif
 
 # The rules exist for every target, so one program builds by name; make
-# test probes which targets this machine has.
+# check probes which targets this machine has.
 
 # ---- programs ------------------------------------------------------------------
 
@@ -83,8 +83,8 @@ SQX_BUILT := $(foreach t,$(SQX_TARGETS),\
 SQX_BUILT += $(if $(filter i386,$(SQX_TARGETS)),$(SQT_DIR)/i386-o0/keys)
 # the binaries named too, so make never takes them for intermediates
 SQX_BINS := $(foreach p,$(SQX_BUILT),$(dir $(p))bin/$(notdir $(p)))
-TEST_PROGS += $(SQX_BUILT)
-TEST_DEPS  += $(SQX_BUILT) $(SQX_BINS)
+CHECK_PROGS += $(SQX_BUILT)
+CHECK_DEPS  += $(SQX_BUILT) $(SQX_BINS)
 test-build: $(SQX_BUILT) $(SQX_BINS)
 
 # Plain runner (no cmocka: there is none for the target), this suite's

@@ -1,7 +1,8 @@
 # tests/tests.mk - the test suite, included by the top-level Makefile
 #
 # Every test program is built in several variants, each into its own
-# directory under $(BUILD)/tests/:
+# directory under $(BUILD)/tests/.  `make test` (the quick suite) builds
+# and runs o2 and asan; `make check` every variant below:
 #
 #   o2      $(CC) $(CFLAGS) -std=c11                  the default build
 #   o0dbg   $(CC) -O0 -g -std=c99 -DSQ_DEBUG          unoptimised, misuse checks on
@@ -25,7 +26,7 @@
 #   wb_KIND         every tests/wb_*.c, the backends' white-box suites
 #   keys            tests/keys.c, the key maps of common.h (int64_t, double)
 #
-# plus, once: diff with a 64-slot and a 4096-slot ring and with a second
+# plus, in `make check` only, once: diff with a 64-slot and a 4096-slot ring and with a second
 # ring in SQ_KINDS (tests/two_rings.h), wb_tring with 3- and 6-bit levels
 # (the default is 4), wb_ladder with the default geometry
 # (its own is small; o2, and asan when it runs), the C++11 unit
@@ -89,6 +90,8 @@ endif
 
 # ---- variants ------------------------------------------------------------------
 
+# SQT_QUICK: the variants of `make test`; SQT_VARIANTS: every variant
+SQT_QUICK        := o2
 SQT_VARIANTS     := o2 o0dbg portable
 SQT_CC_o2        := $(CC)
 SQT_FLAGS_o2     := $(CFLAGS) -std=c11
@@ -114,26 +117,29 @@ SQT_CC_intel     := $(CC)
 SQT_FLAGS_intel  := -O2 -g -std=c11 -masm=intel -DSQ_DIFF_SCALE_DIV=2
 endif
 ifeq ($(SQ_ASAN),yes)
+SQT_QUICK        += asan
 SQT_VARIANTS     += asan
 SQT_CC_asan      := $(CC)
 SQT_FLAGS_asan   := -O1 -g -std=c11 -DSQ_DEBUG -DSQ_DIFF_SCALE_DIV=4 $(SQT_SAN)
 endif
 
-ifneq ($(filter test all,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter test check all,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter check,$(MAKECMDGOALS)),)
 ifeq ($(CLANG),)
 $(info tests: clang not found, skipping the clang variant and clang header checks)
-endif
-ifneq ($(SQ_ASAN),yes)
-$(info tests: $(CC) cannot build and run -fsanitize=address,undefined, skipping the asan variant)
 endif
 ifneq ($(SQ_INTEL),yes)
 $(info tests: $(CC) does not take -masm=intel, skipping the intel variant)
 endif
-ifneq ($(SQ_CMOCKA),yes)
-$(info tests: cmocka not found, using the plain runner of tests/sq_test.h)
-endif
 ifneq ($(SQ_CXX),yes)
 $(info tests: $(CXX) cannot build C++, skipping tests/cxx.cpp and the C++ header checks)
+endif
+endif
+ifneq ($(SQ_ASAN),yes)
+$(info tests: $(CC) cannot build and run -fsanitize=address,undefined, skipping the asan variant)
+endif
+ifneq ($(SQ_CMOCKA),yes)
+$(info tests: cmocka not found, using the plain runner of tests/sq_test.h)
 endif
 endif
 
@@ -149,26 +155,31 @@ SQT_PROGS := $(SQT_WB) keys diff $(addprefix contract-,$(SQT_KINDS) erb egavl) \
              $(addprefix contract-tie-,$(SQ_TIE_KINDS)) \
              $(addprefix misuse-tie-,$(SQ_TIE_KINDS))
 
-SQT_BUILT := $(foreach v,$(SQT_VARIANTS),$(addprefix $(SQT_DIR)/$(v)/,$(SQT_PROGS)))
-SQT_BUILT += $(SQT_DIR)/o2/diff-slots64 $(SQT_DIR)/o2/diff-slots4096 \
+# the quick suite's programs, then the rest of the matrix
+SQT_BUILT := $(foreach v,$(SQT_QUICK),$(addprefix $(SQT_DIR)/$(v)/,$(SQT_PROGS)))
+SQT_FULL  := $(foreach v,$(filter-out $(SQT_QUICK),$(SQT_VARIANTS)),\
+             $(addprefix $(SQT_DIR)/$(v)/,$(SQT_PROGS)))
+SQT_FULL  += $(SQT_DIR)/o2/diff-slots64 $(SQT_DIR)/o2/diff-slots4096 \
              $(SQT_DIR)/o2/diff-two-rings \
              $(SQT_DIR)/o2/wb_tring-bits3 $(SQT_DIR)/o2/wb_tring-bits6 \
              $(SQT_DIR)/o2/wb_ladder-default
 ifeq ($(SQ_ASAN),yes)
-SQT_BUILT += $(SQT_DIR)/asan/wb_ladder-default
+SQT_FULL  += $(SQT_DIR)/asan/wb_ladder-default
 endif
 ifeq ($(SQ_CXX),yes)
-SQT_BUILT += $(SQT_DIR)/cxx
+SQT_FULL  += $(SQT_DIR)/cxx
 endif
 SQT_VALGRIND := $(addprefix $(SQT_DIR)/valgrind-contract-,$(SQT_KINDS)) \
                 $(addprefix $(SQT_DIR)/valgrind-contract-tie-,$(SQ_TIE_KINDS))
-SQT_BUILT += $(SQT_VALGRIND)
+SQT_FULL  += $(SQT_VALGRIND)
 
-TEST_PROGS += $(SQT_DIR)/headers $(SQT_BUILT)
-TEST_DEPS  += $(SQT_DIR)/headers $(SQT_BUILT)
+TEST_PROGS  += $(SQT_BUILT)
+TEST_DEPS   += $(SQT_BUILT)
+CHECK_PROGS += $(SQT_DIR)/headers $(SQT_FULL)
+CHECK_DEPS  += $(SQT_DIR)/headers $(SQT_FULL)
 
 .PHONY: test-build
-test-build: $(SQT_DIR)/headers $(SQT_BUILT) ## build the test programs without running them
+test-build: $(SQT_DIR)/headers $(SQT_BUILT) $(SQT_FULL) ## build every test program of make check without running them
 
 # The flags one variant compiles with: $(call sqt_cc,VARIANT)
 sqt_cc = $(SQT_CC_$(1)) $(SQT_FLAGS_$(1)) $(WARN) \
@@ -254,10 +265,10 @@ TEST_PROGS += tests/config.sh
 -include tests/cross.mk
 
 # The headers copied into a scratch folder find each other, with and without -I.
-TEST_PROGS += tests/copied.sh
+CHECK_PROGS += tests/copied.sh
 
 # The ring's node in a caller's union: clean under gcc -Warray-bounds=2.
-TEST_PROGS += tests/tring_warn.sh
+CHECK_PROGS += tests/tring_warn.sh
 
 # Every token of SQ_KINDS has its row in smartq.h's and README's tables.
 TEST_PROGS += tests/kinds.sh
@@ -268,8 +279,8 @@ $(SQT_DIR)/results: $(SQT_DIR)/o2/cost tests/results.sh
 	@{ echo '#!/bin/sh'; \
 	   echo 'exec sh tests/results.sh $<'; } > $@.tmp
 	@chmod +x $@.tmp && mv $@.tmp $@
-TEST_PROGS += $(SQT_DIR)/results
-TEST_DEPS  += $(SQT_DIR)/results
+CHECK_PROGS += $(SQT_DIR)/results
+CHECK_DEPS  += $(SQT_DIR)/results
 
 # The bounded worst case: each backend's cost per operation, counted at N
 # and 8N over adversarial patterns (tests/cost.c); o2 only, it counts.

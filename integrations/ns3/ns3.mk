@@ -20,8 +20,8 @@ NS3_HDRS     := $(HEADERS) integrations/ns3/smartq-scheduler.h \
 test-ns3: $(NS3_DIR)/test-ns3.run ## smartq's ns-3 schedulers vs MapScheduler
 	@sh $(NS3_DIR)/test-ns3.run
 
-TEST_PROGS += $(NS3_DIR)/test-ns3.run
-TEST_DEPS  += $(NS3_DIR)/test-ns3.run
+CHECK_PROGS += $(NS3_DIR)/test-ns3.run
+CHECK_DEPS  += $(NS3_DIR)/test-ns3.run
 
 ifeq ($(NS3_FOUND),yes)
 $(NS3_DIR)/test-ns3: integrations/ns3/test-ns3.cc $(NS3_HDRS)

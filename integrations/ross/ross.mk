@@ -1,7 +1,7 @@
 # integrations/ross/ross.mk - ROSS on smartq's queue (make test-ross)
 #
 # ROSS is not packaged: name a checkout (git clone of ROSS-org/ROSS) with
-# ROSS_SRC. Without it test-ross says it skipped; with it, `make test`
+# ROSS_SRC. Without it test-ross says it skipped; with it, `make check`
 # runs it too. Needs cmake, Open MPI (Debian: libopenmpi-dev openmpi-bin)
 # and patch. ROSS_KINDS: the backends built (ladder rb binom gavl);
 # ROSS_CTEST: those whose ROSS ctest also runs (none unless named: ROSS's
@@ -23,8 +23,8 @@ bench-ross: ## phold's sequential event rate, splay vs each backend
 	@$(ross_env) sh integrations/ross/ross.sh bench
 
 ifneq ($(strip $(ROSS_SRC)),)
-TEST_PROGS += $(BUILD)/ross/test-ross.run
-TEST_DEPS  += $(BUILD)/ross/test-ross.run
+CHECK_PROGS += $(BUILD)/ross/test-ross.run
+CHECK_DEPS  += $(BUILD)/ross/test-ross.run
 
 $(BUILD)/ross/test-ross.run: integrations/ross/ross.mk FORCE-ross
 	@mkdir -p $(@D)

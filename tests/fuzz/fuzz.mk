@@ -13,7 +13,7 @@
 #       second ring in SQ_KINDS (tests/two_rings.h), and with the smallest
 #       ladder (FUZZ_SMALL_LADDER: the inputs use up its rungs, and its
 #       pile is checked against every other backend), fed every file of
-#       tests/fuzz/corpus/ and tests/fuzz/crashes/.  `make test` runs all
+#       tests/fuzz/corpus/ and tests/fuzz/crashes/.  `make check` runs all
 #       four (tests/fuzz/README.md says how to fuzz that ladder).
 
 FUZZ_CC      ?= clang
@@ -40,8 +40,8 @@ FUZZ_INPUTS  := $(HEADERS) tests/model.h $(FUZZ_SRC) tests/fuzz/fuzz.mk \
 FUZZ_REGRESS := $(FUZZ_DIR)/fuzz-regress $(FUZZ_DIR)/fuzz-regress-debug \
                 $(FUZZ_DIR)/fuzz-regress-two-rings \
                 $(FUZZ_DIR)/fuzz-regress-small-ladder
-TEST_PROGS += $(FUZZ_REGRESS)
-TEST_DEPS  += $(FUZZ_REGRESS)
+CHECK_PROGS += $(FUZZ_REGRESS)
+CHECK_DEPS  += $(FUZZ_REGRESS)
 
 .PHONY: fuzz fuzz-build fuzz-regress fuzz-check-cc
 
