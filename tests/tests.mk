@@ -264,6 +264,9 @@ TEST_PROGS += tests/config.sh
 # The suite on other targets (i386, aarch64, armhf, s390x) under qemu-user.
 -include tests/cross.mk
 
+# The suite as x86-64 Windows code (mingw-w64 gcc, wine).
+-include tests/windows.mk
+
 # The headers copied into a scratch folder find each other, with and without -I.
 CHECK_PROGS += tests/copied.sh
 
