@@ -455,31 +455,37 @@ static void el_cpu(void)
 		fclose(f);
 }
 
-int main(int argc, char **argv)
+/* What the command line asked for. */
+struct el_opts {
+	size_t ns[64], nn, maxn, loops;
+	unsigned reps;
+};
+
+/* el_options - parse and check the command line; 0, or 2 for a usage error */
+static int el_options(int argc, char **argv, struct el_opts *o)
 {
 	static const size_t def_ns[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512,
 					 1024, 2048, 65536 };
-	static double t_ns[EL_NQ][3][64], t_cy[EL_NQ][3][64];
-	size_t ns[64], nn = 0, maxn = 0, i, k;
-	unsigned r;
-	int m;
-	size_t loops = 200000;
-	unsigned reps = 7;
+	size_t i;
 	int a;
 
+	o->nn = 0;
+	o->maxn = 0;
+	o->loops = 200000;
+	o->reps = 7;
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "-n") && a + 1 < argc) {
 			char *s = argv[++a];
 
-			while (*s && nn < 64) {
-				ns[nn++] = (size_t)strtoul(s, &s, 10);
+			while (*s && o->nn < 64) {
+				o->ns[o->nn++] = (size_t)strtoul(s, &s, 10);
 				if (*s == ',')
 					s++;
 			}
 		} else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
-			reps = (unsigned)strtoul(argv[++a], NULL, 10);
+			o->reps = (unsigned)strtoul(argv[++a], NULL, 10);
 		} else if (!strcmp(argv[a], "--loops") && a + 1 < argc) {
-			loops = (size_t)strtoul(argv[++a], NULL, 10);
+			o->loops = (size_t)strtoul(argv[++a], NULL, 10);
 		} else if (!strcmp(argv[a], "--seed") && a + 1 < argc) {
 			el_rng = strtoull(argv[++a], NULL, 0);
 		} else {
@@ -488,21 +494,27 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (nn == 0) {
-		memcpy(ns, def_ns, sizeof(def_ns));
-		nn = sizeof(def_ns) / sizeof(def_ns[0]);
+	if (o->nn == 0) {
+		memcpy(o->ns, def_ns, sizeof(def_ns));
+		o->nn = sizeof(def_ns) / sizeof(def_ns[0]);
 	}
-	if (reps < 1 || reps > 64 || loops < 1) {
+	if (o->reps < 1 || o->reps > 64 || o->loops < 1) {
 		fprintf(stderr, "sq-elig: reps 1..64, loops >= 1\n");
 		return 2;
 	}
-	for (i = 0; i < nn; i++) {
-		if (ns[i] < 1) {
+	for (i = 0; i < o->nn; i++) {
+		if (o->ns[i] < 1) {
 			fprintf(stderr, "sq-elig: N >= 1\n");
 			return 2;
 		}
-		maxn = ns[i] > maxn ? ns[i] : maxn;
+		o->maxn = o->ns[i] > o->maxn ? o->ns[i] : o->maxn;
 	}
+	return 0;
+}
+
+/* el_alloc - the arrays for up to maxn nodes; false when out of memory */
+static bool el_alloc(size_t maxn)
+{
 	el_vals = malloc(maxn * sizeof(*el_vals));
 	el_vals_desc = malloc(maxn * sizeof(*el_vals_desc));
 	el_key = malloc(maxn * sizeof(*el_key));
@@ -511,49 +523,13 @@ int main(int argc, char **argv)
 #ifdef BQ_HAVE_LINUX_RB
 	el_kns = malloc(maxn * sizeof(*el_kns));
 	if (!el_kns)
-		return 1;
-	printf("# linux: the kernel's rbtree_augmented.h of %s\n",
-	       BQ_LINUX_RB_VERSION);
-#else
-	printf("# linux: not built (make bench-elig LINUX_SRC=...)\n");
+		return false;
 #endif
-	if (!el_vals || !el_vals_desc || !el_key || !el_en || !el_egn)
-		return 1;
-	el_cpu();
-	printf("# ns and cycles per operation: the minimum of %u passes of "
-	       "%zu operations\n# (scan: fewer in desc and run above N = 64), "
-	       "and the median ns\n", reps, loops);
-	printf("%-6s %-6s %8s %8s %8s %8s %8s %8s\n", "N", "queue", "pick ns",
-	       "pick cy", "desc ns", "desc cy", "run ns", "run cy");
-	for (i = 0; i < nn; i++) {
-		el_make(ns[i]);
-		el_verify(ns[i]);
-		/* reps outer, queues inner: a burst of load on this shared
-		 * machine falls on every queue alike */
-		for (r = 0; r < reps; r++)
-			for (k = 0; k < EL_NQ; k++)
-				for (m = 0; m < 3; m++)
-					el_time(&el_queues[k], m,
-						el_loops(&el_queues[k], m, loops),
-						&t_ns[k][m][r], &t_cy[k][m][r]);
-		for (k = 0; k < EL_NQ; k++) {
-			double mn[3], md[3], cmn[3];
+	return el_vals && el_vals_desc && el_key && el_en && el_egn;
+}
 
-			for (m = 0; m < 3; m++) {
-				qsort(t_ns[k][m], reps, sizeof(double), el_cmp);
-				qsort(t_cy[k][m], reps, sizeof(double), el_cmp);
-				mn[m] = t_ns[k][m][0];
-				md[m] = t_ns[k][m][reps / 2];
-				cmn[m] = t_cy[k][m][0];
-			}
-			printf("%-6zu %-6s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f   "
-			       "(median ns %.1f %.1f %.1f)\n", ns[i],
-			       el_queues[k].name, mn[0], cmn[0], mn[1], cmn[1],
-			       mn[2], cmn[2], md[0], md[1], md[2]);
-		}
-		fflush(stdout);
-	}
-	printf("# sink %llu\n", (unsigned long long)(el_sink & 1));
+static void el_free(void)
+{
 	free(el_vals);
 	free(el_vals_desc);
 	free(el_key);
@@ -562,5 +538,69 @@ int main(int argc, char **argv)
 #ifdef BQ_HAVE_LINUX_RB
 	free(el_kns);
 #endif
+}
+
+/* el_measure - one N: every queue's pick, desc and run, one line each */
+static void el_measure(size_t n, unsigned reps, size_t loops)
+{
+	static double t_ns[EL_NQ][3][64], t_cy[EL_NQ][3][64];
+	unsigned r;
+	size_t k;
+	int m;
+
+	el_make(n);
+	el_verify(n);
+	/* reps outer, queues inner: a burst of load on this shared machine
+	 * falls on every queue alike */
+	for (r = 0; r < reps; r++)
+		for (k = 0; k < EL_NQ; k++)
+			for (m = 0; m < 3; m++)
+				el_time(&el_queues[k], m,
+					el_loops(&el_queues[k], m, loops),
+					&t_ns[k][m][r], &t_cy[k][m][r]);
+	for (k = 0; k < EL_NQ; k++) {
+		double mn[3], md[3], cmn[3];
+
+		for (m = 0; m < 3; m++) {
+			qsort(t_ns[k][m], reps, sizeof(double), el_cmp);
+			qsort(t_cy[k][m], reps, sizeof(double), el_cmp);
+			mn[m] = t_ns[k][m][0];
+			md[m] = t_ns[k][m][reps / 2];
+			cmn[m] = t_cy[k][m][0];
+		}
+		printf("%-6zu %-6s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f   "
+		       "(median ns %.1f %.1f %.1f)\n", n, el_queues[k].name,
+		       mn[0], cmn[0], mn[1], cmn[1], mn[2], cmn[2],
+		       md[0], md[1], md[2]);
+	}
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	struct el_opts o;
+	size_t i;
+	int rc = el_options(argc, argv, &o);
+
+	if (rc)
+		return rc;
+	if (!el_alloc(o.maxn))
+		return 1;
+#ifdef BQ_HAVE_LINUX_RB
+	printf("# linux: the kernel's rbtree_augmented.h of %s\n",
+	       BQ_LINUX_RB_VERSION);
+#else
+	printf("# linux: not built (make bench-elig LINUX_SRC=...)\n");
+#endif
+	el_cpu();
+	printf("# ns and cycles per operation: the minimum of %u passes of "
+	       "%zu operations\n# (scan: fewer in desc and run above N = 64), "
+	       "and the median ns\n", o.reps, o.loops);
+	printf("%-6s %-6s %8s %8s %8s %8s %8s %8s\n", "N", "queue", "pick ns",
+	       "pick cy", "desc ns", "desc cy", "run ns", "run cy");
+	for (i = 0; i < o.nn; i++)
+		el_measure(o.ns[i], o.reps, o.loops);
+	printf("# sink %llu\n", (unsigned long long)(el_sink & 1));
+	el_free();
 	return 0;
 }
