@@ -551,6 +551,58 @@ static void p_far_blocks(unsigned n)
 	}
 }
 
+/* a crowd of n at one key heads the bottom (one key far above it, then
+ * the crowd, then 48 keys just above it, spilled), then n/4 rising keys
+ * below the crowd: a spill that kept the head run must not have spent
+ * the inserts that pay for moving it */
+static void p_crowd_heads_bottom(unsigned n)
+{
+	const uint64_t x = (uint64_t)1 << 39;
+	unsigned i, id = 0;
+
+	c_enq(id++, x << 1);
+	for (i = 0; i < n; i++)
+		c_enq(id++, x);
+	for (i = 1; i <= 48; i++)
+		c_enq(id++, x + i);
+	c_measure();
+	for (i = 1; i <= n / 4; i++)
+		c_enq(id++, i);
+}
+
+/* far blocks take every rung (as above, nine of them); a crowd of 4n at
+ * one key inside a bucket of the lowest rung, not at its start; then n/8
+ * times: 96 keys into the used-up buckets below it, popped until the
+ * crowd is first again (a crowd learnt once, not walked at each return) */
+static void p_crowd_in_bucket(unsigned n)
+{
+	const uint64_t top = (uint64_t)1 << 62;
+	uint64_t base = 0, x;
+	unsigned b, i, j, id = 0, low;
+
+	c_enq(id, c_key[id] = top);
+	id++;
+	for (b = 0; b < 9; b++) {
+		base = top - ((uint64_t)1 << (5 * b + 12));
+		for (i = 0; i < 200; i++, id++)
+			c_enq(id, c_key[id] = base + (c_rand() >> 56));
+	}
+	x = base + ((uint64_t)1 << 50);
+	for (i = 0; i < 4 * n; i++, id++)
+		c_enq(id, c_key[id] = x);
+	while (c_key[c_first()] != x)
+		(void)c_pop();
+	low = id;
+	c_measure();
+	for (j = 0; j < n / 8; j++) {
+		for (i = 0; i < 96; i++)
+			c_enq(low + i, c_key[low + i] = base -
+			      ((uint64_t)1 << 50) + (c_rand() >> 16));
+		while (c_key[c_first()] != x)
+			(void)c_pop();
+	}
+}
+
 /* the eligible pick past a front of ineligible nodes: the first half in
  * key order can never run, so every pick descends; the picked node
  * moves to the back, still eligible */
@@ -708,6 +760,8 @@ static const struct cost_pattern cost_patterns[] = {
 	{ "crowd, then below", p_crowd_then_below },
 	{ "full chain, then below", p_chain_then_below },
 	{ "far blocks, then hold", p_far_blocks },
+	{ "crowd heads the bottom", p_crowd_heads_bottom },
+	{ "crowd inside a bucket", p_crowd_in_bucket },
 	{ "far: cancel the first", p_far_cancel_first },
 	{ "far: cancel any", p_far_cancel_any },
 };

@@ -663,11 +663,51 @@ SQ_TEST(ladder_spill_reuse)
 	expect_model_order(&q, n, &m, "ladder_spill_reuse");
 }
 
+/*
+ * A crowd of one key heads the bottom, keys just above it are spilled and
+ * the crowd kept: that spill spends what it moved only, so when keys come
+ * in front of the crowd the inserts that brought it still pay for moving
+ * it, and the bottom stays short; the order is the model's.
+ */
+SQ_TEST(ladder_spill_keeps_budget)
+{
+	enum { C = 40 * SQ_LADDER_THRES, A = SQ_LADDER_THRES };
+	static struct sq_ladder_node n[1 + C + A + C / 4];
+	static struct sqm m;
+	const uint64_t x = (uint64_t)1 << 39;
+	struct sq_ladder q;
+	unsigned i, id = 0, most = 0;
+
+	sq_ladder_init(&q);
+	sqm_init(&m);
+	for (i = 0; i < 1 + C + A + C / 4; i++) {
+		uint64_t key = !i ? x << 1 : i <= C ? x :
+			       i <= C + A ? x + (i - C) : i - C - A;
+
+		sq_ladder_node_init(&n[id]);
+		SQ_ASSERT(sq_ladder_enqueue(&q, &n[id], key) ==
+			  sqm_enqueue(&m, id, key));
+		id++;
+		if (i == C + A) {	/* the keys above spilled, the crowd kept */
+			SQ_ASSERT(q.ld_nbottom <= C + SQ_LADDER_THRES);
+			SQ_ASSERT(4 * q.ld_bins >= C);
+		}
+		if (i > C + 2 * A)	/* a spill was tried since */
+			most = q.ld_nbottom > most ? (unsigned)q.ld_nbottom
+						   : most;
+		SQ_ASSERT(sq_ladder_check(&q) == 0);
+	}
+	SQ_ASSERTF(most <= 2 * SQ_LADDER__SPILL,
+		   "the bottom grew to %u nodes\n", most);
+	expect_model_order(&q, n, &m, "ladder_spill_keeps_budget");
+}
+
 #if WB_SMALL
 /*
  * A crowd of one key, not at its bucket's start, on the last rung with
  * every rung held (a key above the crowd keeps each): no rung to spread it
- * over, so a walk finds it is one key and it is fed all the same.
+ * over, so the pile takes it, unsorted (one walk finds it is one key), and
+ * feeds the bottom from there; it is never walked in its bucket again.
  */
 SQ_TEST(ladder_crowd_no_rung)
 {
@@ -691,13 +731,12 @@ SQ_TEST(ladder_crowd_no_rung)
 		sq_ladder_enqueue(&q, &n[M + 2 + i], above[i]);
 	SQ_ASSERT(sq_ladder_pop(&q) == &n[0]);	/* epoch, rungs 0..3 */
 	SQ_ASSERT_EQ(q.ld_nrungs, SQ_LADDER_RUNGS);
-	SQ_ASSERT(sq_ladder_pop(&q) == &n[M + 1]);	/* x; then the crowd */
-	SQ_ASSERT_EQ(q.ld_nrungs, SQ_LADDER_RUNGS);
-	SQ_ASSERT_EQ(q.ld_nbottom, SQ_LADDER_THRES);
-	SQ_ASSERT(q.ld_rung[SQ_LADDER_RUNGS - 1].lr_cur == k);
 	SQ_ASSERT(((k - q.ld_rung[SQ_LADDER_RUNGS - 1].lr_start) &
 		   (((uint64_t)1 << q.ld_rung[SQ_LADDER_RUNGS - 1].lr_shift) -
 		    1)) != 0);			/* not at a bucket's start */
+	SQ_ASSERT(sq_ladder_pop(&q) == &n[M + 1]);	/* x; then the crowd */
+	SQ_ASSERT_EQ(q.ld_nbottom, SQ_LADDER_THRES);
+	SQ_ASSERT(q.ld_pmap != 0 && q.ld_pcur == k);	/* in the pile */
 	SQ_ASSERT(sq_ladder_check(&q) == 0);
 	for (i = 1; i <= M; i++) {
 		SQ_ASSERT(sq_ladder_pop(&q) == &n[i]);
@@ -1177,6 +1216,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(ladder_dequeue_each_tier),
 	SQ_T(ladder_crowd_fed),
 	SQ_T(ladder_spill_reuse),
+	SQ_T(ladder_spill_keeps_budget),
 #if !WB_SMALL
 	SQ_T(ladder_cost_flat),
 #endif

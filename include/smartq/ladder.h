@@ -97,6 +97,8 @@
  *     but the nodes fed from it, of key ld_pcur: the bottom's tail, at
  *     most SQ_LADDER_THRES of them, queued before every node of that key
  *     in the pile.
+ * 10. ld_nbottom <= 4 * ld_bins + SQ_LADDER__SPILL: the budget pays for
+ *     a spill of the whole bottom.
  *  A node not on a queue has ld_home NULL.
  *
  * Costs (n nodes):
@@ -237,7 +239,8 @@ struct sq_ladder__rung {
  * @ld_bottom:  the sorted list; its head is the first node
  * @ld_count:   number of queued nodes
  * @ld_nbottom: nodes in the bottom
- * @ld_bins:    inserts into the bottom since it was filled or spilled
+ * @ld_bins:    the spill budget: inserts into the bottom since it was
+ *              filled, less what spills spent (invariant 10)
  * @ld_nrungs:  rungs in use, 0 .. SQ_LADDER_RUNGS
  * @ld_toplim:  keys above it go to the top
  * @ld_top:     the unsorted list of the far future
@@ -787,33 +790,6 @@ SQ__SLOW void sq_ladder__feed(struct sq_ladder *q, struct sq_ladder__rung *g,
 }
 
 /*
- * sq_ladder__crowd - bucket @b of rung @r, just detached by the refill, is
- * crowded and its first THRES + 1 nodes (those before @n) hold one key,
- * @key: feed it to the bottom, leaving the bucket where it was, if no node
- * of the bucket can be below @key (it is @lo, the smallest key the bucket
- * may hold), or if no rung is free to spread it and a walk of the rest,
- * from @n, finds that key only.  Returns true if it fed the bottom.
- */
-SQ__SLOW bool sq_ladder__crowd(struct sq_ladder *q, unsigned r, unsigned b,
-			       const struct sq_ladder_node *n, uint64_t key,
-			       uint64_t lo)
-{
-	if (key != lo) {
-		if (q->ld_nrungs < (SQ_LADDER_RUNGS))
-			return false;	/* spread: a finer rung feeds it */
-		for (; n; n = n->ld_next) {
-			SQ__STEP(1);
-			if (n->key != key)
-				return false;
-		}
-	}
-	sq__bits_set(q->ld_map, &q->ld_summary, b);	/* undo the detach */
-	q->ld_nrungs = r + 1;
-	sq_ladder__feed(q, &q->ld_rung[r], b, key);
-	return true;
-}
-
-/*
  * sq_ladder__refill - the bottom is empty and the queue is not: fill it
  * from the pile when that is in use (it is the lowest tier); else move the
  * first non-empty bucket of the lowest rung into the bottom, spawning
@@ -903,9 +879,15 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		if (SQ__UNLIKELY(n != NULL)) {
 			if (lo < g->lr_start + ((uint64_t)i << g->lr_shift))
 				lo = g->lr_start + ((uint64_t)i << g->lr_shift);
-			if (min == max &&
-			    sq_ladder__crowd(q, r, (unsigned)b, n, min, lo))
-				return;		/* fed */
+			if (min == max && min == lo) {
+				/* a crowd of the smallest key the bucket may
+				 * hold: fed from where it is, undetached */
+				sq__bits_set(q->ld_map, &q->ld_summary,
+					     (unsigned)b);
+				q->ld_nrungs = r + 1;
+				sq_ladder__feed(q, g, (unsigned)b, min);
+				return;
+			}
 		}
 		if (n && q->ld_nrungs < (SQ_LADDER_RUNGS)) {
 			/* crowded: a rung below, over the bucket's range */
@@ -921,12 +903,16 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			continue;
 		}
 		if (n) {
-			/* crowded, and no rung free: the pile takes it */
+			/* crowded, and no rung free: the pile takes it, and
+			 * a crowd of one key needs no sort */
 			for (; n; n = n->ld_next) {
 				SQ__STEP(1);
 				cnt++;
+				min = n->key < min ? n->key : min;
+				max = n->key > max ? n->key : max;
 			}
-			sq_ladder__pile_add(q, sq_ladder__sort(l), cnt);
+			sq_ladder__pile_add(q, min == max ? l :
+					    sq_ladder__sort(l), cnt);
 			q->ld_pcur = lo;
 			sq_ladder__pile_fill(q);
 			return;
@@ -993,12 +979,15 @@ SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q, struct sq_ladder__list *l,
  * next.  A first spill rung spans the spilled keys only, as fine as they
  * need.
  *
- * A spill moves nodes, and is paid for by the inserts since the bottom was
- * last filled or spilled (ld_bins): it may move at most 4 per insert (plus
- * SQ_LADDER__SPILL).  So a run of equal keys inserted into the bottom is
- * not carried out of it and back for every few keys inserted in front of
- * it; the two-finger insert keeps those cheap.  (A crowd that reaches the
- * bottom from a bucket or the pile is fed, never moved whole.)  Every
+ * A spill is paid for by the inserts into the bottom (ld_bins, the
+ * budget): the bottom never holds more than 4 nodes a budgeted insert
+ * plus SQ_LADDER__SPILL (invariant 10), since a fill leaves at most
+ * SQ_LADDER_THRES and takes the budget back, and a spill of m nodes
+ * spends m / 4 of it, in whole multiples of SQ_LADDER_THRES so that it
+ * keeps its phase (a spill is tried once per THRES inserts).  So every
+ * spill is paid for, including one of a crowd the last spill kept at the
+ * head (what it did not move, it did not spend).  A crowd that reaches
+ * the bottom from a bucket or the pile is fed, never moved whole.  Every
  * path is O(1) amortised per insert, but the pile's: O(log n).
  */
 SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
@@ -1006,8 +995,7 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 	unsigned r = q->ld_nrungs, sh, bits;
 	struct sq_ladder__rung *g = r ? &q->ld_rung[r - 1] : NULL;
 	struct sq_ladder_node *h, *p, *run, *s, *t;
-	size_t kept = 1, before = 0, moved,
-	       budget = (size_t)4 * q->ld_bins + SQ_LADDER__SPILL;
+	size_t kept = 1, before = 0, moved;
 	uint64_t hi, lo, cut;
 	bool pile = q->ld_pmap != 0;
 
@@ -1028,8 +1016,6 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 		}
 	}
 	if (run != h) {
-		if (q->ld_nbottom - before > budget)
-			return;	/* not yet paid for */
 		s = run;	/* cut before the run */
 		p = run->ld_prev;
 		kept = before;
@@ -1039,8 +1025,7 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 		for (s = NULL, p = q->ld_bottom.ll_last; p->key != h->key;
 		     s = p, p = p->ld_prev) {
 			SQ__STEP(1);
-			if (q->ld_nbottom - --kept > budget)
-				return;
+			kept--;
 		}
 		if (!s)
 			return;	/* one key: every insert is O(1) */
@@ -1051,7 +1036,8 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 	q->ld_bottom.ll_last = p;
 	moved = q->ld_nbottom - kept;
 	q->ld_nbottom = kept;
-	q->ld_bins = 0;
+	q->ld_bins -= moved / (4 * (size_t)(SQ_LADDER_THRES)) *
+		      (SQ_LADDER_THRES);
 	if (pile || (!(g && cut >= g->lr_start) && r >= (SQ_LADDER_RUNGS))) {
 		/* no rung can take them */
 		sq_ladder__pile_add(q, s, moved);
@@ -1752,7 +1738,7 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 /**
  * sq_ladder_check - walk the whole queue and verify every invariant
  * @q: the queue
- * Return: 0 if invariants 1-8 of this header hold, -1 otherwise (under
+ * Return: 0 if invariants 1-10 of this header hold, -1 otherwise (under
  * SQ_DEBUG after printing which one broke, at which node).
  * Complexity: O(n + buckets); every walk is bounded by the count, so it
  * ends on any queue.
@@ -1883,6 +1869,8 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 	}
 	SQ__CHECK((size_t)got == q->ld_nbottom, who, q->ld_bottom.ll_first,
 		  "bottom count wrong");
+	SQ__CHECK(q->ld_nbottom <= 4 * q->ld_bins + SQ_LADDER__SPILL, who,
+		  q->ld_bottom.ll_first, "bottom larger than its spill budget");
 	SQ__CHECK((size_t)got == room, who, q->ld_bottom.ll_first,
 		  "node total != count");
 	return 0;
