@@ -603,6 +603,35 @@ static void p_crowd_in_bucket(unsigned n)
 	}
 }
 
+/* keys in one band far ahead; by turns the first cancelled and a key
+ * re-armed inside the band, while the clock walks up to it and every due
+ * node is re-armed at the band's far end: each slot put in order or in
+ * runs by the cancels is cascaded, and its nodes must not lose that work
+ * at every level they drop through (tring) */
+static void p_far_cancel_cascade(unsigned n)
+{
+	const uint64_t band = (uint64_t)1 << 24, top = band + ((uint64_t)1 << 22);
+	uint64_t now = 0;
+	unsigned i;
+	long f;
+
+	for (i = 0; i < n; i++)
+		c_enq(i, band + c_rand() % (top - band));
+	c_measure();
+	for (i = 0; i < 4 * n; i++) {
+		f = c_first();
+		c_deq((unsigned)f);
+		c_enq((unsigned)f, (now > band ? now : band) +
+		      c_rand() % (top - band));
+		if (i % 4 == 3) {
+			now += top / n;
+			while ((f = c_due(now)) >= 0)
+				c_enq((unsigned)f, now + (top - band) +
+				      c_rand() % (top - band));
+		}
+	}
+}
+
 /* the eligible pick past a front of ineligible nodes: the first half in
  * key order can never run, so every pick descends; the picked node
  * moves to the back, still eligible */
@@ -764,6 +793,7 @@ static const struct cost_pattern cost_patterns[] = {
 	{ "crowd inside a bucket", p_crowd_in_bucket },
 	{ "far: cancel the first", p_far_cancel_first },
 	{ "far: cancel any", p_far_cancel_any },
+	{ "far: cancel, cascade", p_far_cancel_cascade },
 };
 
 /* for the kinds with pick_eligible only */
