@@ -17,9 +17,10 @@
  *              rung 2:  [cur2 .. cur1 - 1]
  *              bottom:  keys < cur2 (the lowest rung's cur), sorted
  *
- *   pile     only while no rung can take keys (see below): sorted runs,
- *            keys in [ld_pcur, the lowest rung's cur - 1]
  *   bottom   the sorted list; its head is the first node
+ *
+ * (and, only while every rung is held, a pile between the lowest rung and
+ * the bottom: see "Bounding the worst case" below).
  *
  * A key goes to the top if it is above ld_toplim, else to the highest rung
  * whose lr_cur it reaches, else to the bottom: a tail append, except in the
@@ -27,13 +28,11 @@
  * refilled from the lowest rung's first non-empty bucket: a bucket of at
  * most SQ_LADDER_THRES nodes is sorted into the bottom; a crowded one is
  * spread over a new rung below, of narrower buckets (a "spawn"), and a
- * crowd of one key stays in its bucket, which gives the bottom
- * SQ_LADDER_THRES of it at a time (it is "fed"); when every rung is empty
- * the top is spread over a new rung 0 ("epoch"), or sorted straight into
- * the bottom when it is small.  Every
- * node moves down a bounded number of times, so enqueue and pop are O(1)
- * amortised whatever the key distribution: rungs are made only where
- * nodes crowd.
+ * crowd of one key stays in its bucket and is "fed" (below); when every
+ * rung is empty the top is spread over a new rung 0 ("epoch"), or sorted
+ * straight into the bottom when it is small.  Every node moves down a
+ * bounded number of times, so enqueue and pop are O(1) amortised whatever
+ * the key distribution: rungs are made only where nodes crowd.
  *
  * Integer keys and power-of-two widths.  A bucket index is a subtraction
  * and a shift.  A spawned rung covers the range of its bucket, so its
@@ -48,26 +47,6 @@
  * stably (a merge sort) and an insert there goes after its equals.  So
  * among equal keys the earliest (re)queued comes first, and the exact
  * backends return identical sequences.
- *
- * When the rungs run out.  Each rung narrows its parent bucket by
- * 2^SQ_LADDER__CBITS; rung 0's width is at most 2^(64 - log2 Buckets).  The
- * defaults (1024, 64, 10 rungs) give 10 + 9 * 6 = 64 bits: a crowded bucket
- * always finds a free rung, for any keys, unless spills took rungs.  A
- * spill: a bottom longer than SQ_LADDER__SPILL (keys enqueued below the
- * lowest rung: the present, the past) keeps its front and moves the rest
- * into the lowest rung when it reaches down that far, else over a new
- * lowest rung, if one is free (sq_ladder__spill()); a spill rung made
- * below another reaches 2^SQ_LADDER__REACH times further down. With
- * SQ_LADDER_RUNGS set below the bound, or when spills and a chain of spawns
- * hold every rung, the paper merge-sorts a crowded bucket on the last rung
- * into the bottom, and a bottom that cannot spill grows, whose inserts cost
- * twice the distance from its nearer end: O(n) each.  Here both go to the
- * pile instead: a tier below the rungs that needs no bucket, a binary
- * counter of sorted runs (Bentley and Saxe's logarithmic method; see
- * sq_ladder__pile_add()), which takes the keys in [ld_pcur, the lowest
- * rung's cur) and every spill while it is in use, and feeds the bottom
- * SQ_LADDER_THRES nodes at a time: O(log n) amortised a node, and it is
- * gone when it runs empty.  The order stays exact.
  *
  * Invariants (sq_ladder_check() verifies each of them):
  *  1. Every list is NULL-terminated both ways, and each node's ld_home is
@@ -91,6 +70,42 @@
  *     are empty); summary bit w is set iff bitmap word w is not 0.
  *  7. Every top key is above ld_toplim and within [ld_tmin, ld_tmax].
  *  8. ld_nrungs <= SQ_LADDER_RUNGS.
+ *  A node not on a queue has ld_home NULL.
+ *
+ * ---- Bounding the worst case (beyond the paper) ----
+ *
+ * The paper's ladder is O(1) amortised for the keys it was measured on;
+ * three additions keep it so for any keys, each on a slow path only:
+ *
+ *   feed   a crowd of one key is fed to the bottom THRES nodes at a time
+ *          from its bucket, never moved whole (sq_ladder__feed());
+ *   spill  a bottom grown by inserts below the lowest rung moves its tail
+ *          up into a rung, paid for by those inserts (sq_ladder__spill());
+ *   pile   what no rung can take when every rung is held: sorted runs,
+ *          O(log n) amortised a node (the section after the ladder's own
+ *          paths).
+ *
+ * When the rungs run out.  Each rung narrows its parent bucket by
+ * 2^SQ_LADDER__CBITS; rung 0's width is at most 2^(64 - log2 Buckets).  The
+ * defaults (1024, 64, 10 rungs) give 10 + 9 * 6 = 64 bits: a crowded bucket
+ * always finds a free rung, for any keys, unless spills took rungs.  A
+ * spill: a bottom longer than SQ_LADDER__SPILL (keys enqueued below the
+ * lowest rung: the present, the past) keeps its front and moves the rest
+ * into the lowest rung when it reaches down that far, else over a new
+ * lowest rung, if one is free (sq_ladder__spill()); a spill rung made
+ * below another reaches 2^SQ_LADDER__REACH times further down. With
+ * SQ_LADDER_RUNGS set below the bound, or when spills and a chain of spawns
+ * hold every rung, the paper merge-sorts a crowded bucket on the last rung
+ * into the bottom, and a bottom that cannot spill grows, whose inserts cost
+ * twice the distance from its nearer end: O(n) each.  Here both go to the
+ * pile instead: a tier below the rungs that needs no bucket, a binary
+ * counter of sorted runs (Bentley and Saxe's logarithmic method; see
+ * sq_ladder__pile_add()), which takes the keys in [ld_pcur, the lowest
+ * rung's cur) and every spill while it is in use, and feeds the bottom
+ * SQ_LADDER_THRES nodes at a time: O(log n) amortised a node, and it is
+ * gone when it runs empty.  The order stays exact.
+ *
+ * Their invariants (sq_ladder_check() verifies them too):
  *  9. Bit r of ld_pmap is set iff run r is not empty; each run is sorted,
  *     keys from ld_pcur to the lowest rung's cur - 1 (ld_toplim with no
  *     rung).  While the pile is in use, every bottom key is below ld_pcur
@@ -99,7 +114,6 @@
  *     in the pile.
  * 10. ld_nbottom <= 4 * ld_bins + SQ_LADDER__SPILL: the budget pays for
  *     a spill of the whole bottom.
- *  A node not on a queue has ld_home NULL.
  *
  * Costs (n nodes):
  *	enqueue		O(1): a tail append, or an ordered insert into the
@@ -448,6 +462,11 @@ SQ__INLINE unsigned sq_ladder__oldest(const struct sq_ladder *q)
 
 /* ---- moving lists down (the slow paths) ---------------------------------- */
 
+/* The pile (its own section, after the ladder's paths) */
+SQ__SLOW void sq_ladder__pile_add(struct sq_ladder *q, struct sq_ladder_node *l,
+				  size_t m);
+SQ__SLOW void sq_ladder__pile_fill(struct sq_ladder *q);
+
 /* Merge two key-sorted NULL-terminated lists (by ld_next only); on equal
  * keys @a's nodes come first, so the merge is stable when @a is older. */
 static inline struct sq_ladder_node *sq_ladder__merge(struct sq_ladder_node *a,
@@ -529,86 +548,6 @@ SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
 	q->ld_bottom.ll_last = p;
 	q->ld_nbottom = cnt;
 	q->ld_bins = 0;
-}
-
-/*
- * The pile: where the ladder puts what no rung can take (a spill with no
- * rung free, a crowded bucket of many keys with no rung to spread it), a
- * comparison structure that needs no bucket: sorted runs, as in Bentley
- * and Saxe's logarithmic method.  Run r has rank r; a rank-r run was made
- * from at least 2^r nodes added, so r < 64; the higher the rank, the older
- * the run (every run added is merged with each run of lower rank), and
- * among equal keys the older run's nodes come first.
- *
- * sq_ladder__pile_add - add the sorted list @l (by ld_next, NULL-ended) of
- * @m nodes, younger than every node in the pile and in arrival order among
- * equal keys: it takes rank floor(log2 @m) and carries, as a binary
- * counter does, merging the older run first.  A node's rank only grows, so
- * it is merged at most 64 times: O(log n) amortised a node.
- */
-SQ__SLOW void sq_ladder__pile_add(struct sq_ladder *q, struct sq_ladder_node *l,
-				  size_t m)
-{
-	struct sq_ladder__list *h;
-	struct sq_ladder_node *n, *p = NULL;
-	unsigned r, rank = 63 - sq__clz64((uint64_t)m);
-
-	for (r = 0; r <= rank; r++) {
-		SQ__STEP(1);
-		if (!(q->ld_pmap >> r & 1))
-			continue;
-		l = sq_ladder__merge(q->ld_run[r].ll_first, l);
-		q->ld_pmap &= ~((uint64_t)1 << r);
-		if (r == rank)
-			rank++;		/* a carry */
-	}
-	h = &q->ld_run[rank];
-	h->ll_first = l;
-	for (n = l; n; p = n, n = n->ld_next) {
-		SQ__STEP(1);
-		n->ld_prev = p;
-		n->ld_home = h;
-	}
-	h->ll_last = p;
-	q->ld_pmap |= (uint64_t)1 << rank;
-}
-
-/*
- * sq_ladder__pile_fill - the bottom is empty and the pile is not: move
- * its first SQ_LADDER_THRES nodes (or all, if fewer) to the bottom, each
- * the smallest run head, the oldest run's among equal keys; O(runs) a
- * node.  The pile then takes the keys from the last one moved, so its
- * nodes of that key stay behind the bottom's ("fed", as from a bucket).
- */
-SQ__SLOW void sq_ladder__pile_fill(struct sq_ladder *q)
-{
-	struct sq_ladder_node *n;
-	struct sq_ladder__list *l;
-	uint64_t m;
-	unsigned k, r;
-
-	k = 0;
-	do {	/* the pile is in use: one node at least; the bottom empty */
-		r = sq_ladder__oldest(q);
-		l = &q->ld_run[r];
-		n = l->ll_first;
-		for (m = q->ld_pmap & ~((uint64_t)1 << r); m;
-		     m &= ~((uint64_t)1 << r)) {
-			SQ__STEP(1);
-			r = 63 - sq__clz64(m);
-			if (q->ld_run[r].ll_first->key < n->key) {
-				l = &q->ld_run[r];
-				n = l->ll_first;
-			}
-		}
-		sq_ladder__list_del(l, n);
-		if (!l->ll_first)
-			q->ld_pmap &= ~((uint64_t)1 << (l - q->ld_run));
-		sq_ladder__list_add(&q->ld_bottom, n);
-	} while (++k < (SQ_LADDER_THRES) && q->ld_pmap);
-	q->ld_nbottom = k;
-	q->ld_bins = 0;
-	q->ld_pcur = n->key;
 }
 
 /*
@@ -1210,6 +1149,88 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 	}
 	sq_ladder__unlink(n);
 	return was_first;
+}
+
+/* ---- the pile: the fallback when every rung is held ---------------------- */
+
+/*
+ * The pile: where the ladder puts what no rung can take (a spill with no
+ * rung free, a crowded bucket of many keys with no rung to spread it), a
+ * comparison structure that needs no bucket: sorted runs, as in Bentley
+ * and Saxe's logarithmic method.  Run r has rank r; a rank-r run was made
+ * from at least 2^r nodes added, so r < 64; the higher the rank, the older
+ * the run (every run added is merged with each run of lower rank), and
+ * among equal keys the older run's nodes come first.
+ *
+ * sq_ladder__pile_add - add the sorted list @l (by ld_next, NULL-ended) of
+ * @m nodes, younger than every node in the pile and in arrival order among
+ * equal keys: it takes rank floor(log2 @m) and carries, as a binary
+ * counter does, merging the older run first.  A node's rank only grows, so
+ * it is merged at most 64 times: O(log n) amortised a node.
+ */
+SQ__SLOW void sq_ladder__pile_add(struct sq_ladder *q, struct sq_ladder_node *l,
+				  size_t m)
+{
+	struct sq_ladder__list *h;
+	struct sq_ladder_node *n, *p = NULL;
+	unsigned r, rank = 63 - sq__clz64((uint64_t)m);
+
+	for (r = 0; r <= rank; r++) {
+		SQ__STEP(1);
+		if (!(q->ld_pmap >> r & 1))
+			continue;
+		l = sq_ladder__merge(q->ld_run[r].ll_first, l);
+		q->ld_pmap &= ~((uint64_t)1 << r);
+		if (r == rank)
+			rank++;		/* a carry */
+	}
+	h = &q->ld_run[rank];
+	h->ll_first = l;
+	for (n = l; n; p = n, n = n->ld_next) {
+		SQ__STEP(1);
+		n->ld_prev = p;
+		n->ld_home = h;
+	}
+	h->ll_last = p;
+	q->ld_pmap |= (uint64_t)1 << rank;
+}
+
+/*
+ * sq_ladder__pile_fill - the bottom is empty and the pile is not: move
+ * its first SQ_LADDER_THRES nodes (or all, if fewer) to the bottom, each
+ * the smallest run head, the oldest run's among equal keys; O(runs) a
+ * node.  The pile then takes the keys from the last one moved, so its
+ * nodes of that key stay behind the bottom's ("fed", as from a bucket).
+ */
+SQ__SLOW void sq_ladder__pile_fill(struct sq_ladder *q)
+{
+	struct sq_ladder_node *n;
+	struct sq_ladder__list *l;
+	uint64_t m;
+	unsigned k, r;
+
+	k = 0;
+	do {	/* the pile is in use: one node at least; the bottom empty */
+		r = sq_ladder__oldest(q);
+		l = &q->ld_run[r];
+		n = l->ll_first;
+		for (m = q->ld_pmap & ~((uint64_t)1 << r); m;
+		     m &= ~((uint64_t)1 << r)) {
+			SQ__STEP(1);
+			r = 63 - sq__clz64(m);
+			if (q->ld_run[r].ll_first->key < n->key) {
+				l = &q->ld_run[r];
+				n = l->ll_first;
+			}
+		}
+		sq_ladder__list_del(l, n);
+		if (!l->ll_first)
+			q->ld_pmap &= ~((uint64_t)1 << (l - q->ld_run));
+		sq_ladder__list_add(&q->ld_bottom, n);
+	} while (++k < (SQ_LADDER_THRES) && q->ld_pmap);
+	q->ld_nbottom = k;
+	q->ld_bins = 0;
+	q->ld_pcur = n->key;
 }
 
 /* ---- the API ------------------------------------------------------------- */
