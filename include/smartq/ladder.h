@@ -729,6 +729,42 @@ SQ__SLOW void sq_ladder__feed(struct sq_ladder *q, struct sq_ladder__rung *g,
 }
 
 /*
+ * sq_ladder__span - count the bucket from @a to its tail @z, and find its
+ * smallest and largest keys, stopping past SQ_LADDER_THRES nodes (then it
+ * is crowded: the count is above THRES and the keys are not all seen).
+ * It walks in from both ends at once: a bucket's nodes are cold, and two
+ * chains of loads wait on memory side by side, where one waits twice as
+ * long.
+ */
+SQ__INLINE size_t sq_ladder__span(const struct sq_ladder_node *a,
+				  const struct sq_ladder_node *z,
+				  uint64_t *min, uint64_t *max)
+{
+	uint64_t lo = a->key < z->key ? a->key : z->key;
+	uint64_t hi = a->key < z->key ? z->key : a->key;
+	size_t cnt = a == z ? 1 : 2;
+
+	SQ__STEP(cnt);		/* the steps count nodes, as a walk's */
+	while (a != z && a->ld_next != z && cnt <= (SQ_LADDER_THRES)) {
+		SQ__STEP(1);
+		a = a->ld_next;
+		z = z->ld_prev;
+		lo = a->key < lo ? a->key : lo;
+		hi = a->key > hi ? a->key : hi;
+		cnt++;
+		if (a != z) {
+			SQ__STEP(1);
+			lo = z->key < lo ? z->key : lo;
+			hi = z->key > hi ? z->key : hi;
+			cnt++;
+		}
+	}
+	*min = lo;
+	*max = hi;
+	return cnt;
+}
+
+/*
  * sq_ladder__refill - the bottom is empty and the queue is not: fill it
  * from the pile when that is in use (it is the lowest tier); else move the
  * first non-empty bucket of the lowest rung into the bottom, spawning
@@ -806,14 +842,19 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		} else {
 			g->lr_cur = g->lr_start + hi_off + 1;
 		}
-		cnt = 0;
-		min = UINT64_MAX;
-		max = 0;
-		for (n = l; n && cnt <= (SQ_LADDER_THRES); n = n->ld_next) {
-			SQ__STEP(1);
-			cnt++;
-			min = n->key < min ? n->key : min;
-			max = n->key > max ? n->key : max;
+		cnt = sq_ladder__span(l, z, &min, &max);
+		n = NULL;
+		if (SQ__UNLIKELY(cnt > (SQ_LADDER_THRES))) {
+			/* crowded: its first THRES + 1 nodes, from the head */
+			cnt = 0;
+			min = UINT64_MAX;
+			max = 0;
+			for (n = l; cnt <= (SQ_LADDER_THRES); n = n->ld_next) {
+				SQ__STEP(1);
+				cnt++;
+				min = n->key < min ? n->key : min;
+				max = n->key > max ? n->key : max;
+			}
 		}
 		if (SQ__UNLIKELY(n != NULL)) {
 			if (lo < g->lr_start + ((uint64_t)i << g->lr_shift))
