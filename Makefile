@@ -41,6 +41,7 @@ all: test ## the default: make test
 
 include mk/kinds.mk
 -include tests/tests.mk
+-include tests/remote.mk
 -include bench/bench.mk
 -include replay/replay.mk
 -include examples/examples.mk

@@ -152,4 +152,22 @@
 #define SQ_FOREACH(K, q, n) \
 	for ((n) = SQ_FIRST(K, q); (n) != NULL; (n) = SQ__FN(K, _next)(n))
 
+/*
+ * SQ_REQUEUE_SLACK(K, q, n, key, slack) - re-arm lazily, for a timer that
+ * may fire anywhere in [key, key + slack] (Linux's timer slack; nginx
+ * re-arms lazily too): a node queued at a key in that window stays where
+ * it is (false: nothing changed); any other goes to key + slack, the
+ * window's end (SQ_REQUEUE's result), so that a keepalive re-armed on
+ * every packet, each window a little later than the last, moves once per
+ * slack.  Any kind, the tie kinds too: it is SQ_QUEUED, SQ_KEY and
+ * SQ_REQUEUE, so @n, @key and @slack are evaluated more than once.
+ * Complexity: O(1) when it stays, else SQ_REQUEUE's.
+ */
+#define SQ_REQUEUE_SLACK(K, q, n, key, slack)				\
+	((SQ_QUEUED(K, n) && sq__within_slack(SQ_KEY(K, n), (key), (slack))) \
+		 ? false : SQ_REQUEUE(K, q, n, sq__slack_end((key), (slack))))
+
+/* Timers across threads, where C11 atomics exist: smartq/remote.h. */
+#include "smartq/remote.h"
+
 #endif /* SMARTQ_H */

@@ -336,6 +336,23 @@ static inline double sq_key_to_double(uint64_t k)
 }
 
 /*
+ * SQ_REQUEUE_SLACK's window (smartq.h): a node may be due anywhere in
+ * [key, key + slack].  sq__within_slack - is its key @at there already;
+ * sq__slack_end - where one that moves goes, the window's end, so the
+ * re-arms after it, each a little later, find it inside their windows.
+ * No overflow: the end saturates at UINT64_MAX.
+ */
+static inline bool sq__within_slack(uint64_t at, uint64_t key, uint64_t slack)
+{
+	return at >= key && at - key <= slack;
+}
+
+static inline uint64_t sq__slack_end(uint64_t key, uint64_t slack)
+{
+	return key + slack < key ? UINT64_MAX : key + slack;
+}
+
+/*
  * SQ_DEBUG: misuse checks and poisoned links.
  *
  * SQ__MISUSE(cond, fn, mistake) stops the program with "fn: mistake" on
