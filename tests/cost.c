@@ -764,6 +764,143 @@ static void p_find_any(unsigned n)
 	}
 }
 
+/* ---- slack and the remote inbox (smartq/remote.h) ------------------ */
+
+/* SQ_REQUEUE_SLACK and a remote queue for each backend, found by name,
+ * so the adapter above stays as it is */
+struct cost_extra {
+	const char *name;
+	void (*req_slack)(unsigned id, uint64_t key, uint64_t slack);
+	void (*rinit)(void);
+	void (*rpost)(unsigned id, uint64_t key, bool arm);
+	size_t (*rdrain)(void);
+	int (*rcheck)(void);
+};
+
+#if SQ_HAVE_REMOTE
+#define COST_REMOTE_FNS(K)                                                     \
+	static SQ_REMOTE(K) K##_rq;                                            \
+	static SQ_REMOTE_NODE(K) *K##_rn;                                      \
+	static void K##_rinit(void)                                            \
+	{                                                                      \
+		unsigned i;                                                    \
+		if (!K##_rn)                                                   \
+			K##_rn = calloc(COST_MAX, sizeof(*K##_rn));            \
+		if (!K##_rn)                                                   \
+			exit(1);                                               \
+		SQ_REMOTE_INIT(K, &K##_rq);                                    \
+		for (i = 0; i < COST_MAX; i++)                                 \
+			SQ_REMOTE_NODE_INIT(K, &K##_rn[i]);                    \
+	}                                                                      \
+	static void K##_rpost(unsigned i, uint64_t key, bool arm)              \
+	{                                                                      \
+		if (arm)                                                       \
+			SQ_REMOTE_ARM(K, &K##_rq, &K##_rn[i], key);            \
+		else                                                           \
+			SQ_REMOTE_CANCEL(K, &K##_rq, &K##_rn[i]);              \
+	}                                                                      \
+	static size_t K##_rdrain(void) { return SQ_REMOTE_DRAIN(K, &K##_rq); } \
+	static int K##_rcheck(void)                                            \
+	{                                                                      \
+		return SQ_CHECK(K, SQ_REMOTE_Q(K, &K##_rq));                   \
+	}
+#define COST_REMOTE_ROW(K) K##_rinit, K##_rpost, K##_rdrain, K##_rcheck
+#else
+#define COST_REMOTE_FNS(K)
+#define COST_REMOTE_ROW(K) NULL, NULL, NULL, NULL
+#endif
+
+#define COST_EXTRA_FNS(K)                                                      \
+	COST_REMOTE_FNS(K)                                                     \
+	static void K##_req_slack(unsigned i, uint64_t key, uint64_t slack)    \
+	{                                                                      \
+		(void)SQ_REQUEUE_SLACK(K, &K##_q, &K##_items[i].link, key,     \
+				       slack);                                 \
+	}
+#define COST_EXTRA_KIND(K, exact) COST_EXTRA_FNS(K)
+#define COST_EXTRA_TIE(B) SQ_REMOTE_KIND(tie_##B) COST_EXTRA_FNS(tie_##B)
+SQ_KINDS(COST_EXTRA_KIND)
+SQ_TIE_KINDS(COST_EXTRA_TIE)
+COST_EXTRA_FNS(erb)
+COST_EXTRA_FNS(egavl)
+
+#define COST_EXTRA_ROW(K) { #K, K##_req_slack, COST_REMOTE_ROW(K) },
+#define COST_EXTRA_KIND_ROW(K, exact) COST_EXTRA_ROW(K)
+#define COST_EXTRA_TIE_ROW(B) COST_EXTRA_ROW(tie_##B)
+static const struct cost_extra cost_extras[] = {
+	SQ_KINDS(COST_EXTRA_KIND_ROW)
+	SQ_TIE_KINDS(COST_EXTRA_TIE_ROW)
+	COST_EXTRA_ROW(erb)
+	COST_EXTRA_ROW(egavl)
+};
+
+static const struct cost_extra *c_extra(void)
+{
+	size_t i;
+
+	for (i = 0; i < COST_NELEM(cost_extras); i++)
+		if (!strcmp(cost_extras[i].name, Q->name))
+			return &cost_extras[i];
+	printf("cost: %s has no slack or remote adapter\n", Q->name);
+	exit(1);
+}
+
+/* the keepalive of p_keepalive, re-armed lazily: a node may fire up to
+ * 1 s late, so each moves once a second, not on every re-arm (each node
+ * re-armed every 64 ms whatever n, so the moves per re-arm are the same
+ * at N and 8N) */
+static void p_keepalive_slack(unsigned n)
+{
+	const struct cost_extra *x = c_extra();
+	const uint64_t two_hours = 7200000000u, slack = 1000000u;
+	uint64_t now = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		now += 1000u;
+		c_enq(i, now + two_hours);
+	}
+	c_measure();
+	for (i = 0; i < 64 * n; i++) {
+		now += 64000u / n;
+		(void)c_due(now);
+		cost_calls += cost_on;
+		x->req_slack(i % n, now + two_hours, slack);
+	}
+}
+
+/* timers armed (3 in 4) and cancelled from "other threads" into a remote
+ * queue, drained every 64 commands: a drain is O(1) per command plus the
+ * backend's requeue or dequeue */
+static void p_remote_drain(unsigned n)
+{
+	const struct cost_extra *x = c_extra();
+	unsigned i;
+
+	if (!x->rinit)
+		return;		/* no C11 atomics: nothing to count */
+	x->rinit();
+	for (i = 0; i < n; i++)
+		x->rpost(i, c_rand() >> 30, true);
+	(void)x->rdrain();
+	c_measure();
+	for (i = 0; i < 4 * n; i++) {
+		uint64_t r = c_rand();
+
+		cost_calls += cost_on;
+		x->rpost((unsigned)(r % n), r >> 30, (r >> 20) % 4u != 0);
+		if (i % 64u == 63u) {
+			cost_calls += cost_on;
+			(void)x->rdrain();
+		}
+	}
+	cost_on = false;
+	if (x->rcheck()) {
+		printf("cost: %s: the remote queue's check() failed\n", Q->name);
+		exit(1);
+	}
+}
+
 struct cost_pattern {
 	const char *name;
 	void (*run)(unsigned n);
@@ -794,6 +931,8 @@ static const struct cost_pattern cost_patterns[] = {
 	{ "far: cancel the first", p_far_cancel_first },
 	{ "far: cancel any", p_far_cancel_any },
 	{ "far: cancel, cascade", p_far_cancel_cascade },
+	{ "keepalive, slack", p_keepalive_slack },
+	{ "remote: post, drain", p_remote_drain },
 };
 
 /* for the kinds with pick_eligible only */
