@@ -32,9 +32,7 @@
 #ifndef SQ_K
 #error "build with -DSQ_K=<backend>, a token of SQ_KINDS in smartq.h"
 #endif
-#if !SQ_HAVE_REMOTE
-#error "smartq/remote.h needs C11 atomics (<stdatomic.h>)"
-#endif
+/* without C11 atomics SQ_REMOTE names sq_remote_needs_C11_atomics */
 
 #define CONNS 8
 #define WORKERS 2

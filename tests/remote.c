@@ -263,7 +263,7 @@ int main(void)
 		applied_idle += SQ_REMOTE_IDLE(SQ_K, &remote, &timers[t].node);
 	if (applied_idle != REMOTE_TIMERS)
 		FAIL("%u of %u nodes idle at the end\n", applied_idle,
-		     REMOTE_TIMERS);
+		     (unsigned)REMOTE_TIMERS);
 	printf("remote-%s: %d producers x %d commands, %lu owner loops, "
 	       "%lu fired\n", STR(SQ_K), REMOTE_PRODUCERS, REMOTE_OPS, loop,
 	       fires);

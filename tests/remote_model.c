@@ -55,7 +55,9 @@ enum { O_IDLE, O_EMPTY, O_LAST, O_POP0, O_POP1, O_POP3, O_STUB_NULL,
 
 struct poster {
 	uint64_t s, cur;
-	uint8_t pc, idx, prev, pad[5];
+	uint8_t pc, idx, prev;
+	/* cppcheck-suppress unusedStructMember ; zeroed, compared by memcmp */
+	uint8_t pad[5];
 };
 
 /* everything; no padding the compiler may leave undefined (memcmp) */
@@ -70,6 +72,7 @@ struct ms {
 	uint8_t pub_cmd, pub_key, pub_serial, applied_serial;	/* ghost */
 	uint8_t fired_since_apply, fires;
 	uint8_t opc, last, popped, onext, oprev, okey;
+	/* cppcheck-suppress unusedStructMember ; zeroed, compared by memcmp */
 	uint8_t pad[2];
 };
 
@@ -86,8 +89,8 @@ static const char *fault;	/* the first violation found */
 
 /* ---- the visited set: open addressing over whole states ------------ */
 
-static struct ms *seen;
-static unsigned char *used;
+static struct ms *mc_states;
+static unsigned char *mc_used;
 static size_t seen_cap, seen_n, transitions;
 
 static uint64_t hash_ms(const struct ms *m)
@@ -106,8 +109,8 @@ static int visit(const struct ms *m)
 {
 	size_t i = (size_t)hash_ms(m) & (seen_cap - 1);
 
-	while (used[i]) {
-		if (!memcmp(&seen[i], m, sizeof(*m)))
+	while (mc_used[i]) {
+		if (!memcmp(&mc_states[i], m, sizeof(*m)))
 			return 0;
 		i = (i + 1) & (seen_cap - 1);
 	}
@@ -116,8 +119,8 @@ static int visit(const struct ms *m)
 			seen_cap / 2);
 		exit(1);
 	}
-	used[i] = 1;
-	memcpy(&seen[i], m, sizeof(*m));
+	mc_used[i] = 1;
+	memcpy(&mc_states[i], m, sizeof(*m));
 	seen_n++;
 	return 1;
 }
@@ -450,7 +453,7 @@ static const char *run(const struct scenario *sc, int brk)
 	SC = sc;
 	broken = brk;
 	fault = NULL;
-	memset(used, 0, seen_cap);
+	memset(mc_used, 0, seen_cap);
 	seen_n = 0;
 	transitions = 0;
 	memset(&m, 0, sizeof(m));
@@ -474,9 +477,9 @@ int main(void)
 					      "no sequence count" };
 
 	seen_cap = (size_t)1 << 22;
-	seen = malloc(seen_cap * sizeof(*seen));
-	used = malloc(seen_cap);
-	if (!seen || !used) {
+	mc_states = malloc(seen_cap * sizeof(*mc_states));
+	mc_used = malloc(seen_cap);
+	if (!mc_states || !mc_used) {
 		fprintf(stderr, "remote_model: out of memory\n");
 		return 1;
 	}
@@ -499,8 +502,8 @@ int main(void)
 		else
 			failed++;
 	}
-	free(seen);
-	free(used);
+	free(mc_states);
+	free(mc_used);
 	printf("remote_model: %u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
