@@ -43,6 +43,10 @@
  * works on them too; they are not in SQ_KINDS (the harness and the
  * kind-wide tests are for the plain queues).
  *
+ * Timers across threads (smartq/remote.h, where C11 atomics exist):
+ * SQ_REMOTE(K) is a queue of kind K one thread owns, with an inbox into
+ * which any thread posts arms and cancels; the owner drains it.
+ *
  * Every backend: keys are uint64_t compared unsigned, all values valid;
  * equal keys come out in the order they were enqueued (or requeued), or
  * in a tie kind's, by the user's less() first (SQ_TIE: rb, gavl, binom);

@@ -57,12 +57,12 @@ SQR_CC_asan        := $(CC) -O1 -g -std=c11 -DSQ_DEBUG $(SQT_SAN)
 SQR_CC_aarch64     := $(SQX_CC_aarch64) -O2 -g -std=c11
 SQR_CC_armhf       := $(SQX_CC_armhf) -O2 -g -std=c11
 # commands per producer: fewer where each is slower
-SQR_OPS_o2         := 400000
-SQR_OPS_tsan-gcc   := 100000
-SQR_OPS_tsan-clang := 100000
-SQR_OPS_asan       := 100000
-SQR_OPS_aarch64    := 50000
-SQR_OPS_armhf      := 50000
+SQR_OPS_o2         := 1000000
+SQR_OPS_tsan-gcc   := 300000
+SQR_OPS_tsan-clang := 300000
+SQR_OPS_asan       := 300000
+SQR_OPS_aarch64    := 300000
+SQR_OPS_armhf      := 300000
 
 # $(call sqr_rules,VARIANT)
 define sqr_rules
@@ -80,6 +80,8 @@ $(SQT_DIR)/$(1)/bin/remote-%: $(SQR_SRC) $(SQR_HDRS)
 		-DREMOTE_OPS=$$(SQR_OPS_$(1)) -pthread -o $$@ $$<
 endef
 $(foreach t,aarch64 armhf,$(eval $(call sqr_cross,$(t))))
+# kept when one is built by name, not only by make check
+.PRECIOUS: $(SQT_DIR)/aarch64/bin/remote-% $(SQT_DIR)/armhf/bin/remote-%
 
 SQR_TEST  := $(addprefix $(SQT_DIR)/o2/remote-,$(SQ_KINDS)) \
              $(SQT_DIR)/o2/remote_model $(SQT_DIR)/o2/remote_misuse
