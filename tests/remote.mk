@@ -11,7 +11,8 @@
 #                                            order than x86 (check; the
 #                                            toolchains of tests/cross.mk)
 #   remote_model   tests/remote_model.c, every interleaving of two posters
-#                  and the owner over the node's state machine (make test)
+#                  and the owner over the node's state machine (make test;
+#                  remote_model-big adds its largest scenario: make check)
 #   remote_misuse  tests/remote_misuse.c, SQ_DEBUG's messages (make test)
 #
 #   make bench-remote [REMOTE_ARGS=...]   bench/remote.c (never a test)
@@ -85,7 +86,8 @@ $(foreach t,aarch64 armhf,$(eval $(call sqr_cross,$(t))))
 
 SQR_TEST  := $(addprefix $(SQT_DIR)/o2/remote-,$(SQ_KINDS)) \
              $(SQT_DIR)/o2/remote_model $(SQT_DIR)/o2/remote_misuse
-SQR_CHECK := $(addprefix $(SQT_DIR)/asan/remote-,$(if $(filter yes,$(SQ_ASAN)),$(SQ_KINDS))) \
+SQR_CHECK := $(SQT_DIR)/o2/remote_model-big \
+             $(addprefix $(SQT_DIR)/asan/remote-,$(if $(filter yes,$(SQ_ASAN)),$(SQ_KINDS))) \
              $(if $(filter yes,$(SQ_ASAN)),$(SQT_DIR)/asan/remote_model)
 ifeq ($(SQ_TSAN),yes)
 SQR_TEST  += $(SQT_DIR)/tsan-gcc/remote-rb
@@ -122,6 +124,11 @@ bench-remote: $(REMOTE_BIN) ## remote.h: owner's path vs plain, producers vs a m
 $(REMOTE_BIN): bench/remote.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -pthread -o $@ $<
+
+# the model's largest scenario: four million states, 2 s, 0.7 GB
+$(SQT_DIR)/o2/remote_model-big: tests/remote_model.c $(SQR_HDRS)
+	@mkdir -p $(@D)
+	$(call sqt_cc,o2) -DREMOTE_MODEL_BIG -o $@ $<
 
 # the misuse suite: SQ_DEBUG always, threads
 $(SQT_DIR)/o2/remote_misuse: tests/remote_misuse.c $(SQR_HDRS) tests/child.h
