@@ -34,7 +34,8 @@
 #define BQ_MAX_QUEUES 32
 
 enum bq_workload {
-	BQ_HOLD, BQ_SCHED, BQ_TIMER, BQ_UPDOWN, BQ_SPREAD, BQ_NWORKLOADS
+	BQ_HOLD, BQ_SCHED, BQ_TIMER, BQ_UPDOWN, BQ_SPREAD, BQ_CHURN,
+	BQ_NWORKLOADS
 };
 enum bq_dist {
 	BQ_UNIFORM, BQ_EXP, BQ_TIES, BQ_TRI, BQ_NEGTRI, BQ_BIMODAL, BQ_CAMEL,
@@ -50,7 +51,8 @@ struct bq_state {
 	uint32_t inc[BQ_TAB];	/* key increments (slices, timeouts) */
 	uint32_t rnd[BQ_TAB];	/* random words: the workloads' choices */
 	uint64_t tick;		/* position in the tables */
-	uint64_t now;		/* timer: deadline of the last expiry */
+	uint64_t now;		/* timer: deadline of the last expiry;
+				 * churn: the clock */
 	uint32_t *sleep;	/* sched: FIFO of sleeping node indices */
 	uint64_t sleep_head, sleep_tail, sleep_mask;	/* (updown: popped) */
 	size_t phase_left;	/* updown: steps left in this phase */

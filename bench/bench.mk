@@ -134,3 +134,21 @@ $(ELIG_BIN): bench/elig.c $(HEADERS) $(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BENCH_LINUX_FLAGS) $(CFLAGS) $(WARN) -std=gnu11 \
 		-o $@ bench/elig.c $(BENCH_LINUX_OBJ)
+
+# One harness against two header trees, run alternately, side by side:
+# make compare [COMPARE_A=commit] [COMPARE_B=commit or work]
+# [COMPARE_WORKLOADS='churn-1h seeds-65536 ...' or quick or all]
+# [COMPARE_ROUNDS=5] [COMPARE_CPU=1] [COMPARE_LOCK=/tmp/some.lock]
+# (bench/compare.sh lists the workloads).
+COMPARE_A         ?= HEAD
+COMPARE_B         ?= work
+COMPARE_WORKLOADS ?= all
+COMPARE_ROUNDS    ?= 5
+COMPARE_CPU       ?= 1
+COMPARE_LOCK      ?=
+.PHONY: compare
+compare: ## two header trees, one harness, A B A B: medians and B/A (bench/compare.sh)
+	@CC='$(CC)' CFLAGS='$(CFLAGS)' BUILD='$(BUILD)' sh bench/compare.sh \
+		-r $(COMPARE_ROUNDS) -c $(COMPARE_CPU) \
+		$(if $(COMPARE_LOCK),-l $(COMPARE_LOCK)) \
+		$(COMPARE_A) $(COMPARE_B) $(COMPARE_WORKLOADS)

@@ -60,6 +60,10 @@ static void bq_usage(FILE *f)
 "                        spread: the timer mix with a server's horizons: unless\n"
 "                          given, -d loguniform -m 3600000 --gran-shift 0\n"
 "                          (keys in ms: timeouts 1 ms .. 1 h, ring at 1 ms)\n"
+"                        churn: long timers, the same defaults as spread: 63\n"
+"                          steps in 64 re-arm a random timer (requeue), the\n"
+"                          64th advances the clock by 1 and fires every\n"
+"                          timer due (pop_due; idle until re-armed)\n"
 "  -d, --dist D          key increments, each at most MAX (bench/README.md\n"
 "                        gives their sources):\n"
 "                        uniform (default): 1..MAX\n"
@@ -412,7 +416,7 @@ void bq_parse_options(struct bq_options *o, int argc, char **argv)
 		bq_die("unexpected argument '%s' (see --help)", argv[optind]);
 	if (!given.warmup)
 		o->warmup = o->loops;
-	if (o->workload == BQ_SPREAD) {
+	if (o->workload == BQ_SPREAD || o->workload == BQ_CHURN) {
 		/* a server's timers: 1 ms .. 1 h, the ring at 1 ms */
 		if (!given.dist)
 			o->dist = BQ_LOGUNIFORM;

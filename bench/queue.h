@@ -16,7 +16,7 @@
  *	            in order (default 0: any distance)
  *
  * and it defines static functions bq_<K>_hold(), _sched(), _timer(),
- * _setup(), _teardown(), _verify() and the table entry bq_<K>_ops, every
+ * _churn(), _updown(), _setup(), _teardown(), _verify() and the table entry bq_<K>_ops, every
  * one written against the common macro API (SQ_POP(K, q) and friends), so
  * the timing loop has one shape for every queue and the algorithms stay in
  * their headers.  Each include ends by undefining its parameters.
@@ -160,6 +160,45 @@ static uint64_t BQ_FN(timer)(size_t loops)
 }
 
 /*
+ * churn: long timers, as a server holds them (one per connection): 63
+ * steps in 64 re-arm a random timer at now + timeout with requeue
+ * (activity on its connection: armed or fired, it is armed again); the
+ * 64th the clock ticks by 1 (a millisecond with -w churn's defaults) and
+ * every timer due fires and stays idle until its next re-arm.  Most long
+ * timers are re-armed long before they fire, so a far timer is filed and
+ * moved again and again: the cost a ring pays for its far levels.
+ */
+static uint64_t BQ_FN(churn)(size_t loops)
+{
+	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
+	SQ_NODE(BQ_K) *nodes = BQ_FN(nodes), *n;
+	const uint32_t *inc = bq.inc, *rnd = bq.rnd;
+	uint64_t t = bq.tick, now = bq.now, sink = 0, reprograms = 0;
+	uint64_t ops = loops;
+	size_t i;
+
+	for (i = 0; i < loops; i++) {
+		if (((t + i) & 63u) != 63u) {
+			n = &nodes[bq_pick(rnd[(t + i) & BQ_TAB_MASK], bq.n)];
+			reprograms += SQ_REQUEUE(BQ_K, q, n,
+					now + inc[(t + i) & BQ_TAB_MASK]);
+			continue;
+		}
+		now++;
+		while ((n = SQ_POP_DUE(BQ_K, q, now)) != NULL) {
+			sink += n->key;
+			ops++;
+		}
+		reprograms++;
+	}
+	bq.tick = t + loops;
+	bq.now = now;
+	bq.reprograms += reprograms;
+	bq.ops += ops;
+	return sink;
+}
+
+/*
  * updown: the event-set literature's up/down model.  Pop every node
  * ("now" becomes the last key popped), then enqueue them all again at now
  * plus an increment, and again: the queue swings between N and empty, so
@@ -210,6 +249,8 @@ static uint64_t BQ_FN(run)(enum bq_workload w, size_t loops)
 		return BQ_FN(timer)(loops);
 	case BQ_UPDOWN:
 		return BQ_FN(updown)(loops);
+	case BQ_CHURN:
+		return BQ_FN(churn)(loops);
 	case BQ_HOLD:
 	case BQ_NWORKLOADS:
 		break;

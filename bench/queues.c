@@ -15,6 +15,12 @@
 #include "smartq.h"
 #include "peers.h"
 
+/* Headers from before the common clock (make compare builds against an
+ * older tree too) name the ring's init_geom, not the macro. */
+#ifndef SQ_INIT_GEOM
+#define SQ_INIT_GEOM(K, q, shift, base) SQ__FN(K, _init_geom)(q, shift, base)
+#endif
+
 unsigned bq_gran_shift;
 
 #define BQ_CAT3(a, b, c)  a##b##c

@@ -168,6 +168,13 @@ void bq_print_header(const struct bq_options *o, const struct bq_machine *m)
 		       "increment apart in order\n", o->dropped);
 }
 
+/* The workloads that count queue calls and deadline reprograms. */
+static bool bq_timer_mix(const struct bq_options *o)
+{
+	return o->workload == BQ_TIMER || o->workload == BQ_SPREAD ||
+	       o->workload == BQ_CHURN;
+}
+
 /* One timed pass, in the seeds' layout; the timer mix adds its count. */
 void bq_print_pass(const struct bq_options *o, const struct bq_queue *qu,
 		   const double *pass)
@@ -175,7 +182,7 @@ void bq_print_pass(const struct bq_options *o, const struct bq_queue *qu,
 	printf("%s = %.2f cycles/loop   (min %.2f)%s", qu->name,
 	       bq_median(pass, o->reps), bq_min(pass, o->reps),
 	       qu->peer ? "  [peer]" : "");
-	if (o->workload == BQ_TIMER || o->workload == BQ_SPREAD)
+	if (bq_timer_mix(o))
 		printf("   deadline reprogrammed on %.1f%% of steps, "
 		       "%.2f queue calls a step",
 		       100.0 * (double)bq.reprograms /
@@ -216,7 +223,7 @@ void bq_print_summaries(const struct bq_options *o,
 	bq_summary(o, res, 1e9 / m->hz, false);
 	/* A ring pops by its granularity, so its expiries fire more timers
 	 * a step than an exact queue's: compare costs per call. */
-	if (o->workload == BQ_TIMER || o->workload == BQ_SPREAD) {
+	if (bq_timer_mix(o)) {
 		printf("\nSummary: median ns per queue call (calls a step "
 		       "differ when an expiry fires several timers)\n");
 		bq_summary(o, res, 1e9 / m->hz, true);

@@ -16,7 +16,7 @@
 struct bq_state bq;
 
 const char *const bq_workload_names[BQ_NWORKLOADS] = {
-	"hold", "sched", "timer", "updown", "spread"
+	"hold", "sched", "timer", "updown", "spread", "churn"
 };
 const char *const bq_dist_names[BQ_NDISTS] = {
 	"uniform", "exp", "ties", "triangular", "negtriangular", "bimodal",

@@ -196,10 +196,11 @@ for d in exp ties triangular negtriangular bimodal camel loguniform; do
 done
 
 # Increments far past the seed ring's window: spread (the timer mix, 1 ms
-# .. 1 h log-uniform, the ring at 1 ms) and hold with MAX = 1 h at Tg = 1.
+# .. 1 h log-uniform, the ring at 1 ms), churn (long timers, the same
+# defaults) and hold with MAX = 1 h at Tg = 1.
 # tr_seed cannot hold such keys: it is left out, saying so.
 far=$(echo " $queues " | sed 's/ tr_seed / /')
-for args in "-w spread" "-w hold -m 3600000 --gran-shift 0"; do
+for args in "-w spread" "-w churn" "-w hold -m 3600000 --gran-shift 0"; do
 	"$BIN" -n 1..8 -l 300 -r 1 --warmup 10 $args >"$tmp/far.out" 2>&1 ||
 		fail "$args exited non-zero: $(tail -n 3 "$tmp/far.out")"
 	check_run "$tmp/far.out" "$far" "1 2 4 8" || fail "$args: layout"
@@ -209,6 +210,12 @@ done
 "$BIN" -n 4 -l 10 -r 1 -w spread >"$tmp/far.out" 2>&1 || fail "-w spread"
 grep -q 'workload spread, increments loguniform (max 3600000)' "$tmp/far.out" ||
 	fail "-w spread: not loguniform up to 3600000 by default"
+ok
+"$BIN" -n 4 -l 10 -r 1 -w churn >"$tmp/far.out" 2>&1 || fail "-w churn"
+grep -q 'workload churn, increments loguniform (max 3600000)' "$tmp/far.out" ||
+	fail "-w churn: not loguniform up to 3600000 by default"
+grep -q '^Summary: median ns per queue call' "$tmp/far.out" ||
+	fail "-w churn: no summary per queue call"
 ok
 
 # A subset, in the order given; ranges and k suffixes.
