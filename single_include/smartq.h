@@ -5110,6 +5110,12 @@ struct sq_tring_node {
  * @lv_slot: list heads, NULL when empty
  * @lv_min:  each slot's first node (smallest tick, earliest of those), or
  *           NULL when it is not known (or the slot is empty)
+ * @lv_mtick: the tick of lv_min[d], 0 when it is NULL (no level tick is
+ *           0), so one compare tells whether an enqueue is the new first
+ * @lv_hi:   unless slot d is mixed, no tick in it is above lv_hi[d] (the
+ *           largest appended since it was empty or put in order): an
+ *           enqueue at or above it is at or above the tail, known
+ *           without reading the tail (a cache miss at large n)
  * @lv_mixed: bit d set when slot d's list may be out of tick order; clear,
  *           its head is its first node, so a lost minimum costs nothing
  *           (timers armed as a clock advances arrive in order); set, the
@@ -5125,6 +5131,8 @@ struct sq_tring_node {
 struct sq_tring__level {
 	struct sq_tring_node *lv_slot[SQ_TRING__LSLOTS];
 	struct sq_tring_node *lv_min[SQ_TRING__LSLOTS];
+	uint64_t lv_mtick[SQ_TRING__LSLOTS];
+	uint64_t lv_hi[SQ_TRING__LSLOTS];
 	uint64_t lv_mixed;
 	uint64_t lv_sorted;
 	uint64_t lv_runs[SQ_TRING__LSLOTS];	/* last: rarely read */
@@ -5522,17 +5530,25 @@ SQ__SLOW void sq_tring__run_drop(struct sq_tring__level *lv, unsigned d,
 	lv->lv_runs[d] &= ~(r & (~r + 1));
 }
 
+/* Make @n, tick @t, the cached first node of slot @d of @lv. */
+SQ__INLINE void sq_tring__set_min(struct sq_tring__level *lv, unsigned d,
+				  struct sq_tring_node *n, uint64_t t)
+{
+	lv->lv_min[d] = n;
+	lv->lv_mtick[d] = t;
+}
+
 /* Append @n, tick @t past the ring, to its level slot; keep the slot's
- * cached minimum.  Return the slot's cache entry, for the caller. */
-SQ__INLINE struct sq_tring_node **sq_tring__lv_put(struct sq_tring *q,
-						  struct sq_tring_node *n,
-						  uint64_t t)
+ * cached minimum (@n when @smallest: no queued tick is below @t).  Only
+ * the level's own words and the slot's head are read, no other node: at
+ * large n each would be a cache miss. */
+SQ__INLINE void sq_tring__lv_put(struct sq_tring *q, struct sq_tring_node *n,
+				 uint64_t t, bool smallest)
 {
 	uint64_t u = t >> SQ_TRING__H;
 	unsigned l = sq_tring__level_of(u, sq_tring__anchor(q));
 	unsigned d = sq_tring__digit(u, l);
 	struct sq_tring__level *lv = &q->tr_lv[l];
-	const struct sq_tring_node *m = lv->lv_min[d];
 
 	n->tr_tag = SQ_TRING__LEVEL;
 	if (sq_tring__list_add(&lv->lv_slot[d], n)) {
@@ -5541,53 +5557,41 @@ SQ__INLINE struct sq_tring_node **sq_tring__lv_put(struct sq_tring *q,
 		lv->lv_mixed &= ~((uint64_t)1 << d);
 		lv->lv_sorted &= ~((uint64_t)1 << d);
 		lv->lv_runs[d] = 0;
-		lv->lv_min[d] = n;
-	} else {
-		if (t < n->tr_prev->key >> q->tr_shift) {
-			/* below the tail: in runs, a run of its own; else a
-			 * list in tick order stays so if @n is below its head
-			 * too (made the head: no equal tick is passed) */
-			if (SQ__UNLIKELY(lv->lv_runs[d] != 0))
-				sq_tring__run_add(q, lv, d, n);
-			else if (!((lv->lv_mixed >> d) & 1) &&
-				 t < n->tr_next->key >> q->tr_shift)
-				lv->lv_slot[d] = n;
-			else
-				lv->lv_mixed |= (uint64_t)1 << d;
-		}
-		if (m && t < m->key >> q->tr_shift)
-			lv->lv_min[d] = n;	/* equal ticks: the earlier
-						 * stays first */
+		lv->lv_hi[d] = t;
+		sq_tring__set_min(lv, d, n, t);
+		return;
 	}
-	return &lv->lv_min[d];
+	/* a mixed slot stays mixed, whatever @n's tick (a slot in runs
+	 * is never marked mixed) */
+	if (!((lv->lv_mixed >> d) & 1)) {
+		if (t >= lv->lv_hi[d])
+			lv->lv_hi[d] = t;	/* at or above the tail */
+		else if (SQ__UNLIKELY(lv->lv_runs[d] != 0))
+			sq_tring__run_add(q, lv, d, n);	/* a run of its own */
+		else if (t < n->tr_next->key >> q->tr_shift)
+			lv->lv_slot[d] = n;	/* below the head: in order,
+						 * no equal tick passed */
+		else
+			lv->lv_mixed |= (uint64_t)1 << d;
+	}
+	/* equal ticks: the earlier stays first; an unknown minimum's tick
+	 * is 0, below every level tick */
+	if (smallest || t < lv->lv_mtick[d])
+		sq_tring__set_min(lv, d, n, t);
 }
 
-/* The first node of the lowest level's first slot (the smallest tick past
- * the ring), NULL when the levels are empty.  A slot whose minimum is not
- * known is walked once, and the answer cached; a mixed slot longer than
- * SQ_TRING__WALK_MAX is put in tick order as well (two runs merged, more
- * sorted) and goes in runs, so that an enqueue inside its ticks no longer
- * costs the next first a walk. */
-SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
+/* The first node of mixed slot @d of @lv, by a walk; past
+ * SQ_TRING__WALK_MAX nodes the slot is put in order too (see
+ * sq_tring__lv_first() below), and cached. */
+SQ__SLOW struct sq_tring_node *sq_tring__lv_walk(struct sq_tring *q,
+						struct sq_tring__level *lv,
+						unsigned d)
 {
-	struct sq_tring__level *lv;
 	struct sq_tring_node *h, *n, *best, *run = NULL;
-	unsigned l, d, m = 1, runs = 1;
+	unsigned m = 1, runs = 1;
 	uint64_t bt, t, prev, diff = 0;	/* diff: bits that differ from h's */
 
-	if (!q->tr_levels)
-		return NULL;
-	l = sq__ctz64(q->tr_levels);
-	l = l < SQ_TRING__LEVELS ? l : SQ_TRING__LEVELS - 1;
-	d = sq__ctz64(q->tr_lmap[l]) & (SQ_TRING__LSLOTS - 1);
-	lv = &q->tr_lv[l];
-	if (lv->lv_min[d])
-		return lv->lv_min[d];
-	if (lv->lv_runs[d])
-		return lv->lv_min[d] = sq_tring__run_min(q, lv, d);
 	h = best = lv->lv_slot[d];
-	if (!((lv->lv_mixed >> d) & 1))
-		return lv->lv_min[d] = h;	/* in tick order: the head */
 	bt = prev = h->key >> q->tr_shift;
 	for (n = h->tr_next; n != h; n = n->tr_next) {
 		SQ__STEP(1);
@@ -5617,9 +5621,41 @@ SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
 		lv->lv_sorted |= (uint64_t)1 << d;
 		runs = 1;
 	}
-	if (runs == 1)
+	if (runs == 1) {	/* in order: its tail has the largest tick */
 		lv->lv_mixed &= ~((uint64_t)1 << d);
-	lv->lv_min[d] = best;
+		lv->lv_hi[d] = lv->lv_slot[d]->tr_prev->key >> q->tr_shift;
+	}
+	sq_tring__set_min(lv, d, best, bt);
+	return best;
+}
+
+/* The first node of the lowest level's first slot (the smallest tick past
+ * the ring), NULL when the levels are empty.  A slot whose minimum is not
+ * known is walked once, and the answer cached; a mixed slot longer than
+ * SQ_TRING__WALK_MAX is put in tick order as well (two runs merged, more
+ * sorted) and goes in runs, so that an enqueue inside its ticks no longer
+ * costs the next first a walk. */
+SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
+{
+	struct sq_tring__level *lv;
+	struct sq_tring_node *best;
+	unsigned l, d;
+
+	if (!q->tr_levels)
+		return NULL;
+	l = sq__ctz64(q->tr_levels);
+	l = l < SQ_TRING__LEVELS ? l : SQ_TRING__LEVELS - 1;
+	d = sq__ctz64(q->tr_lmap[l]) & (SQ_TRING__LSLOTS - 1);
+	lv = &q->tr_lv[l];
+	if (lv->lv_min[d])
+		return lv->lv_min[d];
+	if (lv->lv_runs[d])
+		best = sq_tring__run_min(q, lv, d);
+	else if (!((lv->lv_mixed >> d) & 1))
+		best = lv->lv_slot[d];	/* in tick order: the head */
+	else
+		return sq_tring__lv_walk(q, lv, d);
+	sq_tring__set_min(lv, d, best, best->key >> q->tr_shift);
 	return best;
 }
 
@@ -5680,7 +5716,7 @@ SQ__SLOW void sq_tring__cascade_slot(struct sq_tring *q, uint64_t w,
 	if (!h)
 		return;
 	lv->lv_slot[d] = NULL;
-	lv->lv_min[d] = NULL;
+	sq_tring__set_min(lv, d, NULL, 0);
 	q->tr_lmap[l] &= ~((uint64_t)1 << d);
 	if (!q->tr_lmap[l])
 		q->tr_levels &= ~((uint64_t)1 << l);
@@ -5697,7 +5733,7 @@ SQ__SLOW void sq_tring__cascade_slot(struct sq_tring *q, uint64_t w,
 			if (sq_tring__list_add(&q->tr_slot[s], n))
 				sq_tring__mark(q, s);
 		} else {
-			(void)sq_tring__lv_put(q, n, t);
+			sq_tring__lv_put(q, n, t, false);
 		}
 		if (n == last)
 			break;
@@ -5734,17 +5770,16 @@ SQ__INLINE void sq_tring__set_time(struct sq_tring *q, uint64_t t)
 SQ__SLOW bool sq_tring__insert_level(struct sq_tring *q,
 				     struct sq_tring_node *n, uint64_t t)
 {
-	struct sq_tring_node **min = sq_tring__lv_put(q, n, t);
-
 	/* a late or ring first has a smaller tick, a level first the
 	 * smallest level tick */
-	if (!q->tr_first || t < q->tr_ftick) {
-		*min = n;	/* the smallest of all: its slot's first */
+	bool first = !q->tr_first || t < q->tr_ftick;
+
+	sq_tring__lv_put(q, n, t, first);
+	if (first) {
 		q->tr_first = n;
 		q->tr_ftick = t;
-		return true;
 	}
-	return false;
+	return first;
 }
 
 /* dequeue from a level; time does not move */
@@ -5762,9 +5797,10 @@ SQ__SLOW void sq_tring__remove_level(struct sq_tring *q,
 		q->tr_lmap[l] &= ~((uint64_t)1 << d);
 		if (!q->tr_lmap[l])
 			q->tr_levels &= ~((uint64_t)1 << l);
-		lv->lv_min[d] = NULL;
+		sq_tring__set_min(lv, d, NULL, 0);
 	} else if (lv->lv_min[d] == n) {
-		lv->lv_min[d] = NULL;	/* found again when it is needed */
+		/* found again when it is needed */
+		sq_tring__set_min(lv, d, NULL, 0);
 	}
 	if (q->tr_first == n)	/* then the late list and the ring are empty */
 		sq_tring__refirst_levels(q);
@@ -5931,6 +5967,8 @@ static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 			SQ__STEP(1);
 			q->tr_lv[l].lv_slot[i] = NULL;
 			q->tr_lv[l].lv_min[i] = NULL;
+			q->tr_lv[l].lv_mtick[i] = 0;
+			q->tr_lv[l].lv_hi[i] = 0;
 			q->tr_lv[l].lv_runs[i] = 0;
 		}
 	}
@@ -6507,6 +6545,9 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 				  SQ_TRING__B == l &&
 				  sq_tring__digit(u, l) == s, who, n,
 				  "level node in the wrong level or slot");
+			SQ__CHECK(t <= q->tr_lv[l].lv_hi[s] ||
+				  ((q->tr_lv[l].lv_mixed >> s) & 1), who, n,
+				  "level node above its slot's largest tick");
 		}
 		if (t < bt) {
 			*best = n;
@@ -6628,6 +6669,12 @@ static inline int sq_tring_check(const struct sq_tring *q)
 				  lv->lv_min[s],
 				  "level slot's cached minimum is not"
 				  " its first node");
+			SQ__CHECK(lv->lv_mtick[s] == (lv->lv_min[s] ?
+				  lv->lv_min[s]->key >> q->tr_shift : 0), who,
+				  lv->lv_min[s] ? (const void *)lv->lv_min[s]
+						: (const void *)q,
+				  "level slot's cached minimum tick is not"
+				  " its first node's (0 when not known)");
 			if ((lv->lv_runs[s] || !((lv->lv_mixed >> s) & 1)) &&
 			    sq_tring__check_runs(q, lv, s, who))
 				return -1;

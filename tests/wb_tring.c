@@ -949,7 +949,7 @@ SQ_TEST(tring_check_catches_levels)
 {
 	struct sq_tring_node *save;
 	unsigned l, d;
-	uint64_t k, m;
+	uint64_t k, m, mtick, hi;
 
 	/* two nodes in one slot of every level; the smaller key second (made
 	 * the head: the slot stays in tick order) */
@@ -972,7 +972,9 @@ SQ_TEST(tring_check_catches_levels)
 		 * marked mixed, the cached minimum forgotten: only the order
 		 * is wrong; marked mixed it is sound */
 		save = lv->lv_min[d];
+		mtick = lv->lv_mtick[d];
 		lv->lv_min[d] = NULL;
+		lv->lv_mtick[d] = 0;
 		lv->lv_slot[d] = &nodes[2 * l];
 		SQ_ASSERT(sq_tring_check(&ring) == -1);
 		lv->lv_mixed |= (uint64_t)1 << d;
@@ -980,6 +982,17 @@ SQ_TEST(tring_check_catches_levels)
 		lv->lv_mixed &= ~((uint64_t)1 << d);
 		lv->lv_slot[d] = &nodes[2 * l + 1];
 		lv->lv_min[d] = save;
+		lv->lv_mtick[d] = mtick;
+		SQ_ASSERT(sq_tring_check(&ring) == 0);
+		/* the minimum's cached tick, and the slot's largest tick
+		 * below a node of a slot not marked mixed */
+		lv->lv_mtick[d] = mtick + 1;
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		lv->lv_mtick[d] = mtick;
+		hi = lv->lv_hi[d];
+		lv->lv_hi[d] = nodes[2 * l].key - 1;	/* Tg = 1 */
+		SQ_ASSERT(sq_tring_check(&ring) == -1);
+		lv->lv_hi[d] = hi;
 		/* a bit for an empty slot, no bit for this one */
 		m = ring.tr_lmap[l];
 		ring.tr_lmap[l] ^= (uint64_t)1 << ((d + 1) & (SQ_TRING__LSLOTS - 1));
@@ -996,8 +1009,11 @@ SQ_TEST(tring_check_catches_levels)
 		lv->lv_min[d] = &nodes[2 * l];
 		SQ_ASSERT(sq_tring_check(&ring) == -1);
 		lv->lv_min[d] = NULL;		/* "not known" is sound */
+		SQ_ASSERT(sq_tring_check(&ring) == -1);	/* with tick 0 */
+		lv->lv_mtick[d] = 0;
 		SQ_ASSERT(sq_tring_check(&ring) == 0);
 		lv->lv_min[d] = save;
+		lv->lv_mtick[d] = mtick;
 		lv->lv_min[(d + 1) & (SQ_TRING__LSLOTS - 1)] = &nodes[2 * l];
 		SQ_ASSERT(sq_tring_check(&ring) == -1);
 		lv->lv_min[(d + 1) & (SQ_TRING__LSLOTS - 1)] = NULL;
@@ -1202,11 +1218,12 @@ SQ_TEST(tring_sizes)
 	/* the key, the tag and two links: 32 bytes on LP64 */
 	if (sizeof(void *) == 8)
 		SQ_ASSERT_EQ(sizeof(struct sq_tring_node), 32);
-	/* a level is 2^B heads, 2^B cached minima, 2^B run ranks, the
-	 * mixed-order word and the sorted-once word */
+	/* a level is 2^B heads, 2^B cached minima and their ticks, 2^B
+	 * largest ticks, 2^B run ranks, the mixed-order word and the
+	 * sorted-once word */
 	SQ_ASSERT_EQ(sizeof(struct sq_tring__level),
 		     2 * SQ_TRING__LSLOTS * sizeof(void *) +
-		     (SQ_TRING__LSLOTS + 2) * sizeof(uint64_t));
+		     (3 * SQ_TRING__LSLOTS + 2) * sizeof(uint64_t));
 }
 
 /*
