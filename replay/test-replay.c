@@ -1,530 +1,730 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * replay/test-replay.c - the scheduler model's tests, over every run queue
+ * replay/test-replay.c - the user-space scheduler's tests, on the virtual
+ * clock (deterministic: no timing is asserted anywhere)
  *
- * Small hackbench and tbench runs (a few ms of CPU each) for every kind of
- * replay/queues.h and every granularity policy, with every first() checked
- * against the truth (the smallest key, oldest among equals):
+ *   - tasks switch, block and wake through channels; the bytes arrive in
+ *     order; a writer blocks when the buffer is full and wakes at a
+ *     quarter;
+ *   - small hackbench and tbench runs complete under every policy on every
+ *     queue kind, the policy's queues checked at every tick; the exact
+ *     kinds make the same decisions (the same switches, the same time);
+ *   - equal CPU-bound tasks share the CPU fairly: Jain's index;
+ *   - EEVDF's lag stays bounded;
+ *   - a waking task preempts when, and only when, the policy's rule says;
+ *   - 2.4's goodness() picks as schedule() did, and recalculates when
+ *     every runnable counter is used up; 2.6.0 picks by priority, FIFO,
+ *     and switches its arrays.
  *
- *   - the exact kinds (SQ_KINDS' entries flagged exact, and the O(n) list)
- *     make the same decisions: the same hash of every pick, the
- *     same simulated time and context switches;
- *   - the ring stays within its guarantee: each first() is the smallest
- *     key or the oldest late one (below the ring's time);
- *   - the timed shadow queue agrees with the model at every pop;
- *   - a queue that breaks stability is caught (so the check can fail),
- *     and the truth it is held to is right on a hand-made queue;
- *   - the policies' period and granularity are the kernel's and the mails';
- *   - EEVDF: runs are deterministic, every pick is the earliest eligible
- *     deadline (held to an O(n) scan), and the eligible tree agrees with
- *     the scan on random queues.
+ * Built twice by replay/replay.mk: with the hand-written context switch
+ * of this target and with the ucontext fallback (RP_CTX_UCONTEXT).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "model.h"
+#include "work.h"
 #include "sq_test.h"
 
-#define HB_GROUPS 3
-#define HB_LOOPS  6
-#define TB_NS     1500000000u	/* 1.5 s: the 0.5 s and 1 s daemons wake */
-
-static const struct rp_assume rp_as_default = RP_ASSUME_DEFAULT;
-
-static const struct rp_kind *first_exact(void)
+static const struct rp_policy *pol(const char *name)
 {
-	size_t k;
+	const struct rp_policy *p = rp_policy_find(name);
 
-	for (k = 0; k < RP_NKINDS; k++)
-		if (rp_kinds[k].exact)
-			return &rp_kinds[k];
-	return NULL;
-}
-
-/* Every kind, one workload and policy: the exact ones agree, all pass. */
-static void all_kinds(int tbench, const struct rp_policy *pol)
-{
-	const struct rp_kind *ref = first_exact();
-	struct rp_result want, got;
-	size_t k;
-
-	SQ_ASSERT(ref != NULL);
-	memset(&want, 0, sizeof(want));
-	memset(&got, 0, sizeof(got));
-	for (k = 0; k < RP_NKINDS; k++) {
-		const struct rp_kind *q = &rp_kinds[k];
-		struct rp_result *r = q == ref ? &want : &got;
-
-		if (tbench)
-			rp_tbench(r, q, pol, TB_NS, 0, 7, 1, 1);
-		else
-			rp_hackbench(r, q, pol, HB_GROUPS, HB_LOOPS, 1, 1);
-		SQ_ASSERTF(!r->err, "%s, %s, policy %s: %s\n",
-			   tbench ? "tbench" : "hackbench",
-			   rp_kind_label(q), pol->name, r->err);
-		SQ_ASSERT(r->picks > 0 && r->rq_ops > 0);
-		if (!q->exact) {
-			printf("    %s %s %s: of %" PRIu64 " firsts %"
-			       PRIu64 " late, %" PRIu64 " off the smallest "
-			       "key; trace %s the exact kinds'\n",
-			       tbench ? "tbench" : "hackbench", pol->name,
-			       rp_kind_label(q), r->late_picks +
-			       r->strict_picks + r->other_picks,
-			       r->late_picks, r->other_picks,
-			       r->hash == want.hash ? "equal to" : "unlike");
-			continue;
-		}
-		SQ_ASSERTF(r->late_picks == 0 && r->hash == want.hash &&
-			   r->sim_ns == want.sim_ns &&
-			   r->switches == want.switches,
-			   "%s, policy %s: %s's trace %016" PRIx64 " (%" PRIu64
-			   " late picks) differs from %s's %016" PRIx64 "\n",
-			   tbench ? "tbench" : "hackbench", pol->name,
-			   rp_kind_label(q), r->hash, r->late_picks,
-			   rp_kind_label(ref), want.hash);
+	if (!p) {
+		fprintf(stderr, "no policy %s\n", name);
+		exit(1);
 	}
-}
-
-/* Sockets with a small sndbuf (14 messages), so that writers block here
- * too, and pipes. */
-SQ_TEST(hackbench_exact_kinds_agree)
-{
-	size_t p;
-
-	rp_as.sock_buf = 4096;
-	for (p = 0; p < RP_NPOLICIES; p++)
-		all_kinds(0, &rp_policies[p]);
-	rp_as.ipc = RP_IPC_PIPE;
-	for (p = 0; p < RP_NPOLICIES; p++)
-		all_kinds(0, &rp_policies[p]);
-	rp_as = rp_as_default;
-}
-
-SQ_TEST(tbench_exact_kinds_agree)
-{
-	size_t p;
-
-	for (p = 0; p < RP_NPOLICIES; p++)
-		all_kinds(1, &rp_policies[p]);
-}
-
-/* hackbench finishes every message, in no less time than the work takes. */
-SQ_TEST(hackbench_does_the_work)
-{
-	const uint64_t msgs = (uint64_t)HB_GROUPS * RP_HB_FDS * RP_HB_FDS *
-			      HB_LOOPS;
-	struct rp_result r, again;
-
-	rp_hackbench(&r, first_exact(), &rp_policies[0], HB_GROUPS, HB_LOOPS,
-		     0, 0);
-	SQ_ASSERT(!r.err);
-	SQ_ASSERT(r.sim_ns >= msgs * (rp_as.msg_write + rp_as.msg_read)
-			      + r.switches * rp_as.ctxsw);
-	SQ_ASSERT(r.switches <= r.picks);
-	SQ_ASSERT(r.jain > 0 && r.jain <= 1.0);
-	/* untimed and unchecked: the same decisions */
-	rp_hackbench(&again, first_exact(), &rp_policies[0], HB_GROUPS,
-		     HB_LOOPS, 1, 2);
-	SQ_ASSERT(!again.err);
-	SQ_ASSERT_EQ(again.hash, r.hash);
-}
-
-SQ_TEST(tbench_moves_data)
-{
-	struct rp_result r;
-
-	rp_tbench(&r, first_exact(), &rp_policies[0], TB_NS, 0, 7, 0, 0);
-	SQ_ASSERT(!r.err);
-	SQ_ASSERT(r.ops > 1000 && r.mbps > 0);
-	/* no operation is faster than its own CPU work */
-	SQ_ASSERT(r.max_latency_ms * 1e6 >=
-		  (double)(4 * rp_as.net_call + rp_as.server_work));
-	SQ_ASSERT(r.sim_ns == TB_NS);
-}
-
-/* A list that returns the newest of equal keys: the check must object. */
-static uint32_t unstable_first(void)
-{
-	const struct sq_rp_list *q = &rp_q_rp_list;
-	const struct sq_rp_list_node *n, *best = NULL;
-
-	for (n = q->rl_head.rl_next; n != &q->rl_head; n = n->rl_next)
-		if (!best || n->key <= best->key)
-			best = n;
-	return RP_NODEIDX(best, rp_n_rp_list);
-}
-
-SQ_TEST(check_catches_an_unstable_queue)
-{
-	struct rp_kind bad = *rp_kind_find("list");
-	struct rp_result r;
-
-	bad.first = unstable_first;
-	rp_hackbench(&r, &bad, &rp_policies[0], HB_GROUPS, HB_LOOPS, 0, 1);
-	SQ_ASSERT(r.err != NULL);
-	printf("    caught: %s\n", r.err);
-}
-
-/* The truth the ring is held to: the smallest key (oldest among equal
- * keys), and the oldest of the keys below the ring's time. */
-SQ_TEST(truth_of_smallest_and_late)
-{
-	static const uint64_t key[] = { 50, 30, 30, 70, 20, 40 };
-	static const uint64_t seq[] = { 1, 5, 3, 2, 6, 4 };
-	struct rp_task t[6];
-	struct rp_sim s;
-	uint32_t i, min, late;
-
-	memset(&s, 0, sizeof(s));
-	memset(t, 0, sizeof(t));
-	s.t = t;
-	s.nt = 6;
-	for (i = 0; i < 6; i++) {
-		t[i].key = key[i];
-		t[i].enq_seq = seq[i];
-		t[i].in_tree = i != 4;	/* 20 is running, not queued */
-	}
-	s.ring_time = 45;
-	rp_truth(&s, &min, &late);
-	SQ_ASSERT_EQ(min, 2);	/* 30, enqueued before the other 30 */
-	SQ_ASSERT_EQ(late, 2);	/* below 45: seq 3 oldest of 3, 4, 5 */
-	t[2].in_tree = false;
-	rp_truth(&s, &min, &late);
-	SQ_ASSERT_EQ(min, 1);
-	SQ_ASSERT_EQ(late, 5);	/* 40 (seq 4) is older than 30 (seq 5) */
-	s.ring_time = 0;
-	rp_truth(&s, &min, &late);
-	SQ_ASSERT_EQ(late, RP_NONE);
-}
-
-SQ_TEST(policies_are_the_kernels)
-{
-	const struct rp_policy *m = &rp_policies[0], *d = &rp_policies[1],
-			       *s = &rp_policies[2];
-
-	SQ_ASSERT(!strcmp(m->name, "mainline") && !strcmp(d->name, "dynamic")
-		  && !strcmp(s->name, "smaller"));
-	/* 2.6.35: 6 ms latency, 2 ms granularity, nr_latency 3 */
-	SQ_ASSERT_EQ(rp_period(m, 3), 6000000);
-	SQ_ASSERT_EQ(rp_period(m, 4), 8000000);
-	SQ_ASSERT_EQ(rp_min_gran(m, 10), 2000000);
-	/* 0bf377bb: 0.75 ms, nr_latency 8 */
-	SQ_ASSERT_EQ(rp_period(s, 8), 6000000);
-	SQ_ASSERT_EQ(rp_period(s, 9), 6750000);
-	SQ_ASSERT_EQ(rp_min_gran(s, 2), 750000);
-	/* dynamic: mainline up to 3 tasks, then latency / nr to 0.75 ms */
-	SQ_ASSERT_EQ(rp_period(d, 3), 6000000);
-	SQ_ASSERT_EQ(rp_min_gran(d, 3), 2000000);
-	SQ_ASSERT_EQ(rp_period(d, 4), 6000000);
-	SQ_ASSERT_EQ(rp_min_gran(d, 4), 1500000);
-	SQ_ASSERT_EQ(rp_min_gran(d, 10), 750000);
-	SQ_ASSERT_EQ(rp_period(d, 10), 7500000);
-}
-
-static const struct rp_policy *eevdf(void)
-{
-	const struct rp_policy *p = &rp_policies[RP_NPOLICIES - 1];
-
-	SQ_ASSERT(p->base_slice == 750000 && !strcmp(p->name, "eevdf"));
 	return p;
 }
 
-/* Twice the same run, checked: the same trace; no pick is ineligible. */
-SQ_TEST(eevdf_deterministic_and_eligible)
+static const struct rp_rqops *rb_ops(void)
 {
-	const struct rp_kind *q = rp_kind_find("rb");
-	struct rp_result a, b;
-	uint64_t detours = 0;
-	int w;
+	return rp_rqops_find("rb");
+}
 
-	for (w = 0; w < 3; w++) {
-		if (w == 0) {
-			rp_hackbench(&a, q, eevdf(), HB_GROUPS, HB_LOOPS, 0, 1);
-			rp_hackbench(&b, q, eevdf(), HB_GROUPS, HB_LOOPS, 1, 2);
-		} else {	/* tbench alone, then beside 3 hogs */
-			uint32_t hogs = w == 1 ? 0 : 3;
+/* ---- channels and switching ---- */
 
-			rp_tbench(&a, q, eevdf(), TB_NS, hogs, 7, 0, 1);
-			rp_tbench(&b, q, eevdf(), TB_NS, hogs, 7, 1, 2);
-		}
-		SQ_ASSERTF(!a.err && !b.err, "run %d: %s\n", w,
-			   a.err ? a.err : b.err);
-		SQ_ASSERT_EQ(a.hash, b.hash);
-		SQ_ASSERT_EQ(a.sim_ns, b.sim_ns);
-		SQ_ASSERT_EQ(a.switches, b.switches);
-		/* every pick was held to the scan */
-		SQ_ASSERT_EQ(a.elig_checked, a.picks);
-		printf("    run %d: %" PRIu64 " picks, %" PRIu64 " past an "
-		       "ineligible first\n", w, a.picks, a.detours);
-		detours += a.detours;
+struct pp {
+	struct rp_chan a, b;
+	unsigned rounds, bad;
+	char log[64];
+	unsigned nlog;
+};
+
+static struct pp pp;
+
+static void pp_ping(struct rp_task *t)
+{
+	unsigned i;
+	char c;
+
+	(void)t;
+	for (i = 0; i < pp.rounds; i++) {
+		c = (char)('a' + i);
+		pp.log[pp.nlog++] = 'w';
+		rp_write(&pp.a, &c, 1);
+		rp_read_all(&pp.b, &c, 1);
+		pp.bad += c != (char)('A' + i);
 	}
-	/* the tree's descent was taken, and held to the scan */
-	SQ_ASSERT(detours > 0);
 }
 
-/* The tree's descent against the scan, on random vruntimes and deadlines */
-SQ_TEST(eevdf_tree_pick_is_the_scans)
+static void pp_pong(struct rp_task *t)
 {
-	enum { NT = 64 };
-	struct rp_task t[NT];
-	struct sq_erb_node el[NT];
-	struct rp_sim s;
-	uint64_t rng = 42;
-	uint32_t round, i, in = 0, found = 0;
+	unsigned i;
+	char c;
 
-	memset(&s, 0, sizeof(s));
-	memset(t, 0, sizeof(t));
-	s.t = t;
-	s.el = el;
-	s.nt = NT;
-	sq_erb_init(&s.etree);
-	s.pol = eevdf();
-	for (i = 0; i < NT; i++)
-		sq_erb_node_init(&el[i]);
-	for (round = 0; round < 20000; round++) {
-		uint32_t k = (uint32_t)(rp_rand(&rng) % NT), got, want;
-		bool any;
-
-		if (t[k].in_tree) {	/* leave the run queue */
-			rp_el_remove(&s, k);
-			t[k].in_tree = false;
-			s.vsum -= (int64_t)(t[k].vruntime - RP_VBASE);
-			s.nr_running--;
-			in--;
-		} else {	/* join with a narrow spread, and a deadline
-				 * apart from the vruntime: the first is often
-				 * not eligible, so the descent is taken */
-			t[k].vruntime = RP_VBASE + rp_rand(&rng) % 1000;
-			/* cppcheck-suppress unreadVariable ; read through s.t */
-			t[k].deadline = RP_VBASE + rp_rand(&rng) % 1700;
-			/* cppcheck-suppress unreadVariable ; read through s.t */
-			t[k].enq_seq = ++s.enq_seq;
-			t[k].in_tree = true;
-			rp_el_insert(&s, k);
-			s.vsum += (int64_t)(t[k].vruntime - RP_VBASE);
-			s.nr_running++;
-			in++;
-		}
-		got = rp_el_pick(&s);
-		want = rp_el_scan(&s, &any);
-		SQ_ASSERT_EQ(got, want);
-		SQ_ASSERT(any == (in > 0));
-		/* the descent: an eligible task behind an ineligible first */
-		found += got != RP_NONE && !sq_erb_empty(&s.etree) &&
-			 &el[got] != sq_erb_first(&s.etree);
-		SQ_ASSERT(sq_erb_check(&s.etree) == 0);
+	(void)t;
+	for (i = 0; i < pp.rounds; i++) {
+		rp_read_all(&pp.a, &c, 1);
+		pp.log[pp.nlog++] = 'r';
+		pp.bad += c != (char)('a' + i);
+		c = (char)('A' + i);
+		rp_write(&pp.b, &c, 1);
 	}
-	SQ_ASSERT(found > 0);
-	printf("    %u of 20000 picks past an ineligible first\n", found);
 }
 
-/* Run-queue costs in simulated time (the fixed table): deterministic,
- * charged, and the O(n) list's scans make it finish later than rb. */
-SQ_TEST(rq_cost_in_simulated_time)
+/* Two tasks ping-pong: each blocks on the other's reply, in strict turns. */
+SQ_TEST(ping_pong)
 {
-	struct rp_cost_table flat, scans;
-	struct rp_result none, rb, rb2, list;
+	size_t k;
 
-	rp_cost_fixed(&flat, 0);
-	rp_cost_fixed(&scans, 1);
-	SQ_ASSERT(rp_op_ns(&scans, RP_OP_POP, 1000) == 1100);
-	SQ_ASSERT(rp_op_ns(&flat, RP_OP_POP, 1000) == 100);
-	SQ_ASSERT(rp_op_ns(&scans, RP_OP_FIRST, 2) == 22);
-	rp_cost_next = NULL;
-	rp_hackbench(&none, rp_kind_find("rb"), &rp_policies[0], HB_GROUPS,
-		     HB_LOOPS, 0, 1);
-	rp_cost_next = &flat;
-	rp_hackbench(&rb, rp_kind_find("rb"), &rp_policies[0], HB_GROUPS,
-		     HB_LOOPS, 0, 1);
-	rp_hackbench(&rb2, rp_kind_find("rb"), &rp_policies[0], HB_GROUPS,
-		     HB_LOOPS, 1, 2);
-	rp_cost_next = &scans;
-	rp_hackbench(&list, rp_kind_find("list"), &rp_policies[0], HB_GROUPS,
-		     HB_LOOPS, 0, 1);
-	rp_cost_next = NULL;
-	SQ_ASSERT(!none.err && !rb.err && !rb2.err && !list.err);
-	SQ_ASSERT_EQ(none.rq_sim_ns, 0);
-	/* the charge is run, on top of the work and the switches (it may
-	 * still finish sooner: the costs break ties, and fewer switches) */
-	SQ_ASSERT(rb.rq_sim_ns > 0);
-	SQ_ASSERT(rb.sim_ns >= (uint64_t)HB_GROUPS * RP_HB_FDS * RP_HB_FDS *
-		  HB_LOOPS * (rp_as.msg_write + rp_as.msg_read) +
-		  rb.switches * rp_as.ctxsw + rb.rq_sim_ns);
-	SQ_ASSERT_EQ(rb.hash, rb2.hash);
-	SQ_ASSERT_EQ(rb.sim_ns, rb2.sim_ns);
-	SQ_ASSERT(list.rq_sim_ns > rb.rq_sim_ns && list.sim_ns > rb.sim_ns);
-	printf("    sim ms: no cost %.3f, rb %.3f, list %.3f\n",
-	       (double)none.sim_ns / 1e6, (double)rb.sim_ns / 1e6,
-	       (double)list.sim_ns / 1e6);
+	for (k = 0; k < RP_NPOLICIES; k++) {
+		struct rp_sched s;
+
+		memset(&pp, 0, sizeof(pp));
+		pp.rounds = 20;
+		rp_init(&s, &rp_policies[k], rb_ops(), true);
+		rp_chan_init(&pp.a, &s, 16);
+		rp_chan_init(&pp.b, &s, 16);
+		rp_spawn(&s, pp_ping, NULL);
+		rp_spawn(&s, pp_pong, NULL);
+		rp_start(&s);
+		SQ_ASSERTF(rp_run(&s) == 0, "%s: %s\n", rp_policies[k].name,
+			   s.errmsg);
+		SQ_ASSERT_EQ(pp.bad, 0);
+		SQ_ASSERT_EQ(pp.nlog, 40);
+		for (size_t i = 0; i < 40; i++)
+			SQ_ASSERTF(pp.log[i] == (i % 2 ? 'r' : 'w'),
+				   "%s: turn %zu\n", rp_policies[k].name, i);
+		SQ_ASSERT(s.switches >= 40);
+		rp_chan_fini(&pp.a);
+		rp_chan_fini(&pp.b);
+		rp_fini(&s);
+	}
 }
 
-/* A run of @nt tasks with nothing scheduled yet: the tests below drive
- * the scheduler's functions by hand. */
-static void bare_sim(struct rp_sim *s, const struct rp_policy *pol,
-		     uint32_t nt)
-{
-	rp_sim_init(s, rp_kind_find("rb"), pol, &rp_hackbench_wl, NULL, nt,
-		    0, 1);
-}
-
-/* curr runs @ns more */
-static void run_for(struct rp_sim *s, uint64_t ns)
-{
-	s->now += ns;
-	rp_update_curr(s);
-}
-
-/*
- * The channels: a socket takes writes while wmem_alloc < sndbuf and wakes
- * its writers only once drained to a quarter; a pipe wakes them at every
- * read; both wake the newest waiter first.
- */
-SQ_TEST(hackbench_channels)
-{
-	struct rp_sim s;
+struct bw {
 	struct rp_chan c;
-	uint32_t i, n = 0;
+	unsigned wrote, got, bad, blocked_at_full, woke_at;
+	size_t len_when_woken;
+};
 
-	SQ_ASSERT_EQ(rp_msg_charge(RP_IPC_SOCKET, 100), 128 + 180);
-	SQ_ASSERT_EQ(rp_msg_charge(RP_IPC_SOCKET, 1), 32 + 180);
-	SQ_ASSERT_EQ(rp_msg_charge(RP_IPC_PIPE, 100), 100);
-	bare_sim(&s, &rp_policies[0], 4);
-	for (i = 0; i < 4; i++)
-		rp_fork(&s, i);
-	rp_chan_init(&c, 100);
-	/* 65535 / 308: 212 writes leave room for one more, not two */
-	while (c.used < c.room) {
-		rp_schedule(&s);
-		SQ_ASSERT(rp_chan_write(&s, &c, s.curr));
-		s.t[s.curr].busy = false;
-		s.t[s.curr].remaining = 0;
-		rp_chan_written(&s, &c);
-		n++;
-	}
-	SQ_ASSERT_EQ(n, 213);
-	/* three writers block, in the order 0, 1, 2 of whoever runs */
-	for (i = 0; i < 3; i++) {
-		rp_schedule(&s);
-		SQ_ASSERT(!rp_chan_write(&s, &c, s.curr));
-	}
-	SQ_ASSERT_EQ(s.nr_running, 1);
-	/* reads down to 54 messages (16632 bytes) wake nobody; one more
-	 * (16324 <= 65535 / 4) wakes all three */
-	while (c.used - c.charge > c.wake_at) {
-		c.avail--;
-		rp_chan_consumed(&s, &c);
-		SQ_ASSERT_EQ(s.nr_running, 1);
-	}
-	c.avail--;
-	rp_chan_consumed(&s, &c);
-	SQ_ASSERT_EQ(s.nr_running, 4);
-	SQ_ASSERT_EQ(c.writers, RP_NONE);
-	SQ_ASSERT_EQ(c.used, 53 * c.charge);
-	rp_sim_fini(&s);
+static struct bw bw;
 
-	rp_as.ipc = RP_IPC_PIPE;
-	bare_sim(&s, &rp_policies[0], 3);
-	for (i = 0; i < 3; i++)
-		rp_fork(&s, i);
-	rp_chan_init(&c, 100);
-	SQ_ASSERT_EQ(c.room, 4096 - 100 + 1);	/* 40 messages fit */
-	c.used = c.room;
+/* writes 5-byte numbered messages into a 20-byte buffer */
+static void bw_writer(struct rp_task *t)
+{
+	unsigned char m[5];
+	unsigned i;
+
+	(void)t;
+	for (i = 0; i < 40; i++) {
+		memset(m, (int)i, sizeof(m));
+		if (bw.c.cap - bw.c.len < sizeof(m))
+			bw.blocked_at_full++;
+		rp_write(&bw.c, m, sizeof(m));
+		bw.wrote++;
+	}
+}
+
+/* reads a byte at a time, burning between reads so the writer fills up */
+static void bw_reader(struct rp_task *t)
+{
+	unsigned char b;
+	unsigned i;
+
+	for (i = 0; i < 200; i++) {
+		(void)rp_read(&bw.c, &b, 1);
+		bw.bad += b != i / 5;
+		bw.got++;
+		t->user[1] += rp_burn(t->s, 100 * RP_US);
+	}
+}
+
+SQ_TEST(channel_blocks_and_wakes)
+{
+	struct rp_sched s;
+	unsigned i;
+
+	memset(&bw, 0, sizeof(bw));
+	rp_init(&s, pol("cfs-2.6.35"), rb_ops(), true);
+	rp_chan_init(&bw.c, &s, 20);
+	rp_spawn(&s, bw_writer, NULL);
+	rp_spawn(&s, bw_reader, NULL);
+	rp_start(&s);
+	SQ_ASSERTF(rp_run(&s) == 0, "%s\n", s.errmsg);
+	SQ_ASSERT_EQ(bw.bad, 0);
+	SQ_ASSERT_EQ(bw.wrote, 40);
+	SQ_ASSERT_EQ(bw.got, 200);
+	SQ_ASSERT(bw.blocked_at_full > 0);
+	rp_chan_fini(&bw.c);
+	rp_fini(&s);
+
+	/* the wake rule itself: writers wait until a quarter is in use */
+	rp_init(&s, pol("cfs-2.6.35"), rb_ops(), true);
+	rp_chan_init(&bw.c, &s, 20);
+	for (i = 0; i < 2; i++)
+		rp_spawn(&s, rp_hb_receiver, NULL);
+	s.curr = s.task[0];
+	s.task[0]->state = RP_RUNNING;
+	s.task[1]->state = RP_BLOCKED;
+	s.task[1]->vruntime = RP_VBASE + 1000 * RP_MS;	/* no preemption */
+	bw.c.len = 20;
+	bw.c.writers.head = bw.c.writers.tail = s.task[1];
 	{
-		uint32_t first, second;
+		char buf[20];
 
-		rp_schedule(&s);
-		first = s.curr;
-		SQ_ASSERT(!rp_chan_write(&s, &c, first));
-		rp_schedule(&s);
-		second = s.curr;
-		SQ_ASSERT(!rp_chan_write(&s, &c, second));
-		c.used = 4096;
-		c.avail = 1;
-		rp_chan_consumed(&s, &c);	/* any read wakes them */
-		SQ_ASSERT_EQ(s.nr_running, 3);
-		/* newest first: the second waiter was enqueued first */
-		SQ_ASSERT(s.t[second].enq_seq < s.t[first].enq_seq);
+		(void)rp_read(&bw.c, buf, 14);	/* 6 left: above a quarter */
+		SQ_ASSERT(s.task[1]->state == RP_BLOCKED);
+		(void)rp_read(&bw.c, buf, 1);	/* 5 left: a quarter */
+		SQ_ASSERT(s.task[1]->state == RP_RUNNABLE);
+		SQ_ASSERT(bw.c.writers.head == NULL);
 	}
-	rp_sim_fini(&s);
-	rp_as = rp_as_default;
+	rp_chan_fini(&bw.c);
+	rp_fini(&s);
 }
 
-/* START_DEBIT: a child at max(parent, min_vruntime + its slice in a
- * queue one longer); EEVDF 6.6: at V with no lag, a whole slice. */
-SQ_TEST(fork_placement)
+/* ---- every policy on every queue: completes, checks, agrees ---- */
+
+struct tick_check {
+	unsigned ticks, bad;
+};
+
+static void check_at_tick(struct rp_sched *s, void *arg)
 {
-	const struct rp_policy *m = &rp_policies[0];
-	struct rp_sim s;
-	uint32_t i;
-	uint64_t v;
+	struct tick_check *tc = (struct tick_check *)arg;
 
-	bare_sim(&s, m, 8);
-	rp_fork(&s, 0);		/* alone, at min_vruntime + latency */
-	SQ_ASSERT_EQ(s.t[0].vruntime, RP_VBASE + m->latency);
-	rp_schedule(&s);
-	SQ_ASSERT_EQ(s.curr, 0);
-	run_for(&s, 1000000);
-	/* the parent's vruntime is min_vruntime now: 2 tasks, 6 ms / 2 */
-	rp_fork(&s, 1);
-	SQ_ASSERT_EQ(s.t[1].vruntime, s.min_vruntime + m->latency / 2);
-	SQ_ASSERT(s.need_resched == false);	/* no preemption by a child */
-	for (i = 2; i < 8; i++) {
-		uint64_t nr = s.nr_running + 1u;
-
-		run_for(&s, 100000);
-		v = rp_max_vr(s.t[0].vruntime, s.min_vruntime +
-				 rp_period(m, nr) / nr);
-		rp_fork(&s, i);
-		SQ_ASSERT_EQ(s.t[i].vruntime, v);
-	}
-	/* beyond nr_latency the period grows: 2 ms x 8 over 8 */
-	SQ_ASSERT_EQ(rp_period(m, 8) / 8, m->min_gran);
-	rp_sim_fini(&s);
-
-	bare_sim(&s, eevdf(), 3);
-	rp_fork(&s, 0);
-	rp_schedule(&s);
-	run_for(&s, 300000);
-	s.t[1].vlag = 123456;	/* a new task's lag is 0 (__sched_fork) */
-	v = rp_avg_vruntime(&s);
-	rp_fork(&s, 1);
-	SQ_ASSERT_EQ(s.t[1].vlag, 0);
-	SQ_ASSERT_EQ(s.t[1].vruntime, v);
-	SQ_ASSERT_EQ(s.t[1].deadline, v + eevdf()->base_slice);
-	rp_sim_fini(&s);
+	tc->ticks++;
+	tc->bad += s->pol->check(s) != 0;
 }
 
-/* The background is an option: none leaves tbench's latency at its own
- * work; the assumed daemons (the 1 ms user daemon fires in 1.5 s) raise
- * it above a millisecond. */
-SQ_TEST(background_is_an_assumption)
+static void small_hackbench(struct rp_result *r, const struct rp_policy *p,
+			    const struct rp_rqops *q, struct tick_check *tc)
 {
-	struct rp_result none, some;
+	struct rp_hb_opts o = { 4, 10, 100, 100, 1000, check_at_tick, NULL };
 
-	rp_as.background = 0;
-	rp_tbench(&none, first_exact(), &rp_policies[0], TB_NS, 0, 7, 0, 0);
-	rp_as = rp_as_default;
-	rp_tbench(&some, first_exact(), &rp_policies[0], TB_NS, 0, 7, 0, 0);
-	SQ_ASSERT(!none.err && !some.err);
-	SQ_ASSERT(none.max_latency_ms < 0.1);
-	SQ_ASSERT(some.max_latency_ms > 1.0);
-	SQ_ASSERT(none.ops > some.ops);
-	printf("    max latency: no background %.3f ms, assumed %.3f ms\n",
-	       none.max_latency_ms, some.max_latency_ms);
+	o.arg = tc;
+	rp_hackbench(r, p, q, true, &o);
+}
+
+SQ_TEST(every_policy_every_queue)
+{
+	size_t k, q;
+
+	for (k = 0; k < RP_NPOLICIES; k++) {
+		const struct rp_policy *p = &rp_policies[k];
+		struct rp_result want, got;
+		size_t nq = p->needs_erb ? 1 : RP_NQUEUES;
+
+		memset(&want, 0, sizeof(want));
+		memset(&got, 0, sizeof(got));
+		for (q = 0; q < nq; q++) {
+			struct tick_check tc = { 0, 0 };
+			struct rp_result *r = q ? &got : &want;
+
+			small_hackbench(r, p, p->needs_erb ? NULL : &rp_rqops[q],
+					&tc);
+			SQ_ASSERTF(!r->err, "%s on %s: %s\n", p->name,
+				   rp_rqops[q].name, r->errmsg);
+			SQ_ASSERT_EQ(r->ops, 4 * 10 * 10 * 100);
+			SQ_ASSERTF(tc.bad == 0 && tc.ticks >= 5,
+				   "%s on %s: %u of %u checks failed\n",
+				   p->name, rp_rqops[q].name, tc.bad, tc.ticks);
+			if (!q)
+				continue;
+			/* every kind is exact here (the ring's time stays 0,
+			 * it never pops): the same decisions */
+			SQ_ASSERTF(got.switches == want.switches &&
+					   got.sink == want.sink &&
+					   got.picks == want.picks,
+				   "%s: %s differs from %s (%llu/%llu)\n",
+				   p->name, rp_rqops[q].name, rp_rqops[0].name,
+				   (unsigned long long)got.switches,
+				   (unsigned long long)want.switches);
+		}
+	}
+}
+
+SQ_TEST(tbench_runs)
+{
+	struct rp_tb_opts o;
+	size_t k;
+
+	memset(&o, 0, sizeof(o));
+	o.seconds = 0.2;
+	o.bg = 3;
+	o.burst_ns = 2 * RP_MS;
+	o.sleep_ns = 3 * RP_MS;
+	o.server_ns = 20 * RP_US;
+	o.client_ns = 10 * RP_US;
+	o.req_size = 100;
+	o.rep_size = 1000;
+	for (k = 0; k < RP_NPOLICIES; k++) {
+		struct rp_result a, b;
+
+		rp_tbench(&a, &rp_policies[k], rb_ops(), true, &o);
+		rp_tbench(&b, &rp_policies[k], rb_ops(), true, &o);
+		SQ_ASSERTF(!a.err, "%s: %s\n", rp_policies[k].name, a.errmsg);
+		SQ_ASSERT(a.ops > 100);
+		SQ_ASSERT(a.max_lat_ms > 0);
+		/* the virtual clock: the same run twice */
+		SQ_ASSERT_EQ(a.ops, b.ops);
+		SQ_ASSERT_EQ(a.switches, b.switches);
+		SQ_ASSERT(a.max_lat_ms == b.max_lat_ms);
+	}
+}
+
+/* ---- fairness ---- */
+
+static int fair_stop;
+static uint64_t fair_end;
+
+static void fair_hog(struct rp_task *t)
+{
+	while (!fair_stop) {
+		t->user[1] += rp_burn(t->s, 1 * RP_MS);
+		if (rp_now(t->s) >= fair_end && !fair_stop) {
+			unsigned i;
+
+			fair_stop = 1;	/* everyone's share, now */
+			for (i = 0; i < t->s->nt; i++)
+				t->s->task[i]->user[2] =
+					t->s->task[i]->sum_exec;
+		}
+	}
+}
+
+/* Jain's index of the CPU time of @n equal hogs over @sec virtual s. */
+static double jain(const struct rp_policy *p, unsigned n, double sec)
+{
+	struct rp_sched s;
+	double sum = 0, sq = 0;
+	unsigned i;
+
+	fair_stop = 0;
+	fair_end = (uint64_t)(sec * 1e9);
+	rp_init(&s, p, p->needs_erb ? NULL : rb_ops(), true);
+	for (i = 0; i < n; i++)
+		rp_spawn(&s, fair_hog, NULL);
+	rp_start(&s);
+	if (rp_run(&s))
+		return -1;
+	for (i = 0; i < n; i++) {
+		double x = (double)s.task[i]->user[2];
+
+		sum += x;
+		sq += x * x;
+	}
+	rp_fini(&s);
+	return sum * sum / (n * sq);
+}
+
+SQ_TEST(fairness_jain)
+{
+	static const char *const fair[] = { "cfs-2.6.35", "cfs-dynamic",
+					    "cfs-smaller", "eevdf-6.6",
+					    "linux-2.6.0", "linux-2.4" };
+	size_t k;
+
+	for (k = 0; k < SQ_NELEM(fair); k++) {
+		double j = jain(pol(fair[k]), 7, 10.0);
+
+		printf("  %-12s 7 hogs, 10 s: Jain's index %.6f\n", fair[k], j);
+		/* the O(1) and 2.4 schedulers share by whole slices of about
+		 * 100 and 60 ms: fair over seconds, to a slice */
+		SQ_ASSERTF(j > (k < 4 ? 0.9999 : 0.99),
+			   "%s: Jain's index %f\n", fair[k], j);
+	}
+}
+
+/* ---- EEVDF's lag ---- */
+
+struct lag_check {
+	int64_t worst;
+	unsigned ticks;
+};
+
+static void lag_at_tick(struct rp_sched *s, void *arg)
+{
+	struct lag_check *lc = (struct lag_check *)arg;
+	uint64_t V = rpev_avg(s);
+	unsigned i;
+
+	lc->ticks++;
+	for (i = 0; i < s->nt; i++) {
+		const struct rp_task *t = s->task[i];
+		int64_t lag;
+
+		if (!t->on_rq)
+			continue;
+		lag = (int64_t)(V - t->vruntime);
+		if (lag < 0)
+			lag = -lag;
+		if (lag > lc->worst)
+			lc->worst = lag;
+	}
+}
+
+static void lag_sleeper(struct rp_task *t)
+{
+	while (!fair_stop) {
+		t->user[1] += rp_burn(t->s, 300 * RP_US * (1 + t->id % 3));
+		rp_sleep(t->s, 2 * RP_MS * (1 + t->id % 2));
+		if (rp_now(t->s) >= fair_end)
+			fair_stop = 1;
+	}
+}
+
+/* |V - v| of every runnable task stays within a slice and a tick: an
+ * EEVDF task is served within one request of its fair share, its
+ * request's end noticed at the next tick */
+SQ_TEST(eevdf_lag_bounded)
+{
+	const struct rp_policy *p = pol("eevdf-6.6");
+	struct lag_check lc = { 0, 0 };
+	struct rp_sched s;
+	int64_t bound = (int64_t)(RPEV_SLICE + p->tick_ns);
+	unsigned i;
+
+	fair_stop = 0;
+	fair_end = 5 * (uint64_t)1000000000u;
+	rp_init(&s, p, NULL, true);
+	s.on_tick = lag_at_tick;
+	s.on_tick_arg = &lc;
+	for (i = 0; i < 4; i++)
+		rp_spawn(&s, fair_hog, NULL);
+	for (i = 0; i < 4; i++)
+		rp_spawn(&s, lag_sleeper, NULL);
+	rp_start(&s);
+	SQ_ASSERTF(rp_run(&s) == 0, "%s\n", s.errmsg);
+	printf("  largest |lag| over %u ticks: %.3f ms (bound %.3f ms)\n",
+	       lc.ticks, (double)lc.worst / 1e6, (double)bound / 1e6);
+	SQ_ASSERT(lc.ticks > 1000);
+	SQ_ASSERTF(lc.worst <= bound, "lag %lld\n", (long long)lc.worst);
+	for (i = 0; i < s.nt; i++) {
+		int64_t lim = 2 * (int64_t)RPEV_SLICE;
+
+		if ((int64_t)p->tick_ns > lim)
+			lim = (int64_t)p->tick_ns;
+		SQ_ASSERT(s.task[i]->vlag <= lim && s.task[i]->vlag >= -lim);
+	}
+	rp_fini(&s);
+}
+
+/* ---- wakeup preemption: the rules, one case at a time ---- */
+
+static void idle_fn(struct rp_task *t)
+{
+	(void)t;
+}
+
+/* A scheduler with curr running and @n more tasks asleep (not started). */
+static void setup(struct rp_sched *s, const struct rp_policy *p, unsigned n)
+{
+	unsigned i;
+
+	rp_init(s, p, p->needs_erb ? NULL : rb_ops(), true);
+	for (i = 0; i <= n; i++)
+		rp_spawn(s, idle_fn, NULL);
+	rp__enqueue(s, s->task[0], false);
+	s->curr = p->pick(s);
+	s->curr->state = RP_RUNNING;
+}
+
+static void teardown(struct rp_sched *s)
+{
+	s->curr = NULL;
+	rp_fini(s);
+}
+
+/* Does waking task 1 (vruntime curr's minus @lead) preempt under CFS? */
+static bool cfs_wakes(const char *name, int64_t lead)
+{
+	struct rp_sched s;
+	bool r;
+
+	setup(&s, pol(name), 1);
+	s.min_vruntime = s.curr->vruntime;
+	s.task[1]->vruntime = s.curr->vruntime - (uint64_t)lead;
+	rp_wake(&s, s.task[1]);
+	r = s.need_resched;
+	teardown(&s);
+	return r;
+}
+
+SQ_TEST(wakeup_preemption_cfs)
+{
+	static const char *const names[] = { "cfs-2.6.35", "cfs-dynamic",
+					     "cfs-smaller" };
+	size_t k;
+
+	for (k = 0; k < SQ_NELEM(names); k++) {
+		int64_t g = (int64_t)pol(names[k])->wakeup_gran;
+
+		/* curr leads the woken task by more than the granularity */
+		SQ_ASSERT(cfs_wakes(names[k], g + 1));
+		SQ_ASSERT(!cfs_wakes(names[k], g));
+		SQ_ASSERT(!cfs_wakes(names[k], 0));
+		SQ_ASSERT(!cfs_wakes(names[k], -5 * (int64_t)RP_MS));
+		/* a long sleeper is placed at min_vruntime - latency / 2:
+		 * a lead of 3 ms whatever it slept */
+		SQ_ASSERT(cfs_wakes(names[k], 100 * RP_MS));
+	}
+}
+
+SQ_TEST(cfs_sleeper_credit_and_buddy)
+{
+	struct rp_sched s;
+
+	setup(&s, pol("cfs-2.6.35"), 3);
+	s.min_vruntime = s.curr->vruntime;
+	s.task[1]->vruntime = s.curr->vruntime - 100 * RP_MS;
+	rp_wake(&s, s.task[1]);
+	SQ_ASSERT_EQ(s.task[1]->vruntime, s.min_vruntime - 3 * RP_MS);
+	SQ_ASSERT(s.need_resched);
+	SQ_ASSERT(s.last == NULL);	/* 2 runnable: below nr_latency */
+	s.need_resched = false;
+	s.task[2]->vruntime = s.curr->vruntime;
+	rp_wake(&s, s.task[2]);
+	SQ_ASSERT(!s.need_resched);
+	s.task[3]->vruntime = s.curr->vruntime - 100 * RP_MS;
+	rp_wake(&s, s.task[3]);		/* 4 runnable: curr is the buddy */
+	SQ_ASSERT(s.need_resched);
+	SQ_ASSERT(s.last == s.curr);
+	teardown(&s);
+}
+
+SQ_TEST(cfs_periods)
+{
+	struct rp_sched s;
+
+	rp_init(&s, pol("cfs-2.6.35"), rb_ops(), true);
+	SQ_ASSERT_EQ(rpcfs_period(&s, 3), 6 * RP_MS);
+	SQ_ASSERT_EQ(rpcfs_period(&s, 4), 8 * RP_MS);
+	rp_fini(&s);
+	rp_init(&s, pol("cfs-smaller"), rb_ops(), true);
+	SQ_ASSERT_EQ(rpcfs_period(&s, 8), 6 * RP_MS);
+	SQ_ASSERT_EQ(rpcfs_period(&s, 10), 7500 * RP_US);
+	rp_fini(&s);
+	rp_init(&s, pol("cfs-dynamic"), rb_ops(), true);
+	SQ_ASSERT_EQ(rpcfs_gran(&s, 3), 2 * RP_MS);
+	SQ_ASSERT_EQ(rpcfs_gran(&s, 4), 1500 * RP_US);
+	SQ_ASSERT_EQ(rpcfs_gran(&s, 20), 750 * RP_US);
+	SQ_ASSERT_EQ(rpcfs_period(&s, 4), 6 * RP_MS);
+	SQ_ASSERT_EQ(rpcfs_period(&s, 10), 7500 * RP_US);
+	rp_fini(&s);
+}
+
+SQ_TEST(wakeup_preemption_24)
+{
+	static const int cnt[] = { 3, 4, 5, 6 };
+	static const bool want[] = { false, false, true, true };
+	size_t k;
+
+	/* curr (counter 3) has goodness 3 + 20 + 1 (its mm); the woken
+	 * task's counter + 20 must beat it */
+	for (k = 0; k < SQ_NELEM(cnt); k++) {
+		struct rp_sched s;
+
+		setup(&s, pol("linux-2.4"), 1);
+		s.curr->counter = 3;
+		s.task[1]->counter = cnt[k];
+		s.task[1]->nswitch = 1;
+		rp_wake(&s, s.task[1]);
+		SQ_ASSERT(s.need_resched == want[k]);
+		teardown(&s);
+	}
+}
+
+SQ_TEST(wakeup_preemption_26)
+{
+	struct rp_sched s;
+	uint64_t tenth = RP26_MAX_SLEEP / 10;
+
+	/* curr at 120 (half the bonus); a task woken after sleeping long
+	 * enough for a better priority preempts, one as good does not */
+	setup(&s, pol("linux-2.6.0"), 2);
+	s.curr->sleep_avg = 5 * tenth;
+	s.curr->prio = rp26_effective_prio(s.curr);
+	SQ_ASSERT_EQ(s.curr->prio, 120);
+	s.task[1]->sleep_avg = 5 * tenth;
+	s.task[1]->sleep_start = s.vclock;	/* slept 0 ns */
+	rp_wake(&s, s.task[1]);
+	SQ_ASSERT_EQ(s.task[1]->prio, 120);
+	SQ_ASSERT(!s.need_resched);
+	s.task[2]->sleep_avg = 5 * tenth;
+	s.task[2]->sleep_start = s.vclock;
+	s.vclock += tenth / 5 + 1;		/* x5 for a bonus of 5: +1 */
+	rp_wake(&s, s.task[2]);
+	SQ_ASSERT_EQ(s.task[2]->prio, 119);
+	SQ_ASSERT(s.need_resched);
+	teardown(&s);
+}
+
+SQ_TEST(wakeup_preemption_eevdf)
+{
+	struct rp_sched s;
+	struct rp_task *c, *t1, *t2;
+
+	setup(&s, pol("eevdf-6.6"), 2);
+	c = s.curr;
+	t1 = s.task[1];
+	t2 = s.task[2];
+	SQ_ASSERT(c->user[3] == 1);	/* just picked: runs to parity */
+	/* a task that was served ahead (negative lag) wakes above V: not
+	 * eligible, it never preempts */
+	t2->vlag = -(int64_t)RPEV_SLICE;
+	rp_wake(&s, t2);
+	SQ_ASSERT(!rpev_eligible(&s, t2));
+	SQ_ASSERT(rpev_eligible(&s, c));
+	SQ_ASSERT(!s.need_resched);
+	/* one owed a little wakes eligible, but curr runs to parity */
+	t1->vlag = 100 * RP_US;
+	rp_wake(&s, t1);
+	SQ_ASSERT(rpev_eligible(&s, t1));
+	SQ_ASSERT(!s.need_resched);
+	/* parity gone: curr's earlier deadline keeps it; a later one, or an
+	 * equal one, gives the CPU to the woken task (pick_eevdf() takes
+	 * curr only when its deadline is strictly the earliest) */
+	c->user[3] = 0;
+	SQ_ASSERT(c->deadline < t1->deadline);
+	SQ_ASSERT(!s.pol->wake_preempt(&s, t1));
+	c->deadline = t1->deadline + 1;
+	SQ_ASSERT(s.pol->wake_preempt(&s, t1));
+	c->deadline = t1->deadline;
+	SQ_ASSERT(s.pol->wake_preempt(&s, t1));
+	teardown(&s);
+
+	/* curr past its deadline: the tick's update asks for a switch */
+	setup(&s, pol("eevdf-6.6"), 1);
+	s.task[1]->vlag = -(int64_t)RPEV_SLICE;
+	rp_wake(&s, s.task[1]);
+	SQ_ASSERT(!s.need_resched);
+	s.vclock += RPEV_SLICE;
+	rp_account(&s, rp_now(&s));
+	SQ_ASSERT(rpev_tick(&s));
+	SQ_ASSERT(s.curr->user[3] == 0);
+	teardown(&s);
+}
+
+/* ---- 2.4's goodness() and 2.6.0's arrays pick as the kernels did ---- */
+
+SQ_TEST(goodness_picks)
+{
+	static const int cnt[6] = { 2, 5, 0, 5, 3, 1 };
+	struct rp_sched s;
+	struct rp_task *t;
+	unsigned i;
+
+	rp_init(&s, pol("linux-2.4"), rb_ops(), true);
+	for (i = 0; i < 6; i++)
+		rp_spawn(&s, idle_fn, NULL);
+	for (i = 0; i < 6; i++) {
+		s.task[i]->counter = cnt[i];
+		s.task[i]->nswitch = 1;
+		rp__enqueue(&s, s.task[i], true);
+	}
+	/* the best counter is 5, tasks 1 and 3: the list has the newest
+	 * first, so task 3 */
+	t = s.pol->pick(&s);
+	SQ_ASSERT(t == s.task[3]);
+	/* with task 3 running and back on the list, its mm's bonus makes it
+	 * the best at an equal counter */
+	s.curr = t;
+	t->state = RP_RUNNING;
+	s.pol->put_prev(&s, t);
+	SQ_ASSERT(s.pol->pick(&s) == s.task[3]);
+	/* counter 4: 4 + 20 + 1 ties task 1's 5 + 20, and curr is ahead in
+	 * the list (schedule() takes a strictly better one only) */
+	t->counter = 4;
+	s.pol->put_prev(&s, t);
+	SQ_ASSERT(s.pol->pick(&s) == s.task[3]);
+	/* counter 3: task 1's 5 + 20 beats 3 + 20 + 1 */
+	t->counter = 3;
+	s.pol->put_prev(&s, t);
+	SQ_ASSERT(s.pol->pick(&s) == s.task[1]);
+	s.curr = NULL;
+	rp_fini(&s);
+
+	/* every runnable counter 0: one recalculation of every task, the
+	 * blocked ones too, then the scan again */
+	rp_init(&s, pol("linux-2.4"), rb_ops(), true);
+	for (i = 0; i < 4; i++) {
+		rp_spawn(&s, idle_fn, NULL);
+		s.task[i]->nswitch = 1;
+	}
+	s.task[0]->counter = 0;
+	s.task[1]->counter = 0;
+	s.task[2]->counter = 4;		/* asleep */
+	s.task[3]->counter = 0;
+	rp__enqueue(&s, s.task[0], true);
+	rp__enqueue(&s, s.task[1], true);
+	rp__enqueue(&s, s.task[3], true);
+	t = s.pol->pick(&s);
+	SQ_ASSERT_EQ(s.recalcs, 1);
+	SQ_ASSERT_EQ(s.task[2]->counter, 2 + RP24_TICKS);
+	SQ_ASSERT_EQ(s.task[0]->counter, RP24_TICKS);
+	SQ_ASSERT(t == s.task[3]);	/* all 6: the head of the list */
+	rp_fini(&s);
+}
+
+SQ_TEST(o1_arrays_pick)
+{
+	struct rp_sched s;
+	unsigned i;
+
+	rp_init(&s, pol("linux-2.6.0"), rb_ops(), true);
+	for (i = 0; i < 4; i++)
+		rp_spawn(&s, idle_fn, NULL);
+	s.task[0]->sleep_avg = 0;		/* 125 */
+	s.task[1]->sleep_avg = RP26_MAX_SLEEP;	/* 115 */
+	s.task[2]->sleep_avg = 0;		/* 125 */
+	s.task[3]->sleep_avg = RP26_MAX_SLEEP;	/* 115 */
+	for (i = 0; i < 4; i++)
+		rp__enqueue(&s, s.task[i], false);
+	SQ_ASSERT_EQ(s.task[0]->prio, 125);
+	SQ_ASSERT_EQ(s.task[1]->prio, 115);
+	SQ_ASSERT(s.pol->pick(&s) == s.task[1]);	/* best, then FIFO */
+	SQ_ASSERT(s.pol->pick(&s) == s.task[3]);
+	/* task 0 used its slice and is not interactive: the expired array;
+	 * task 2 is next, then the arrays switch and task 0 comes back */
+	s.curr = s.pol->pick(&s);
+	SQ_ASSERT(s.curr == s.task[0]);
+	s.curr->state = RP_RUNNING;
+	s.curr->time_slice = 1;
+	SQ_ASSERT(s.pol->tick(&s));
+	SQ_ASSERT(s.curr->array != s.active);
+	s.pol->put_prev(&s, s.curr);
+	SQ_ASSERT(s.pol->pick(&s) == s.task[2]);
+	SQ_ASSERT(s.pol->pick(&s) == s.task[0]);
+	SQ_ASSERT(s.pol->pick(&s) == NULL);
+	SQ_ASSERT_EQ(s.pol->check(&s), 0);
+	s.curr = NULL;
+	rp_fini(&s);
 }
 
 static const sq_test_entry tests[] = {
-	SQ_T(hackbench_exact_kinds_agree),
-	SQ_T(tbench_exact_kinds_agree),
-	SQ_T(hackbench_does_the_work),
-	SQ_T(tbench_moves_data),
-	SQ_T(check_catches_an_unstable_queue),
-	SQ_T(truth_of_smallest_and_late),
-	SQ_T(policies_are_the_kernels),
-	SQ_T(eevdf_deterministic_and_eligible),
-	SQ_T(eevdf_tree_pick_is_the_scans),
-	SQ_T(rq_cost_in_simulated_time),
-	SQ_T(hackbench_channels),
-	SQ_T(fork_placement),
-	SQ_T(background_is_an_assumption),
+	SQ_T(ping_pong),
+	SQ_T(channel_blocks_and_wakes),
+	SQ_T(every_policy_every_queue),
+	SQ_T(tbench_runs),
+	SQ_T(fairness_jain),
+	SQ_T(eevdf_lag_bounded),
+	SQ_T(wakeup_preemption_cfs),
+	SQ_T(cfs_sleeper_credit_and_buddy),
+	SQ_T(cfs_periods),
+	SQ_T(wakeup_preemption_24),
+	SQ_T(wakeup_preemption_26),
+	SQ_T(wakeup_preemption_eevdf),
+	SQ_T(goodness_picks),
+	SQ_T(o1_arrays_pick),
 };
 
-SQ_TEST_MAIN("replay", tests)
+SQ_TEST_MAIN("replay (" RP_CTX_NAME ")", tests)

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay/work.h - the seeds' workloads as tasks of replay/sched.h
+ *
+ * hackbench, as Rusty Russell's program of December 2001 that OSDL ran in
+ * 2003: each group has @fds receivers, each reading its own channel (a
+ * socket pair), and @fds senders, each writing @loops messages of
+ * @datasize bytes to every receiver of its group.  The time runs from the
+ * moment every task is runnable to the last receiver's exit.
+ *
+ * tbench with one client: the client sends a request and blocks for the
+ * reply; the server reads it, computes, replies.  Beside them, @bg
+ * background tasks that compute for @burst and sleep for @sleep, forever.
+ * The latency of an operation runs from the request's write to the
+ * reply's last byte; max_latency is the largest, as dbench reports it.
+ */
+#ifndef RP_WORK_H
+#define RP_WORK_H
+
+#include "policy.h"
+
+struct rp_hb {
+	unsigned groups, fds, loops;
+	size_t datasize, buf;
+	struct rp_chan *chan;		/* groups * fds */
+};
+
+struct rp_result {
+	double seconds;			/* hackbench: completion time */
+	double mbps, max_lat_ms;	/* tbench */
+	double stolen_ms;		/* see rp_now() */
+	uint64_t nstolen;
+	uint64_t ops, switches, picks, preempt_wakeup, preempt_tick, recalcs;
+	uint64_t sink;
+	int err;
+	char errmsg[160];
+};
+
+static void rp_hb_receiver(struct rp_task *t)
+{
+	struct rp_hb *hb = (struct rp_hb *)t->arg;
+	struct rp_chan *c = &hb->chan[t->user[0]];
+	size_t left = (size_t)hb->fds * hb->loops * hb->datasize;
+	char data[512];
+
+	while (left) {
+		size_t want = hb->datasize < left ? hb->datasize : left;
+		size_t n = rp_read(c, data, want < sizeof(data) ? want
+								: sizeof(data));
+
+		left -= n;
+		t->user[1] += (unsigned char)data[0];
+	}
+}
+
+static void rp_hb_sender(struct rp_task *t)
+{
+	struct rp_hb *hb = (struct rp_hb *)t->arg;
+	struct rp_chan *c = &hb->chan[t->user[0] * hb->fds];
+	char data[512];
+	unsigned i, j;
+
+	memset(data, (int)(t->id & 0x7f), sizeof(data));
+	for (i = 0; i < hb->loops; i++)
+		for (j = 0; j < hb->fds; j++)
+			rp_write(&c[j], data, hb->datasize);
+}
+
+static void rp__result(struct rp_result *r, const struct rp_sched *s)
+{
+	r->switches = s->switches;
+	r->picks = s->picks;
+	r->preempt_wakeup = s->preempt_wakeup;
+	r->preempt_tick = s->preempt_tick;
+	r->recalcs = s->recalcs;
+	r->stolen_ms = (double)s->stolen / 1e6;
+	r->nstolen = s->nstolen;
+	r->err = s->err;
+	memcpy(r->errmsg, s->errmsg, sizeof(r->errmsg));
+}
+
+struct rp_hb_opts {
+	unsigned groups, fds, loops;
+	size_t datasize, buf;
+	/* called at every tick (the tests' checks), or NULL */
+	void (*on_tick)(struct rp_sched *s, void *arg);
+	void *arg;
+};
+
+/*
+ * rp_hackbench - one run; the time is the scheduler's clock (wall or
+ * virtual) from the first switch to the last exit
+ */
+static void rp_hackbench(struct rp_result *r, const struct rp_policy *pol,
+			 const struct rp_rqops *rq, bool virt,
+			 const struct rp_hb_opts *o)
+{
+	struct rp_sched s;
+	struct rp_hb hb;
+	unsigned g, i, fds = o->fds, groups = o->groups;
+
+	memset(r, 0, sizeof(*r));
+	if (o->datasize > 512 || o->datasize > o->buf || !o->datasize) {
+		r->err = 1;
+		snprintf(r->errmsg, sizeof(r->errmsg),
+			 "datasize: 1 to 512 and at most the buffer");
+		return;
+	}
+	rp_init(&s, pol, rq, virt);
+	s.on_tick = o->on_tick;
+	s.on_tick_arg = o->arg;
+	hb.groups = groups;
+	hb.fds = fds;
+	hb.loops = o->loops;
+	hb.datasize = o->datasize;
+	hb.buf = o->buf;
+	hb.chan = (struct rp_chan *)rp_xcalloc((size_t)groups * fds,
+					       sizeof(*hb.chan));
+	for (i = 0; i < groups * fds; i++)
+		rp_chan_init(&hb.chan[i], &s, o->buf);
+	for (g = 0; g < groups; g++) {
+		for (i = 0; i < fds; i++)
+			rp_spawn(&s, rp_hb_receiver, &hb)->user[0] =
+				g * fds + i;
+		for (i = 0; i < fds; i++)
+			rp_spawn(&s, rp_hb_sender, &hb)->user[0] = g;
+	}
+	rp_start(&s);
+	(void)rp_run(&s);
+	r->seconds = (double)(s.t1 - s.t0) / 1e9;
+	for (i = 0; i < groups * fds; i++) {
+		r->ops += hb.chan[i].bytes / o->datasize;
+		rp_chan_fini(&hb.chan[i]);
+	}
+	rp__result(r, &s);
+	r->sink = s.virt ? s.vclock : 0;
+	if (!r->err && r->ops != (uint64_t)groups * fds * fds * o->loops) {
+		r->err = 1;
+		snprintf(r->errmsg, sizeof(r->errmsg), "messages lost");
+	}
+	free(hb.chan);
+	rp_fini(&s);
+}
+
+struct rp_tb {
+	struct rp_chan req, rep;
+	size_t req_size, rep_size;
+	uint64_t server_ns, client_ns, burst_ns, sleep_ns, until;
+	uint64_t ops, max_lat, bytes;
+	unsigned clients_done;
+	struct rp_sched *s;
+};
+
+static void rp_tb_client(struct rp_task *t)
+{
+	struct rp_tb *tb = (struct rp_tb *)t->arg;
+	struct rp_sched *s = tb->s;
+	char msg[4096 + 64];
+
+	memset(msg, 1, sizeof(msg));
+	while (rp_now(s) < tb->until) {
+		uint64_t t0 = rp_now(s);
+
+		rp_write(&tb->req, msg, tb->req_size);
+		rp_read_all(&tb->rep, msg, tb->rep_size);
+		t0 = rp_now(s) - t0;
+		if (t0 > tb->max_lat)
+			tb->max_lat = t0;
+		tb->ops++;
+		tb->bytes += tb->req_size + tb->rep_size;
+		t->user[1] += rp_burn(s, tb->client_ns);
+	}
+	msg[0] = 0;			/* the end: a request of one zero */
+	rp_write(&tb->req, msg, 1);
+	tb->clients_done = 1;
+}
+
+static void rp_tb_server(struct rp_task *t)
+{
+	struct rp_tb *tb = (struct rp_tb *)t->arg;
+	struct rp_sched *s = tb->s;
+	char msg[4096 + 64];
+
+	for (;;) {
+		size_t n = rp_read(&tb->req, msg, tb->req_size);
+
+		if (n == 1 && !msg[0])
+			break;
+		rp_read_all(&tb->req, msg + n, tb->req_size - n);
+		t->user[1] += rp_burn(s, tb->server_ns);
+		rp_write(&tb->rep, msg, tb->rep_size);
+	}
+}
+
+static void rp_tb_background(struct rp_task *t)
+{
+	struct rp_tb *tb = (struct rp_tb *)t->arg;
+	struct rp_sched *s = tb->s;
+
+	while (!tb->clients_done) {
+		t->user[1] += rp_burn(s, tb->burst_ns);
+		if (tb->sleep_ns && !tb->clients_done)
+			rp_sleep(s, tb->sleep_ns);
+	}
+}
+
+struct rp_tb_opts {
+	double seconds;
+	unsigned bg;
+	uint64_t burst_ns, sleep_ns, server_ns, client_ns;
+	size_t req_size, rep_size;
+};
+
+static void rp_tbench(struct rp_result *r, const struct rp_policy *pol,
+		      const struct rp_rqops *rq, bool virt,
+		      const struct rp_tb_opts *o)
+{
+	struct rp_sched s;
+	struct rp_tb tb;
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	memset(&tb, 0, sizeof(tb));
+	if (o->req_size > 4096 || o->rep_size > 4096 || o->req_size < 2) {
+		r->err = 1;
+		snprintf(r->errmsg, sizeof(r->errmsg),
+			 "request and reply sizes: 2 to 4096 bytes");
+		return;
+	}
+	rp_init(&s, pol, rq, virt);
+	tb.s = &s;
+	tb.req_size = o->req_size;
+	tb.rep_size = o->rep_size;
+	tb.server_ns = o->server_ns;
+	tb.client_ns = o->client_ns;
+	tb.burst_ns = o->burst_ns;
+	tb.sleep_ns = o->sleep_ns;
+	rp_chan_init(&tb.req, &s, 65536);
+	rp_chan_init(&tb.rep, &s, 65536);
+	rp_spawn(&s, rp_tb_server, &tb);
+	rp_spawn(&s, rp_tb_client, &tb);
+	for (i = 0; i < o->bg; i++)
+		rp_spawn(&s, rp_tb_background, &tb);
+	tb.until = rp_now(&s) + (uint64_t)(o->seconds * 1e9);
+	rp_start(&s);
+	(void)rp_run(&s);
+	r->seconds = (double)(s.t1 - s.t0) / 1e9;
+	r->ops = tb.ops;
+	r->mbps = (double)tb.bytes / 1e6 / r->seconds;
+	r->max_lat_ms = (double)tb.max_lat / 1e6;
+	for (i = 0; i < s.nt; i++)
+		r->sink += s.task[i]->user[1];
+	rp_chan_fini(&tb.req);
+	rp_chan_fini(&tb.rep);
+	rp__result(r, &s);
+	rp_fini(&s);
+}
+
+#endif /* RP_WORK_H */
