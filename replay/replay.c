@@ -30,6 +30,10 @@ struct rp_options {
 	const struct rp_policy *hb_pol[RP_MAX_LIST], *tb_pol[RP_MAX_LIST];
 	size_t nhp, ntp;
 	struct rp_tb_opts tb;
+	unsigned bg[RP_MAX_LIST][3];	/* tasks, burst us, sleep us */
+	size_t nbg;
+	const struct rp_rqops *tbq[RP_MAX_LIST];
+	size_t ntq;
 	unsigned hz;			/* 0: each policy's own */
 	const char *csv;
 };
@@ -87,7 +91,7 @@ static void rp_usage(void)
 "      --fds N            senders and receivers per group (20)\n"
 "      --datasize N       bytes a message (100)\n"
 "      --buf N            a channel's capacity in bytes (65536)\n"
-"  -q, --queues LIST      run queues (default rb):");
+"  -q, --queues LIST      hackbench's run queues (default all):");
 	for (k = 0; k < RP_NQUEUES; k++)
 		printf(" %s", rp_rqops[k].name);
 	printf("\n"
@@ -98,10 +102,13 @@ static void rp_usage(void)
 	for (k = 0; k < RP_NPOLICIES; k++)
 		printf(" %s", rp_policies[k].name);
 	printf("\n"
-"  -d, --duration S       tbench seconds per policy (5)\n"
-"      --bg N             tbench background tasks (4)\n"
-"      --burst-us N       a background task's burst of computing (2000)\n"
-"      --sleep-us N       and its sleep after it (8000; 0: a CPU hog)\n"
+"  -d, --duration S       tbench seconds measured per policy (5)\n"
+"      --warmup S         and before them, not counted (1)\n"
+"      --background LIST  tbench's backgrounds, one run of every policy\n"
+"                         each: N/BURST/SLEEP, N tasks computing BURST us\n"
+"                         then asleep SLEEP us (0: a CPU hog); default\n"
+"                         4/2000/8000,4/2000/0\n"
+"      --tb-queues LIST   tbench's run queues (default rb)\n"
 "      --server-us N      the server's computing per request (20)\n"
 "      --client-us N      the client's between requests (10)\n"
 "      --req N, --reply N request and reply bytes (256, 4096)\n"
@@ -112,18 +119,23 @@ static void rp_usage(void)
 "  -h, --help\n");
 }
 
-static size_t rp_split(char *arg, char **out, size_t max)
+static size_t rp_splitc(char *arg, char **out, size_t max, const char *sep)
 {
 	size_t n = 0;
 	char *tok, *save = NULL;
 
-	for (tok = strtok_r(arg, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	for (tok = strtok_r(arg, sep, &save); tok;
+	     tok = strtok_r(NULL, sep, &save)) {
 		if (n == max)
 			rp_die("too many items in a list at %s", tok);
 		out[n++] = tok;
 	}
 	return n;
+}
+
+static size_t rp_split(char *arg, char **out, size_t max)
+{
+	return rp_splitc(arg, out, max, ",");
 }
 
 static unsigned long rp_num(const char *s)
@@ -148,6 +160,23 @@ static void rp_policies_arg(char *arg, const struct rp_policy **out,
 			rp_die("no policy %s", item[i]);
 }
 
+static void rp_background(struct rp_options *o, char *arg)
+{
+	char *item[RP_MAX_LIST];
+	size_t i;
+
+	o->nbg = rp_split(arg, item, RP_MAX_LIST);
+	for (i = 0; i < o->nbg; i++) {
+		char *f[3];
+
+		if (rp_splitc(item[i], f, 3, "/") != 3)
+			rp_die("--background: N/BURST/SLEEP, not %s", item[i]);
+		o->bg[i][0] = (unsigned)rp_num(f[0]);
+		o->bg[i][1] = (unsigned)rp_num(f[1]);
+		o->bg[i][2] = (unsigned)rp_num(f[2]);
+	}
+}
+
 static void rp_options(struct rp_options *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -156,16 +185,17 @@ static void rp_options(struct rp_options *o, int argc, char **argv)
 		{ "tb-policies", 1, NULL, 'p' }, { "duration", 1, NULL, 'd' },
 		{ "help", 0, NULL, 'h' }, { "fds", 1, NULL, 1 },
 		{ "datasize", 1, NULL, 2 }, { "buf", 1, NULL, 3 },
-		{ "hb-policies", 1, NULL, 4 }, { "bg", 1, NULL, 5 },
-		{ "burst-us", 1, NULL, 6 }, { "sleep-us", 1, NULL, 7 },
+		{ "hb-policies", 1, NULL, 4 }, { "background", 1, NULL, 5 },
+		{ "tb-queues", 1, NULL, 6 },
 		{ "server-us", 1, NULL, 8 }, { "client-us", 1, NULL, 9 },
 		{ "req", 1, NULL, 10 }, { "reply", 1, NULL, 11 },
 		{ "virtual", 0, NULL, 12 }, { "csv", 1, NULL, 13 },
-		{ "hz", 1, NULL, 14 },
+		{ "hz", 1, NULL, 14 }, { "warmup", 1, NULL, 15 },
 		{ NULL, 0, NULL, 0 }
 	};
 	char hbp[] = "linux-2.4,linux-2.6.0,cfs-2.6.35,eevdf-6.6";
 	char tbp[] = "cfs-2.6.35,cfs-dynamic,cfs-smaller,eevdf-6.6";
+	char bgdef[] = "4/2000/8000,4/2000/0";
 	char *item[RP_MAX_LIST];
 	size_t i;
 	int c;
@@ -179,14 +209,16 @@ static void rp_options(struct rp_options *o, int argc, char **argv)
 	o->fds = 20;
 	o->datasize = 100;
 	o->buf = 65536;
-	o->queues[0] = rp_rqops_find("rb");
-	o->nq = 1;
+	for (i = 0; i < RP_NQUEUES; i++)
+		o->queues[i] = &rp_rqops[i];
+	o->nq = RP_NQUEUES;
 	rp_policies_arg(hbp, o->hb_pol, &o->nhp);
 	rp_policies_arg(tbp, o->tb_pol, &o->ntp);
 	o->tb.seconds = 5;
-	o->tb.bg = 4;
-	o->tb.burst_ns = 2000 * RP_US;
-	o->tb.sleep_ns = 8000 * RP_US;
+	o->tb.warmup = 1;
+	rp_background(o, bgdef);
+	o->tbq[0] = rp_rqops_find("rb");
+	o->ntq = 1;
 	o->tb.server_ns = 20 * RP_US;
 	o->tb.client_ns = 10 * RP_US;
 	o->tb.req_size = 256;
@@ -219,9 +251,13 @@ static void rp_options(struct rp_options *o, int argc, char **argv)
 		case 2: o->datasize = rp_num(optarg); break;
 		case 3: o->buf = rp_num(optarg); break;
 		case 4: rp_policies_arg(optarg, o->hb_pol, &o->nhp); break;
-		case 5: o->tb.bg = (unsigned)rp_num(optarg); break;
-		case 6: o->tb.burst_ns = rp_num(optarg) * RP_US; break;
-		case 7: o->tb.sleep_ns = rp_num(optarg) * RP_US; break;
+		case 5: rp_background(o, optarg); break;
+		case 6:
+			o->ntq = rp_split(optarg, item, RP_MAX_LIST);
+			for (i = 0; i < o->ntq; i++)
+				if (!(o->tbq[i] = rp_rqops_find(item[i])))
+					rp_die("no queue %s", item[i]);
+			break;
 		case 8: o->tb.server_ns = rp_num(optarg) * RP_US; break;
 		case 9: o->tb.client_ns = rp_num(optarg) * RP_US; break;
 		case 10: o->tb.req_size = rp_num(optarg); break;
@@ -229,6 +265,7 @@ static void rp_options(struct rp_options *o, int argc, char **argv)
 		case 12: o->virt = 1; break;
 		case 13: o->csv = optarg; break;
 		case 14: o->hz = (unsigned)rp_num(optarg); break;
+		case 15: o->tb.warmup = atof(optarg); break;
 		case 'h': rp_usage(); exit(0);
 		default: rp_die("%s", "bad option");
 		}
@@ -369,27 +406,34 @@ static void rp_run_hackbench(const struct rp_options *o, FILE *csv)
 	}
 }
 
-/* tbench: the 2010 lines, one per policy and queue */
-static void rp_run_tbench(const struct rp_options *o, FILE *csv)
+/* tbench: the 2010 lines, one per policy and queue, per background */
+static void rp_run_tbench_bg(const struct rp_options *o, FILE *csv,
+			     const struct rp_tb_opts *tb)
 {
 	double base = 0;
 	size_t p, q, k;
 
-	printf("\ntbench 1, on UP (%s, %s clock; %u background tasks of "
-	       "%.1f ms computing, %.1f ms asleep)\n", RP_CTX_NAME,
-	       o->virt ? "virtual" : "wall", o->tb.bg,
-	       (double)o->tb.burst_ns / 1e6, (double)o->tb.sleep_ns / 1e6);
+	if (tb->sleep_ns)
+		printf("\ntbench 1, on UP (%s, %s clock), beside %u tasks "
+		       "computing %.1f ms, asleep %.1f ms\n", RP_CTX_NAME,
+		       o->virt ? "virtual" : "wall", tb->bg,
+		       (double)tb->burst_ns / 1e6, (double)tb->sleep_ns / 1e6);
+	else
+		printf("\ntbench 1, on UP (%s, %s clock), beside %u CPU hogs\n",
+		       RP_CTX_NAME, o->virt ? "virtual" : "wall", tb->bg);
+	printf("%g s measured after %g s of warmup\n", tb->seconds,
+	       tb->warmup);
 	for (p = 0; p < o->ntp; p++) {
 		const struct rp_policy *pol = o->tb_pol[p];
-
-		size_t nq = pol->needs_erb ? 1 : o->nq;
+		size_t nq = pol->needs_erb ? 1 : o->ntq;
 
 		for (q = 0; q < nq; q++) {
 			struct rp_result r;
-			const char *qn = rp_qname(pol, o->queues[q]);
+			const char *qn = rp_qname(pol, o->tbq[q]);
+			char name[64];
 
-			rp_tbench(&r, pol, rp_queue_of(pol, o->queues[q]),
-				  o->virt, &o->tb);
+			rp_tbench(&r, pol, rp_queue_of(pol, o->tbq[q]), o->virt,
+				  tb);
 			rp_check(&r, pol->name);
 			printf("* %s (%s, %s)\n", pol->seed_name, pol->name, qn);
 			printf("Throughput %g MB/sec 1 clients 1 procs "
@@ -412,10 +456,27 @@ static void rp_run_tbench(const struct rp_options *o, FILE *csv)
 						       rp_seed_tb[0].lat_ms,
 					       rp_seed_tb[k].mbps,
 					       rp_seed_tb[k].lat_ms);
+			snprintf(name, sizeof(name), "tbench:%u/%u/%u", tb->bg,
+				 (unsigned)(tb->burst_ns / RP_US),
+				 (unsigned)(tb->sleep_ns / RP_US));
 			if (csv)
-				fprintf(csv, "tbench,%s,%s,%.3f,%.3f\n",
+				fprintf(csv, "%s,%s,%s,%.3f,%.3f\n", name,
 					pol->name, qn, r.mbps, r.max_lat_ms);
 		}
+	}
+}
+
+static void rp_run_tbench(const struct rp_options *o, FILE *csv)
+{
+	size_t b;
+
+	for (b = 0; b < o->nbg; b++) {
+		struct rp_tb_opts tb = o->tb;
+
+		tb.bg = o->bg[b][0];
+		tb.burst_ns = (uint64_t)o->bg[b][1] * RP_US;
+		tb.sleep_ns = (uint64_t)o->bg[b][2] * RP_US;
+		rp_run_tbench_bg(o, csv, &tb);
 	}
 }
 

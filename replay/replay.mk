@@ -38,3 +38,20 @@ $(REPLAY_TEST_UC): replay/test-replay.c $(REPLAY_SRCS) tests/sq_test.h $(HEADERS
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(WARN) -std=c11 -DSQ_DEBUG \
 		-DRP_CTX_UCONTEXT -o $@ $<
+
+# make check: the tests again with the aarch64 switch, under qemu-aarch64,
+# when tests/cross.mk found the cross compiler and qemu (SQ_CROSS_aarch64).
+ifeq ($(SQ_CROSS_aarch64),yes)
+REPLAY_TEST_A64 := $(BUILD)/replay/test-replay-aarch64
+CHECK_PROGS += $(REPLAY_TEST_A64).sh
+CHECK_DEPS  += $(REPLAY_TEST_A64).sh
+
+$(REPLAY_TEST_A64): replay/test-replay.c $(REPLAY_SRCS) tests/sq_test.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(SQX_CC_aarch64) $(CPPFLAGS) -Itests -O2 $(WARN) -std=c11 -DSQ_DEBUG \
+		-o $@ $<
+
+$(REPLAY_TEST_A64).sh: $(REPLAY_TEST_A64)
+	printf '#!/bin/sh\nexec %s %s\n' '$(SQX_QEMU_aarch64)' '$(abspath $<)' > $@
+	chmod +x $@
+endif

@@ -12,7 +12,8 @@
  * reply; the server reads it, computes, replies.  Beside them, @bg
  * background tasks that compute for @burst and sleep for @sleep, forever.
  * The latency of an operation runs from the request's write to the
- * reply's last byte; max_latency is the largest, as dbench reports it.
+ * reply's last byte; max_latency is the largest, as dbench reports it,
+ * after a warmup (as dbench's), which leaves out how the tasks start.
  */
 #ifndef RP_WORK_H
 #define RP_WORK_H
@@ -145,7 +146,7 @@ static void rp_hackbench(struct rp_result *r, const struct rp_policy *pol,
 struct rp_tb {
 	struct rp_chan req, rep;
 	size_t req_size, rep_size;
-	uint64_t server_ns, client_ns, burst_ns, sleep_ns, until;
+	uint64_t server_ns, client_ns, burst_ns, sleep_ns, warm, until;
 	uint64_t ops, max_lat, bytes;
 	unsigned clients_done;
 	struct rp_sched *s;
@@ -163,11 +164,13 @@ static void rp_tb_client(struct rp_task *t)
 
 		rp_write(&tb->req, msg, tb->req_size);
 		rp_read_all(&tb->rep, msg, tb->rep_size);
-		t0 = rp_now(s) - t0;
-		if (t0 > tb->max_lat)
-			tb->max_lat = t0;
-		tb->ops++;
-		tb->bytes += tb->req_size + tb->rep_size;
+		if (t0 >= tb->warm) {	/* dbench counts after its warmup */
+			t0 = rp_now(s) - t0;
+			if (t0 > tb->max_lat)
+				tb->max_lat = t0;
+			tb->ops++;
+			tb->bytes += tb->req_size + tb->rep_size;
+		}
 		t->user[1] += rp_burn(s, tb->client_ns);
 	}
 	msg[0] = 0;			/* the end: a request of one zero */
@@ -205,7 +208,7 @@ static void rp_tb_background(struct rp_task *t)
 }
 
 struct rp_tb_opts {
-	double seconds;
+	double seconds, warmup;		/* measured, and before it */
 	unsigned bg;
 	uint64_t burst_ns, sleep_ns, server_ns, client_ns;
 	size_t req_size, rep_size;
@@ -241,10 +244,11 @@ static void rp_tbench(struct rp_result *r, const struct rp_policy *pol,
 	rp_spawn(&s, rp_tb_client, &tb);
 	for (i = 0; i < o->bg; i++)
 		rp_spawn(&s, rp_tb_background, &tb);
-	tb.until = rp_now(&s) + (uint64_t)(o->seconds * 1e9);
+	tb.warm = rp_now(&s) + (uint64_t)(o->warmup * 1e9);
+	tb.until = tb.warm + (uint64_t)(o->seconds * 1e9);
 	rp_start(&s);
 	(void)rp_run(&s);
-	r->seconds = (double)(s.t1 - s.t0) / 1e9;
+	r->seconds = (double)(s.t1 - s.t0) / 1e9 - o->warmup;
 	r->ops = tb.ops;
 	r->mbps = (double)tb.bytes / 1e6 / r->seconds;
 	r->max_lat_ms = (double)tb.max_lat / 1e6;
