@@ -579,7 +579,7 @@ static bool rpev_update_deadline(struct rp_sched *s, struct rp_task *t)
 	if ((int64_t)(t->vruntime - t->deadline) < 0)
 		return false;
 	t->deadline = t->vruntime + RPEV_SLICE;
-	t->user[3] = 0;		/* RUN_TO_PARITY holds no more */
+	t->parity = false;	/* RUN_TO_PARITY holds no more */
 	return s->nr_running > 1;
 }
 
@@ -645,7 +645,7 @@ static struct rp_task *rpev_pick(struct rp_sched *s)
 	if (!t)
 		return NULL;
 	(void)sq_erb_dequeue(&s->etree, &t->enode);
-	t->user[3] = 1;			/* RUN_TO_PARITY: until its deadline */
+	t->parity = true;		/* RUN_TO_PARITY: until its deadline */
 	return t;
 }
 
@@ -661,7 +661,7 @@ static bool rpev_wake_preempt(struct rp_sched *s, struct rp_task *t)
 		return true;
 	if (!rpev_eligible(s, curr))
 		curr = NULL;
-	if (curr && curr->user[3])
+	if (curr && curr->parity)
 		return false;
 	best = rpev_pick_tree(s);
 	if (curr && (!best || (int64_t)(best->deadline - curr->deadline) > 0))

@@ -86,6 +86,7 @@ struct rp_task {
 	/* CFS, EEVDF */
 	uint64_t vruntime, deadline, prev_sum_exec;
 	int64_t vlag;
+	bool parity;			/* EEVDF: runs to its deadline */
 	/* 2.4 */
 	uint64_t pos;			/* its list position: key of its node */
 	int counter;
@@ -453,7 +454,8 @@ static void rp_init(struct rp_sched *s, const struct rp_policy *pol,
 
 /*
  * rp_spawn - a new task that will run @fn(t), blocked until rp_start()
- * The stacks are allocated in rp_run(), all at once.
+ * rp_start() allocates the stacks, all at once (calloc: a page is only
+ * backed once a task touches it).
  */
 static struct rp_task *rp_spawn(struct rp_sched *s,
 				void (*fn)(struct rp_task *), void *arg)

@@ -577,7 +577,7 @@ SQ_TEST(wakeup_preemption_eevdf)
 	c = s.curr;
 	t1 = s.task[1];
 	t2 = s.task[2];
-	SQ_ASSERT(c->user[3] == 1);	/* just picked: runs to parity */
+	SQ_ASSERT(c->parity);	/* just picked: runs to parity */
 	/* a task that was served ahead (negative lag) wakes above V: not
 	 * eligible, it never preempts */
 	t2->vlag = -(int64_t)RPEV_SLICE;
@@ -593,7 +593,7 @@ SQ_TEST(wakeup_preemption_eevdf)
 	/* parity gone: curr's earlier deadline keeps it; a later one, or an
 	 * equal one, gives the CPU to the woken task (pick_eevdf() takes
 	 * curr only when its deadline is strictly the earliest) */
-	c->user[3] = 0;
+	c->parity = false;
 	SQ_ASSERT(c->deadline < t1->deadline);
 	SQ_ASSERT(!s.pol->wake_preempt(&s, t1));
 	c->deadline = t1->deadline + 1;
@@ -610,7 +610,7 @@ SQ_TEST(wakeup_preemption_eevdf)
 	s.vclock += RPEV_SLICE;
 	rp_account(&s, rp_now(&s));
 	SQ_ASSERT(rpev_tick(&s));
-	SQ_ASSERT(s.curr->user[3] == 0);
+	SQ_ASSERT(!s.curr->parity);
 	teardown(&s);
 }
 
