@@ -22,9 +22,10 @@
  * apply in the order they were posted and the last one wins; a node
  * posted many times before a drain is in the inbox once and is applied
  * once (a storm of re-arms costs one requeue).  Nothing allocates; the
- * owner never waits for a poster.  Posters of one node take turns on its
- * state word for the few instructions of a post (two stores and a CAS);
- * posters of different nodes never meet but in the inbox's one exchange.
+ * owner never waits for a poster, nor does a cancel.  Arms of one node
+ * take turns on its state word for the few instructions of an arm (two
+ * stores and a CAS); posters of different nodes never meet but in the
+ * inbox's one exchange.
  * The state machine, its memory orders and the proof are in
  * doc/remote.md.
  *
@@ -109,15 +110,23 @@
 #define SQ__R_SEQ1   ((uint64_t)16)
 
 /*
- * The machine's three moves on the state word, apart from W's taking,
- * as functions so that tests/remote_model.c runs the very same ones:
- *   publish  a post (holding W) makes @cmd pending, sets Q, counts itself
- *   taken    a drain took the command of @s: nothing pending, not in inbox
- *   left     a drain found a poster writing: only Q is cleared
+ * The machine's moves on the state word, apart from W's taking, as
+ * functions so that tests/remote_model.c runs the very same ones:
+ *   publish    an arm (holding W) makes @cmd pending, sets Q, counts itself
+ *   cancelled  the same for a cancel, which holds no W and leaves W as is
+ *   taken      a drain took the command of @s: nothing pending, not in inbox
+ *   left       a drain found a poster writing: only Q is cleared
  */
 SQ__INLINE uint64_t sq_remote__publish(uint64_t cur, uint64_t cmd)
 {
 	return ((cur & ~(SQ__R_W | SQ__R_CMD)) | cmd | SQ__R_Q) + SQ__R_SEQ1;
+}
+
+/* a cancel writes no key, so it needs no W: it publishes in one CAS,
+ * even over a poster holding W, whose publish then comes after it */
+SQ__INLINE uint64_t sq_remote__cancelled(uint64_t s)
+{
+	return ((s & ~SQ__R_CMD) | SQ__R_CANCEL | SQ__R_Q) + SQ__R_SEQ1;
 }
 
 SQ__INLINE uint64_t sq_remote__taken(uint64_t s)
@@ -239,16 +248,39 @@ sq_remote__pop(struct sq_remote_inbox *in)
 	return tail;
 }
 
+/* SQ_DEBUG: a node pending (state @s) on another queue's inbox than @in */
+static inline void sq_remote__check_home(const struct sq_remote_cmd *c,
+					 const struct sq_remote_inbox *in,
+					 uint64_t s, const char *fn)
+{
+#ifdef SQ_DEBUG
+	const void *home = atomic_load_explicit(&c->sq_home,
+						memory_order_relaxed);
+
+	SQ__MISUSE(home && home != (const void *)in &&
+		   (s & (SQ__R_Q | SQ__R_CMD)), fn,
+		   "node is pending on another queue's inbox");
+#else
+	(void)c;
+	(void)in;
+	(void)s;
+	(void)fn;
+#endif
+}
+
 /*
  * sq_remote__post - any thread: make @cmd (ARM with @key and @slack, or
  * CANCEL) @c's pending command in @in and see that @c is in the inbox.
  *
+ * An arm:
  *   1. take W: CAS state s -> s | W (acquire: after the last poster)
  *   2. store key, slack, home (relaxed: no one reads them under W)
- *   3. publish: CAS cur -> (cur & ~(W | CMD)) | cmd | Q, SEQ + 1
+ *   3. publish: CAS cur -> (cur & ~(W | CMD)) | ARM | Q, SEQ + 1
  *      (acq_rel: the stores of 2 go with it; and it follows a drain
  *      that cleared Q, so a push of 4 follows that drain's pop)
  *   4. if Q was 0 in cur, push @c: this post set it
+ * A cancel has no key to write: it is 3 and 4 alone, its CAS keeping W
+ * (an arm that holds W publishes after it, and wins), so it never waits.
  */
 static inline void sq_remote__post(struct sq_remote_inbox *in,
 				   struct sq_remote_cmd *c, uint64_t cmd,
@@ -258,6 +290,18 @@ static inline void sq_remote__post(struct sq_remote_inbox *in,
 	uint64_t s = atomic_load_explicit(&c->sq_state, memory_order_relaxed);
 	uint64_t cur, next;
 
+	if (cmd == SQ__R_CANCEL) {
+		sq_remote__check_home(c, in, s, fn);
+		atomic_store_explicit(&c->sq_home, (const void *)in,
+				      memory_order_relaxed);
+		while (!atomic_compare_exchange_weak_explicit(&c->sq_state, &s,
+				sq_remote__cancelled(s), memory_order_acq_rel,
+				memory_order_relaxed))
+			;
+		if (!(s & SQ__R_Q))
+			sq_remote__push(in, &c->sq_link);
+		return;
+	}
 	for (;;) {
 		if (s & SQ__R_W) {
 			sq_remote__pause();
@@ -270,18 +314,7 @@ static inline void sq_remote__post(struct sq_remote_inbox *in,
 				memory_order_relaxed))
 			break;
 	}
-#ifdef SQ_DEBUG
-	{
-		const void *home = atomic_load_explicit(&c->sq_home,
-							memory_order_relaxed);
-
-		SQ__MISUSE(home && home != (const void *)in &&
-			   (s & (SQ__R_Q | SQ__R_CMD)), fn,
-			   "node is pending on another queue's inbox");
-	}
-#else
-	(void)fn;
-#endif
+	sq_remote__check_home(c, in, s, fn);
 	atomic_store_explicit(&c->sq_key, key, memory_order_relaxed);
 	atomic_store_explicit(&c->sq_slack, slack, memory_order_relaxed);
 	atomic_store_explicit(&c->sq_home, (const void *)in,
@@ -334,12 +367,17 @@ static inline uint64_t sq_remote__take(struct sq_remote_cmd *c,
 	}
 }
 
-/* the inbox is empty: two loads, nothing written (the owner's fast path) */
+/*
+ * The inbox is empty: two loads, nothing written (the owner's fast path).
+ * Relaxed: an acquire load would keep the compiler from carrying the
+ * queue's fields in registers across it, in the owner's loop; the pops
+ * that follow a non-empty answer read the same link again, acquiring.
+ */
 SQ__INLINE bool sq_remote__empty(const struct sq_remote_inbox *in)
 {
 	return in->sq_tail == &in->sq_stub &&
 	       !atomic_load_explicit(&in->sq_stub.sq_next,
-				     memory_order_acquire);
+				     memory_order_relaxed);
 }
 
 /*
