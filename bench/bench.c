@@ -150,6 +150,63 @@ static double bq_measure(const struct bq_options *o, const struct bq_queue *qu,
 	return (double)bq.ops / (double)(o->reps * o->loops);
 }
 
+/*
+ * --chase: ns a load from memory that waits for the one before, the
+ * figure a queue at large N is held against.  A random cycle (Sattolo's
+ * shuffle) through the 64-byte lines of 32 MiB, well past the last-level
+ * cache of the machines measured so far, so that the prefetcher cannot
+ * guess the next line; the median of 5 runs of 2^20 steps, after one.
+ * The cycle is built once, so every N of a run chases the same pages;
+ * from one run to the next they differ, and so did the figure (62 to
+ * 140 ns across the runs of one make compare).
+ */
+#define BQ_CHASE_LINES ((size_t)1 << 19)	/* 32 MiB of 64-byte lines */
+#define BQ_CHASE_STEPS ((size_t)1 << 20)
+
+static size_t *bq_chase_line;
+
+/* The cycle, once: line i's first word names the next line. */
+static size_t *bq_chase_build(void)
+{
+	size_t *line = (size_t *)bq_xalloc_lines(BQ_CHASE_LINES * 64);
+	size_t stride = 64 / sizeof(size_t), i, j, tmp;
+	uint64_t rng = 0x9e3779b97f4a7c15u;
+
+	for (i = 0; i < BQ_CHASE_LINES; i++)
+		line[i * stride] = i;
+	for (i = BQ_CHASE_LINES - 1; i > 0; i--) {	/* Sattolo: one cycle */
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		j = (size_t)(rng % i);
+		tmp = line[i * stride];
+		line[i * stride] = line[j * stride];
+		line[j * stride] = tmp;
+	}
+	return line;
+}
+
+static double bq_chase(const struct bq_machine *m)
+{
+	size_t stride = 64 / sizeof(size_t), i, p = 0, r;
+	const size_t *line;
+	double t[6];
+
+	if (!bq_chase_line)
+		bq_chase_line = bq_chase_build();
+	line = bq_chase_line;
+	for (r = 0; r < 6; r++) {
+		uint64_t c0 = bq_clock_begin(), c1;
+
+		for (i = 0; i < BQ_CHASE_STEPS; i++)
+			p = line[p * stride];
+		c1 = bq_clock_end();
+		t[r] = (double)(c1 - c0) * 1e9 / m->hz / (double)BQ_CHASE_STEPS;
+	}
+	bq_sink += p;
+	return bq_median(t + 1, 5);
+}
+
 /* Every queue's correctness pass at this N; false (said) if one fails. */
 static bool bq_verify_all(const struct bq_options *o, size_t n)
 {
@@ -176,8 +233,8 @@ static bool bq_verify_all(const struct bq_options *o, size_t n)
 
 /* One N: the tables, the correctness passes, then the mirrored passes
  * into @res (one result per queue). */
-static bool bq_run_n(const struct bq_options *o, size_t n,
-		     struct bq_result *res)
+static bool bq_run_n(const struct bq_options *o, const struct bq_machine *m,
+		     size_t n, struct bq_result *res)
 {
 	size_t j, k, nq = o->nq;
 
@@ -197,6 +254,12 @@ static bool bq_run_n(const struct bq_options *o, size_t n,
 	for (k = 0; k < nq; k++) {
 		res[k].min = bq_min(res[k].samples, 2 * o->reps);
 		res[k].median = bq_median(res[k].samples, 2 * o->reps);
+		res[k].chase = 0;
+	}
+	if (o->chase) {
+		res[0].chase = bq_chase(m);
+		printf("dependent load (pointer chase over 32 MiB) = %.1f ns\n",
+		       res[0].chase);
 	}
 	return true;
 }
@@ -234,10 +297,12 @@ int main(int argc, char **argv)
 		res[i].samples = (double *)bq_xrealloc(NULL,
 					2 * o.reps * sizeof(double));
 	for (i = 0; i < o.nn && !status; i++)
-		if (!bq_run_n(&o, o.ns[i], &res[i * nq]))
+		if (!bq_run_n(&o, &m, o.ns[i], &res[i * nq]))
 			status = 1;
 	if (!status) {
 		bq_print_summaries(&o, res, &m);
+		if (o.chase)
+			bq_print_chase(&o, res, &m);
 		if (o.csv)
 			bq_write_csv(&o, res, &m);
 		if (o.json)
@@ -246,6 +311,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < o.nn * nq; i++)
 		free(res[i].samples);
 	free(res);
+	free(bq_chase_line);
 	free(o.ns);
 	bq_free_tables();
 	return status;

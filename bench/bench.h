@@ -105,6 +105,7 @@ struct bq_options {
 	int gran_shift;		/* -1: fit to inc_max */
 	const char *csv, *json;
 	const char *fault;
+	bool chase;		/* --chase: time a dependent DRAM load per N */
 };
 
 /* options.c */
@@ -125,6 +126,7 @@ struct bq_result {
 	double *samples;	/* 2 * reps: both passes */
 	double min, median;
 	double ops;		/* timer: queue calls a loop (else 0) */
+	double chase;		/* --chase: ns a dependent load, this N's */
 };
 struct bq_machine {
 	char cpu[256];		/* model name (family, model) */
@@ -141,6 +143,8 @@ void bq_print_pass(const struct bq_options *o, const struct bq_queue *qu,
 void bq_print_summaries(const struct bq_options *o,
 			const struct bq_result *res,
 			const struct bq_machine *m);
+void bq_print_chase(const struct bq_options *o, const struct bq_result *res,
+		    const struct bq_machine *m);
 void bq_write_csv(const struct bq_options *o, const struct bq_result *res,
 		  const struct bq_machine *m);
 void bq_write_json(const struct bq_options *o, const struct bq_result *res,

@@ -25,7 +25,9 @@
 #   seeds-65536  the same at N = 65536
 #   hold         the seeds' hold loop, N = 1 .. 64k, with the 2007 ring
 #   des-exp des-uniform des-triangular des-camel
-#                the DES hold, N = 1k, 100k, 1M, increments up to 3G
+#                the DES hold, N = 1k, 100k, 1M, increments up to 3G;
+#                its rows named "load" are the harness's --chase, a
+#                dependent load from memory timed after each N
 #   timer        the timer mix, N = 16, 256, 4k, 64k
 #   spread       the timer mix over 1 ms .. 1 h, N = 1k, 64k, 1M
 #   sched        the run queue, N = 16, 256, 4k, 64k
@@ -67,7 +69,7 @@ args_of() {
 	seeds-65536)	echo "-w hold -n 65536 -q backends,tr_seed" ;;
 	hold)		echo "-w hold -n 1..64k -q backends,tr_seed" ;;
 	des-exp|des-uniform|des-triangular|des-camel)
-			echo "-w hold -d ${1#des-} -m 3G -n 1k,100k,1M -q backends" ;;
+			echo "-w hold -d ${1#des-} -m 3G -n 1k,100k,1M -q backends --chase" ;;
 	timer)		echo "-w timer -n 16,256,4k,64k -q backends" ;;
 	spread)		echo "-w spread -n 1k,64k,1M -q backends" ;;
 	sched)		echo "-w sched -n 16,256,4k,64k -q backends" ;;
@@ -160,6 +162,11 @@ for w in $works; do
 			r=${r##*.}
 			sed 1d "$f" | awk -F, -v s="$side" -v r="$r" \
 				'{ print $3 "," $4 "," s "," r "," $11 }'
+			# --chase: the dependent load of each N, as a queue
+			awk -v s="$side" -v r="$r" '
+				/^Testing N=/ { n = substr($2, 3) }
+				/^dependent load/ { print n ",load," s "," r "," $(NF - 1) }
+			' "${f%.csv}.out"
 		done
 	done | awk -F, -v w="$w" '
 	function median(list,   v, n, i, j, t) {

@@ -64,6 +64,8 @@ static void bq_usage(FILE *f)
 "                          steps in 64 re-arm a random timer (requeue), the\n"
 "                          64th advances the clock by 1 and fires every\n"
 "                          timer due (pop_due; idle until re-armed)\n"
+	);
+	fprintf(f,
 "  -d, --dist D          key increments, each at most MAX (bench/README.md\n"
 "                        gives their sources):\n"
 "                        uniform (default): 1..MAX\n"
@@ -91,6 +93,9 @@ static void bq_usage(FILE *f)
 "                        ring's) holds 2*MAX\n"
 "      --csv FILE        also write the results as CSV\n"
 "      --json FILE       also write the results as JSON\n"
+"      --chase           after each N, time a dependent load from memory (a\n"
+"                        pointer chase over 32 MiB, one cache line a step)\n"
+"                        and print each queue's ns/loop in such loads\n"
 "      --fault QUEUE     corrupt QUEUE before its correctness pass (to test\n"
 "                        that the pass catches it: the run must fail)\n"
 "  -h, --help            this text\n"
@@ -294,6 +299,7 @@ static const struct option bq_longopts[] = {
 	{ "csv", required_argument, NULL, 'C' },
 	{ "json", required_argument, NULL, 'J' },
 	{ "fault", required_argument, NULL, 'F' },
+	{ "chase", no_argument, NULL, 'D' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -390,6 +396,9 @@ static void bq_option(struct bq_options *o, int c, const char *arg,
 		o->fault = arg;
 		if (!bq_find(arg, strlen(arg)))
 			bq_die("--fault: no queue '%s'", arg);
+		break;
+	case 'D':
+		o->chase = true;
 		break;
 	case 'h':
 		bq_usage(stdout);

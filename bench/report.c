@@ -230,6 +230,28 @@ void bq_print_summaries(const struct bq_options *o,
 	}
 }
 
+/* --chase: each median in dependent loads of the same N's run. */
+void bq_print_chase(const struct bq_options *o, const struct bq_result *res,
+		    const struct bq_machine *m)
+{
+	size_t i, k, nq = o->nq;
+
+	printf("\nSummary: median ns/loop in dependent loads (pointer chase "
+	       "over 32 MiB, timed after each N)\n%9s %9s", "N", "load ns");
+	for (k = 0; k < nq; k++)
+		printf(" %9s%s", o->queues[k]->name, o->queues[k]->peer ? "*" : " ");
+	printf("\n");
+	for (i = 0; i < o->nn; i++) {
+		double load = res[i * nq].chase;
+
+		printf("%9zu %9.1f", o->ns[i], load);
+		for (k = 0; k < nq; k++)
+			printf(" %9.2f ", load > 0 ? res[i * nq + k].median *
+			       1e9 / m->hz / load : 0.0);
+		printf("\n");
+	}
+}
+
 void bq_write_csv(const struct bq_options *o, const struct bq_result *res,
 		  const struct bq_machine *m)
 {

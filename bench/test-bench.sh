@@ -218,6 +218,15 @@ grep -q '^Summary: median ns per queue call' "$tmp/far.out" ||
 	fail "-w churn: no summary per queue call"
 ok
 
+# --chase: a dependent load after each N, and each queue's ns in them.
+"$BIN" -q "$first" -n 1,2 -l 100 -r 1 --warmup 10 --chase >"$tmp/chase.out" 2>&1 ||
+	fail "--chase exited non-zero: $(tail -n 3 "$tmp/chase.out")"
+[ "$(grep -c '^dependent load (pointer chase over 32 MiB) = [0-9.]* ns$' "$tmp/chase.out")" -eq 2 ] ||
+	fail "--chase: not one dependent load line per N"
+grep -q '^Summary: median ns/loop in dependent loads' "$tmp/chase.out" ||
+	fail "--chase: no summary in dependent loads"
+ok
+
 # A subset, in the order given; ranges and k suffixes.
 "$BIN" -q "heap,$first" -n 1..2,3 -l 100 -r 1 >"$tmp/sub.out" 2>&1 ||
 	fail "-q heap,$first exited non-zero"
