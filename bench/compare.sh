@@ -34,19 +34,21 @@
 #   quick        churn-1h churn-100ms seeds-2048 seeds-65536
 #   all          every one above but quick
 #
-# -k keeps the runs' CSVs (in $BUILD/compare/runs).  CC and CFLAGS are
+# -k keeps the runs' CSVs (in $BUILD/compare/runs); -t makes every run
+# tiny (-l 100 -r 1 --warmup 10), to test the tool, not to time.  CC and CFLAGS are
 # make's; COMPARE_FLAGS adds to the harness's compile line.
 #
 #   make compare COMPARE_A=3314744 COMPARE_B=work COMPARE_WORKLOADS=quick
 set -eu
 
-rounds=5 cpu=1 lock= keep=
-while getopts r:c:l:k opt; do
+rounds=5 cpu=1 lock='' keep='' runargs='-l 2000 -r 99 --warmup 200000'
+while getopts r:c:l:kt opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
 	c) cpu=$OPTARG ;;
 	l) lock=$OPTARG ;;
 	k) keep=1 ;;
+	t) runargs='-l 100 -r 1 --warmup 10' ;;
 	*) exit 2 ;;
 	esac
 done
@@ -91,7 +93,7 @@ done
 
 # A tree's include/ into $build/$side/include; its name into $side.name.
 tree() {
-	rm -rf "$build/$2"
+	rm -rf "${build:?}/$2"
 	mkdir -p "$build/$2"
 	if [ "$1" = work ]; then
 		cp -R include "$build/$2/include"
@@ -126,8 +128,8 @@ while [ "$r" -le "$rounds" ]; do
 	for w in $works; do
 		for side in $order; do
 			o="$runs/$w.$side.$r"
-			echo "\"$build/$side/sq-bench\" -c $cpu -l 2000 -r 99" \
-				"--warmup 200000 $(args_of "$w") --csv \"$o.csv\"" \
+			echo "\"$build/$side/sq-bench\" -c $cpu $runargs" \
+				"$(args_of "$w") --csv \"$o.csv\"" \
 				">\"$o.out\" 2>&1 ||" \
 				"{ echo \"compare: $side ($w) failed:\" >&2;" \
 				"tail -n 3 \"$o.out\" >&2; exit 1; }"
@@ -145,8 +147,8 @@ else
 fi
 load1=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 
-cpuname=$(sed -n 's/^cpu: \(.*\), pinned to CPU .*/\1/p' \
-	"$(ls "$runs"/*.A.1.out | head -n 1)")
+first=$(set -- "$runs"/*.A.1.out; echo "$1")
+cpuname=$(sed -n 's/^cpu: \(.*\), pinned to CPU .*/\1/p' "$first")
 echo "A = $(cat "$build/A.name"), B = $(cat "$build/B.name")"
 echo "cpu: $cpuname, pinned to CPU $cpu; $rounds rounds from $date0;" \
 	"load average $load0 before, $load1 after"

@@ -227,6 +227,15 @@ grep -q '^Summary: median ns/loop in dependent loads' "$tmp/chase.out" ||
 	fail "--chase: no summary in dependent loads"
 ok
 
+# make compare's script, tiny runs: HEAD's headers against the work tree's.
+if git rev-parse --verify -q HEAD >/dev/null 2>&1; then
+	BUILD="$tmp/cmp" sh bench/compare.sh -t -r 2 HEAD work seeds-2048 \
+		>"$tmp/cmp.out" 2>&1 || fail "compare.sh: $(tail -n 3 "$tmp/cmp.out")"
+	grep -q '^seeds-2048 *2048 tr_seed  *[0-9.]*  *[0-9.]*  *[0-9.]*  [0-9.]*\.\.[0-9.]*$' "$tmp/cmp.out" ||
+		fail "compare.sh: no seeds-2048 row for tr_seed"
+	ok
+fi
+
 # A subset, in the order given; ranges and k suffixes.
 "$BIN" -q "heap,$first" -n 1..2,3 -l 100 -r 1 >"$tmp/sub.out" 2>&1 ||
 	fail "-q heap,$first exited non-zero"
