@@ -86,6 +86,8 @@
  *   advance     O(1) + cascades, as pop
  *   check       O(Ns + K * 2^B + n)
  *
+ * ---- The fallback: a far slot's lost minimum ----
+ *
  * Finding the next first after the first node leaves reads at most three
  * ring bitmap words; when the ring and the late list are empty it reads
  * two level words and the slot's cached minimum.  That cache is exact
@@ -406,208 +408,20 @@ SQ__INLINE void sq_tring__unlink(struct sq_tring_node *n)
 
 /* ---- the levels (out of line: the ring's paths stay small) -------------- */
 
-/* A mixed level slot of more nodes than this is put back in tick order
- * when its lost minimum is next needed; a shorter one is only walked: the
- * walk is O(1) then, and cheaper than a sort. */
-#define SQ_TRING__WALK_MAX 32u
-/* The sort's digit: 16 buckets, 2 * 16 pointers on the stack. */
-#define SQ_TRING__SORT_BITS 4u
-
-/*
- * Sort the list at *@head, whose ticks differ only in the bits of @diff
- * (not 0), by tick: a least-significant-digit radix sort, stable (equal
- * ticks keep their list order, invariant 4), a pass per 4-bit digit from
- * the lowest bit of @diff to its highest: at most 16 passes, O(its nodes).
- */
-SQ__SLOW void sq_tring__lv_sort(const struct sq_tring *q,
-				struct sq_tring_node **head, uint64_t diff)
-{
-	/* a bucket is read only once its bit in used is set; the initialiser
-	 * is for the analysers, which do not follow used */
-	struct sq_tring_node *bhead[1u << SQ_TRING__SORT_BITS] = { NULL };
-	struct sq_tring_node *btail[1u << SQ_TRING__SORT_BITS] = { NULL };
-	struct sq_tring_node *n, *next, *first = *head, *last;
-	unsigned sh = sq__ctz64(diff), top = 63u - sq__clz64(diff), b;
-	uint32_t used;
-
-	first->tr_prev->tr_next = NULL;	/* a NULL-ended chain while sorting */
-	for (;; sh += SQ_TRING__SORT_BITS) {
-		used = 0;
-		for (n = first; n; n = next) {
-			SQ__STEP(1);
-			next = n->tr_next;
-			b = (unsigned)((n->key >> q->tr_shift) >> sh) &
-			    ((1u << SQ_TRING__SORT_BITS) - 1);
-			if ((used >> b) & 1)
-				btail[b]->tr_next = n;
-			else
-				bhead[b] = n;
-			btail[b] = n;
-			used |= (uint32_t)1 << b;
-		}
-		/* the buckets in order (the lowest is not empty: used != 0) */
-		b = sq__ctz64(used) & ((1u << SQ_TRING__SORT_BITS) - 1);
-		first = bhead[b];
-		last = btail[b];
-		for (used &= used - 1; used; used &= used - 1) {
-			SQ__STEP(1);
-			b = sq__ctz64(used) & ((1u << SQ_TRING__SORT_BITS) - 1);
-			last->tr_next = bhead[b];
-			last = btail[b];
-		}
-		last->tr_next = NULL;
-		if (top - sh < SQ_TRING__SORT_BITS)
-			break;
-	}
-	/* the back links, and the circle closed again */
-	for (last->tr_next = first, n = first; n != last; n = n->tr_next) {
-		SQ__STEP(1);
-		n->tr_next->tr_prev = n;
-	}
-	first->tr_prev = last;
-	*head = first;
-}
-
-/*
- * Merge two runs in tick order that end the list at *@head, one from @a to
- * the node before @b, the other from @b to the tail, into one run, and
- * return its first node: stable (@a's run wins ties), and it stops where
- * a run ends, so a few keys out of order cost their places.
- */
-SQ__SLOW struct sq_tring_node *sq_tring__lv_merge(const struct sq_tring *q,
-						 struct sq_tring_node **head,
-						 struct sq_tring_node *a,
-						 struct sq_tring_node *b)
-{
-	struct sq_tring_node *h = *head, *aend = b->tr_prev, *tail = h->tr_prev;
-	struct sq_tring_node *pred = a == h ? NULL : a->tr_prev;
-	struct sq_tring_node *first = NULL, *last = NULL, *n;
-
-	aend->tr_next = NULL;
-	tail->tr_next = NULL;
-	while (a && b) {
-		SQ__STEP(1);
-		if ((b->key >> q->tr_shift) < (a->key >> q->tr_shift)) {
-			n = b;
-			b = b->tr_next;
-		} else {
-			n = a;
-			a = a->tr_next;
-		}
-		if (last)
-			last->tr_next = n;
-		else
-			first = n;
-		n->tr_prev = last;
-		last = n;
-	}
-	n = a ? a : b;			/* the rest, linked both ways */
-	last->tr_next = n;
-	n->tr_prev = last;
-	tail = a ? aend : tail;
-	if (pred) {			/* between the runs before and the head */
-		pred->tr_next = first;
-		first->tr_prev = pred;
-		tail->tr_next = h;
-		h->tr_prev = tail;
-	} else {			/* the whole list */
-		tail->tr_next = first;
-		first->tr_prev = tail;
-		*head = first;
-	}
-	return first;
-}
-
-/*
- * A slot in runs: the fallback that bounds the dequeue of its first node
- * when enqueues keep landing inside its ticks.  Its list is a sequence of
- * runs in tick order (a slot of m nodes put in order a second time enters
- * as one run of rank log2(m)); an enqueue below the tail starts a run of rank 0, and the
- * ranks count in binary (Bentley and Saxe's logarithmic method): two last
- * runs of one rank merge into one of the next.  A node takes part in at
- * most one merge per rank, and there are at most log2 of the enqueues
- * ranks, so an enqueue is O(log n) amortised, and the slot's first node,
- * the smallest run head, is found in O(log n) without a walk of the slot.
- * Runs stay in age order (merges are stable and join neighbours), so list
- * order is still (re)queue order among equal ticks (invariant 4).
- *
- * @n, appended to slot @d's list in runs and below its tail, starts a run.
- */
+/* A far slot's order and runs, which bound the worst case of a slot whose
+ * minimum was lost: their own section, after the ring's and the levels'
+ * paths. */
 SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
 				struct sq_tring__level *lv, unsigned d,
-				struct sq_tring_node *n)
-{
-	struct sq_tring_node *first = lv->lv_slot[d], *last, *prev, *m;
-	uint64_t r = lv->lv_runs[d];
-
-	sq_tring__set_run_link(n, sq_tring__run_link(first));
-	sq_tring__set_run_link(first, n);
-	lv->lv_runs[d] = r + 1;
-	for (; r & 1; r >>= 1) {	/* a carry: merge the last two runs */
-		first = lv->lv_slot[d];
-		last = sq_tring__run_link(first);
-		prev = sq_tring__run_link(last);
-		m = prev == first ? NULL : sq_tring__run_link(prev);
-		prev->tr_tag = SQ_TRING__LEVEL;
-		last->tr_tag = SQ_TRING__LEVEL;
-		prev = sq_tring__lv_merge(q, &lv->lv_slot[d], prev, last);
-		if (m) {
-			sq_tring__set_run_link(prev, m);
-			sq_tring__set_run_link(lv->lv_slot[d], prev);
-		} else {
-			sq_tring__set_run_link(prev, prev);	/* the only run */
-		}
-	}
-}
-
-/* The first node of slot @d in runs: the smallest run head, the earliest
- * run's among equal ticks.  The links are read last run first. */
+				struct sq_tring_node *n);
 SQ__SLOW struct sq_tring_node *sq_tring__run_min(const struct sq_tring *q,
 						const struct sq_tring__level *lv,
-						unsigned d)
-{
-	struct sq_tring_node *first = lv->lv_slot[d];
-	struct sq_tring_node *n = sq_tring__run_link(first), *best = n;
-
-	while (n != first) {	/* later runs first: "<=" keeps the earliest */
-		SQ__STEP(1);
-		n = sq_tring__run_link(n);
-		if ((n->key >> q->tr_shift) <= (best->key >> q->tr_shift))
-			best = n;
-	}
-	return best;
-}
-
-/*
- * Run head @n of slot @d in runs leaves it (its list links are still
- * whole, and it is not the slot's only node): the next node of its run,
- * if any, heads the run in its place, else the run and its rank go.  The
- * head linked to @n is found by following the links from the first run.
- */
+						unsigned d);
 SQ__SLOW void sq_tring__run_drop(struct sq_tring__level *lv, unsigned d,
-				 struct sq_tring_node *n)
-{
-	struct sq_tring_node *first = lv->lv_slot[d], *link = sq_tring__run_link(n);
-	struct sq_tring_node *nx = n->tr_next, *p = first;
-	uint64_t r = lv->lv_runs[d];
-	unsigned below = 0;	/* runs after @n's */
-
-	while (sq_tring__run_link(p) != n) {
-		SQ__STEP(1);
-		p = sq_tring__run_link(p);
-		below++;
-	}
-	if (!sq_tring__run_link(nx)) {	/* @n's run goes on: nx heads it */
-		sq_tring__set_run_link(nx, link == n ? nx : link);
-		if (p != n)
-			sq_tring__set_run_link(p, nx);
-		return;
-	}
-	sq_tring__set_run_link(p, link);
-	while (below--)			/* the bit of @n's run: the lowest */
-		r &= r - 1;		/* but one per run after it */
-	lv->lv_runs[d] &= ~(r & (~r + 1));
-}
+				 struct sq_tring_node *n);
+SQ__SLOW struct sq_tring_node *sq_tring__lv_walk(struct sq_tring *q,
+						struct sq_tring__level *lv,
+						unsigned d);
 
 /* Make @n, tick @t, the cached first node of slot @d of @lv. */
 SQ__INLINE void sq_tring__set_min(struct sq_tring__level *lv, unsigned d,
@@ -657,55 +471,6 @@ SQ__INLINE void sq_tring__lv_put(struct sq_tring *q, struct sq_tring_node *n,
 	 * is 0, below every level tick */
 	if (smallest || t < lv->lv_mtick[d])
 		sq_tring__set_min(lv, d, n, t);
-}
-
-/* The first node of mixed slot @d of @lv, by a walk; past
- * SQ_TRING__WALK_MAX nodes the slot is put in order too (see
- * sq_tring__lv_first() below), and cached. */
-SQ__SLOW struct sq_tring_node *sq_tring__lv_walk(struct sq_tring *q,
-						struct sq_tring__level *lv,
-						unsigned d)
-{
-	struct sq_tring_node *h, *n, *best, *run = NULL;
-	unsigned m = 1, runs = 1;
-	uint64_t bt, t, prev, diff = 0;	/* diff: bits that differ from h's */
-
-	h = best = lv->lv_slot[d];
-	bt = prev = h->key >> q->tr_shift;
-	for (n = h->tr_next; n != h; n = n->tr_next) {
-		SQ__STEP(1);
-		t = n->key >> q->tr_shift;
-		if (t < prev) {		/* a run of tick order starts at n */
-			runs++;
-			run = n;
-		}
-		diff |= t ^ (h->key >> q->tr_shift);
-		prev = t;
-		m++;
-		if (t < bt) {
-			best = n;
-			bt = t;
-		}
-	}
-	if (m > SQ_TRING__WALK_MAX) {	/* put in order; the second time, */
-		if (runs == 2)		/* in runs from then on */
-			(void)sq_tring__lv_merge(q, &lv->lv_slot[d], h, run);
-		else if (runs > 2)
-			sq_tring__lv_sort(q, &lv->lv_slot[d], diff);
-		best = lv->lv_slot[d];
-		if ((lv->lv_sorted >> d) & 1) {
-			sq_tring__set_run_link(best, best);
-			lv->lv_runs[d] = (uint64_t)1 << (63u - sq__clz64(m));
-		}
-		lv->lv_sorted |= (uint64_t)1 << d;
-		runs = 1;
-	}
-	if (runs == 1) {	/* in order: its tail has the largest tick */
-		lv->lv_mixed &= ~((uint64_t)1 << d);
-		lv->lv_hi[d] = lv->lv_slot[d]->tr_prev->key >> q->tr_shift;
-	}
-	sq_tring__set_min(lv, d, best, bt);
-	return best;
 }
 
 /* The first node of the lowest level's first slot (the smallest tick past
@@ -1001,6 +766,260 @@ static inline bool sq_tring__elsewhere(const struct sq_tring *q,
 	return !h || (n->tr_next == n && h != n);
 }
 #endif
+
+/* ---- a far slot's order and runs: the fallback for a lost minimum ------- */
+
+/* A mixed level slot of more nodes than this is put back in tick order
+ * when its lost minimum is next needed; a shorter one is only walked: the
+ * walk is O(1) then, and cheaper than a sort. */
+#define SQ_TRING__WALK_MAX 32u
+/* The sort's digit: 16 buckets, 2 * 16 pointers on the stack. */
+#define SQ_TRING__SORT_BITS 4u
+
+/*
+ * Sort the list at *@head, whose ticks differ only in the bits of @diff
+ * (not 0), by tick: a least-significant-digit radix sort, stable (equal
+ * ticks keep their list order, invariant 4), a pass per 4-bit digit from
+ * the lowest bit of @diff to its highest: at most 16 passes, O(its nodes).
+ */
+SQ__SLOW void sq_tring__lv_sort(const struct sq_tring *q,
+				struct sq_tring_node **head, uint64_t diff)
+{
+	/* a bucket is read only once its bit in used is set; the initialiser
+	 * is for the analysers, which do not follow used */
+	struct sq_tring_node *bhead[1u << SQ_TRING__SORT_BITS] = { NULL };
+	struct sq_tring_node *btail[1u << SQ_TRING__SORT_BITS] = { NULL };
+	struct sq_tring_node *n, *next, *first = *head, *last;
+	unsigned sh = sq__ctz64(diff), top = 63u - sq__clz64(diff), b;
+	uint32_t used;
+
+	first->tr_prev->tr_next = NULL;	/* a NULL-ended chain while sorting */
+	for (;; sh += SQ_TRING__SORT_BITS) {
+		used = 0;
+		for (n = first; n; n = next) {
+			SQ__STEP(1);
+			next = n->tr_next;
+			b = (unsigned)((n->key >> q->tr_shift) >> sh) &
+			    ((1u << SQ_TRING__SORT_BITS) - 1);
+			if ((used >> b) & 1)
+				btail[b]->tr_next = n;
+			else
+				bhead[b] = n;
+			btail[b] = n;
+			used |= (uint32_t)1 << b;
+		}
+		/* the buckets in order (the lowest is not empty: used != 0) */
+		b = sq__ctz64(used) & ((1u << SQ_TRING__SORT_BITS) - 1);
+		first = bhead[b];
+		last = btail[b];
+		for (used &= used - 1; used; used &= used - 1) {
+			SQ__STEP(1);
+			b = sq__ctz64(used) & ((1u << SQ_TRING__SORT_BITS) - 1);
+			last->tr_next = bhead[b];
+			last = btail[b];
+		}
+		last->tr_next = NULL;
+		if (top - sh < SQ_TRING__SORT_BITS)
+			break;
+	}
+	/* the back links, and the circle closed again */
+	for (last->tr_next = first, n = first; n != last; n = n->tr_next) {
+		SQ__STEP(1);
+		n->tr_next->tr_prev = n;
+	}
+	first->tr_prev = last;
+	*head = first;
+}
+
+/*
+ * Merge two runs in tick order that end the list at *@head, one from @a to
+ * the node before @b, the other from @b to the tail, into one run, and
+ * return its first node: stable (@a's run wins ties), and it stops where
+ * a run ends, so a few keys out of order cost their places.
+ */
+SQ__SLOW struct sq_tring_node *sq_tring__lv_merge(const struct sq_tring *q,
+						 struct sq_tring_node **head,
+						 struct sq_tring_node *a,
+						 struct sq_tring_node *b)
+{
+	struct sq_tring_node *h = *head, *aend = b->tr_prev, *tail = h->tr_prev;
+	struct sq_tring_node *pred = a == h ? NULL : a->tr_prev;
+	struct sq_tring_node *first = NULL, *last = NULL, *n;
+
+	aend->tr_next = NULL;
+	tail->tr_next = NULL;
+	while (a && b) {
+		SQ__STEP(1);
+		if ((b->key >> q->tr_shift) < (a->key >> q->tr_shift)) {
+			n = b;
+			b = b->tr_next;
+		} else {
+			n = a;
+			a = a->tr_next;
+		}
+		if (last)
+			last->tr_next = n;
+		else
+			first = n;
+		n->tr_prev = last;
+		last = n;
+	}
+	n = a ? a : b;			/* the rest, linked both ways */
+	last->tr_next = n;
+	n->tr_prev = last;
+	tail = a ? aend : tail;
+	if (pred) {			/* between the runs before and the head */
+		pred->tr_next = first;
+		first->tr_prev = pred;
+		tail->tr_next = h;
+		h->tr_prev = tail;
+	} else {			/* the whole list */
+		tail->tr_next = first;
+		first->tr_prev = tail;
+		*head = first;
+	}
+	return first;
+}
+
+/*
+ * A slot in runs: the fallback that bounds the dequeue of its first node
+ * when enqueues keep landing inside its ticks.  Its list is a sequence of
+ * runs in tick order (a slot of m nodes put in order a second time enters
+ * as one run of rank log2(m)); an enqueue below the tail starts a run of rank 0, and the
+ * ranks count in binary (Bentley and Saxe's logarithmic method): two last
+ * runs of one rank merge into one of the next.  A node takes part in at
+ * most one merge per rank, and there are at most log2 of the enqueues
+ * ranks, so an enqueue is O(log n) amortised, and the slot's first node,
+ * the smallest run head, is found in O(log n) without a walk of the slot.
+ * Runs stay in age order (merges are stable and join neighbours), so list
+ * order is still (re)queue order among equal ticks (invariant 4).
+ *
+ * @n, appended to slot @d's list in runs and below its tail, starts a run.
+ */
+SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
+				struct sq_tring__level *lv, unsigned d,
+				struct sq_tring_node *n)
+{
+	struct sq_tring_node *first = lv->lv_slot[d], *last, *prev, *m;
+	uint64_t r = lv->lv_runs[d];
+
+	sq_tring__set_run_link(n, sq_tring__run_link(first));
+	sq_tring__set_run_link(first, n);
+	lv->lv_runs[d] = r + 1;
+	for (; r & 1; r >>= 1) {	/* a carry: merge the last two runs */
+		first = lv->lv_slot[d];
+		last = sq_tring__run_link(first);
+		prev = sq_tring__run_link(last);
+		m = prev == first ? NULL : sq_tring__run_link(prev);
+		prev->tr_tag = SQ_TRING__LEVEL;
+		last->tr_tag = SQ_TRING__LEVEL;
+		prev = sq_tring__lv_merge(q, &lv->lv_slot[d], prev, last);
+		if (m) {
+			sq_tring__set_run_link(prev, m);
+			sq_tring__set_run_link(lv->lv_slot[d], prev);
+		} else {
+			sq_tring__set_run_link(prev, prev);	/* the only run */
+		}
+	}
+}
+
+/* The first node of slot @d in runs: the smallest run head, the earliest
+ * run's among equal ticks.  The links are read last run first. */
+SQ__SLOW struct sq_tring_node *sq_tring__run_min(const struct sq_tring *q,
+						const struct sq_tring__level *lv,
+						unsigned d)
+{
+	struct sq_tring_node *first = lv->lv_slot[d];
+	struct sq_tring_node *n = sq_tring__run_link(first), *best = n;
+
+	while (n != first) {	/* later runs first: "<=" keeps the earliest */
+		SQ__STEP(1);
+		n = sq_tring__run_link(n);
+		if ((n->key >> q->tr_shift) <= (best->key >> q->tr_shift))
+			best = n;
+	}
+	return best;
+}
+
+/*
+ * Run head @n of slot @d in runs leaves it (its list links are still
+ * whole, and it is not the slot's only node): the next node of its run,
+ * if any, heads the run in its place, else the run and its rank go.  The
+ * head linked to @n is found by following the links from the first run.
+ */
+SQ__SLOW void sq_tring__run_drop(struct sq_tring__level *lv, unsigned d,
+				 struct sq_tring_node *n)
+{
+	struct sq_tring_node *first = lv->lv_slot[d], *link = sq_tring__run_link(n);
+	struct sq_tring_node *nx = n->tr_next, *p = first;
+	uint64_t r = lv->lv_runs[d];
+	unsigned below = 0;	/* runs after @n's */
+
+	while (sq_tring__run_link(p) != n) {
+		SQ__STEP(1);
+		p = sq_tring__run_link(p);
+		below++;
+	}
+	if (!sq_tring__run_link(nx)) {	/* @n's run goes on: nx heads it */
+		sq_tring__set_run_link(nx, link == n ? nx : link);
+		if (p != n)
+			sq_tring__set_run_link(p, nx);
+		return;
+	}
+	sq_tring__set_run_link(p, link);
+	while (below--)			/* the bit of @n's run: the lowest */
+		r &= r - 1;		/* but one per run after it */
+	lv->lv_runs[d] &= ~(r & (~r + 1));
+}
+
+/* The first node of mixed slot @d of @lv, by a walk; past
+ * SQ_TRING__WALK_MAX nodes the slot is put in order too (see
+ * sq_tring__lv_first() below), and cached. */
+SQ__SLOW struct sq_tring_node *sq_tring__lv_walk(struct sq_tring *q,
+						struct sq_tring__level *lv,
+						unsigned d)
+{
+	struct sq_tring_node *h, *n, *best, *run = NULL;
+	unsigned m = 1, runs = 1;
+	uint64_t bt, t, prev, diff = 0;	/* diff: bits that differ from h's */
+
+	h = best = lv->lv_slot[d];
+	bt = prev = h->key >> q->tr_shift;
+	for (n = h->tr_next; n != h; n = n->tr_next) {
+		SQ__STEP(1);
+		t = n->key >> q->tr_shift;
+		if (t < prev) {		/* a run of tick order starts at n */
+			runs++;
+			run = n;
+		}
+		diff |= t ^ (h->key >> q->tr_shift);
+		prev = t;
+		m++;
+		if (t < bt) {
+			best = n;
+			bt = t;
+		}
+	}
+	if (m > SQ_TRING__WALK_MAX) {	/* put in order; the second time, */
+		if (runs == 2)		/* in runs from then on */
+			(void)sq_tring__lv_merge(q, &lv->lv_slot[d], h, run);
+		else if (runs > 2)
+			sq_tring__lv_sort(q, &lv->lv_slot[d], diff);
+		best = lv->lv_slot[d];
+		if ((lv->lv_sorted >> d) & 1) {
+			sq_tring__set_run_link(best, best);
+			lv->lv_runs[d] = (uint64_t)1 << (63u - sq__clz64(m));
+		}
+		lv->lv_sorted |= (uint64_t)1 << d;
+		runs = 1;
+	}
+	if (runs == 1) {	/* in order: its tail has the largest tick */
+		lv->lv_mixed &= ~((uint64_t)1 << d);
+		lv->lv_hi[d] = lv->lv_slot[d]->tr_prev->key >> q->tr_shift;
+	}
+	sq_tring__set_min(lv, d, best, bt);
+	return best;
+}
 
 /* ---- public API --------------------------------------------------------- */
 
