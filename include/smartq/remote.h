@@ -93,7 +93,7 @@
  *
  *	bits 0-1  CMD   the pending command: 0 none, ARM, CANCEL
  *	bit  2    Q     the node is in the inbox (or its poster is pushing it)
- *	bit  3    W     a poster is writing the command's key
+ *	bit  3    W     an arm is writing its key (a cancel takes no W)
  *	bits 4-63 SEQ   posts so far: a drain's snapshot that a post overtook
  *	                fails its CAS even when the bits above came back
  *
