@@ -9862,7 +9862,9 @@ static inline int sq_egavl_check(const struct sq_egavl *q)
  * apply in the order they were posted and the last one wins; a node
  * posted many times before a drain is in the inbox once and is applied
  * once (a storm of re-arms costs one requeue).  Nothing allocates; the
- * owner never waits for a poster, nor does a cancel.  Arms of one node
+ * owner waits for no poster but one caught between the two steps of its
+ * push (a drain applies every post that returned before it began), and
+ * a cancel never waits.  Arms of one node
  * take turns on its state word for the few instructions of an arm (two
  * stores and a CAS); posters of different nodes never meet but in the
  * inbox's one exchange.
@@ -10223,7 +10225,10 @@ SQ__INLINE bool sq_remote__empty(const struct sq_remote_inbox *in)
  * sq_remote__drain - owner: pop and apply each command posted before the
  * drain began (the head it saw then is the last it takes, so posters
  * cannot keep one drain going); @apply is the kind's, a constant that
- * inlines.  Return: the commands applied.
+ * inlines.  A post whose exchange came before that head but whose link
+ * is not stored yet is waited for (a poster between its push's two
+ * steps): so every post that returned before the drain is applied by it.
+ * Return: the commands applied.
  */
 SQ__INLINE size_t sq_remote__drain(struct sq_remote_inbox *in,
 				   void (*apply)(void *r,
@@ -10240,7 +10245,20 @@ SQ__INLINE size_t sq_remote__drain(struct sq_remote_inbox *in,
 	if (sq_remote__empty(in))
 		return 0;
 	last = atomic_load_explicit(&in->sq_head, memory_order_acquire);
-	while ((l = sq_remote__pop(in)) != NULL) {
+	for (;;) {
+		/* the head seen was the stub (a pop put it behind the last
+		 * link): everything before it is taken once the tail is it */
+		if (last == &in->sq_stub && in->sq_tail == &in->sq_stub)
+			break;
+		l = sq_remote__pop(in);
+		if (!l) {
+			/* a post that began before this drain is half pushed
+			 * (its exchange done, its link not yet stored): it is
+			 * one store from done, and every post that returned
+			 * before the drain began must be applied by it */
+			sq_remote__pause();
+			continue;
+		}
 		/* the link is the first member of struct sq_remote_cmd */
 		struct sq_remote_cmd *c = (struct sq_remote_cmd *)(void *)l;
 		uint64_t key = 0, slack = 0;
