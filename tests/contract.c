@@ -393,6 +393,38 @@ SQ_TEST(requeue_same_key)
 	SQ_ASSERT_EQ(first_id(), 0);
 }
 
+/* SQ_REQUEUE_SLACK: a node queued inside [key, key + slack] stays (its
+ * place among equal keys too); any other, queued or idle, goes to the
+ * window's end, which saturates at UINT64_MAX */
+SQ_TEST(requeue_slack)
+{
+	static const unsigned o1[] = { 0, 1, 2 };
+
+	setup();
+	enq(0, 100);
+	enq(1, 100);
+	SQ_ASSERT(!SQ_REQUEUE_SLACK(K, &q, &items[0].link, 90, 10));
+	SQ_ASSERT(!SQ_REQUEUE_SLACK(K, &q, &items[0].link, 100, 0));
+	CHECKQ();
+	SQ_ASSERT_EQ(SQ_KEY(K, &items[0].link), 100);
+	SQ_ASSERT_EQ(first_id(), 0);		/* not moved behind 1 */
+	/* below the window, and above it: both go to its end */
+	(void)SQ_REQUEUE_SLACK(K, &q, &items[0].link, 89, 10);
+	SQ_ASSERT_EQ(SQ_KEY(K, &items[0].link), 99);
+	(void)SQ_REQUEUE_SLACK(K, &q, &items[0].link, 101, 4);
+	SQ_ASSERT_EQ(SQ_KEY(K, &items[0].link), 105);
+	CHECKQ();
+	/* an idle node is armed at the end; the end saturates */
+	SQ_ASSERT(!SQ_QUEUED(K, &items[2].link));
+	(void)SQ_REQUEUE_SLACK(K, &q, &items[2].link, UINT64_MAX - 1, 5);
+	SQ_ASSERT(SQ_QUEUED(K, &items[2].link));
+	SQ_ASSERT_EQ(SQ_KEY(K, &items[2].link), UINT64_MAX);
+	CHECKQ();
+	SQ_ASSERT_EQ(pop_id(), 1);
+	enq(1, 200);
+	expect_order(o1, 3);
+}
+
 SQ_TEST(requeue_up_and_down)
 {
 	static const unsigned o1[] = { 3, 2, 4, 1, 0 };
@@ -1046,6 +1078,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(dequeue_among_equal_keys),
 	SQ_T(requeue_same_key),
 	SQ_T(requeue_up_and_down),
+	SQ_T(requeue_slack),
 	SQ_T(dequeue_return_value),
 	SQ_T(requeue_arms_an_idle_node),
 	SQ_T(pop_due_expires_in_order),
