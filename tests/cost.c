@@ -336,18 +336,29 @@ static void p_cancel_in_arm_order(unsigned n)
 		c_deq(i);
 }
 
-/* keepalives two hours out, re-armed round-robin as traffic arrives while
- * the clock advances: the earliest timer is re-armed every time */
-static void p_keepalive(unsigned n)
+#define COST_TWO_HOURS 7200000000u
+
+/* n keepalives armed 1 ms apart, two hours out; returns the clock */
+static uint64_t c_keepalives(unsigned n)
 {
-	const uint64_t two_hours = 7200000000u;
 	uint64_t now = 0;
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
 		now += 1000u;
-		c_enq(i, now + two_hours);
+		c_enq(i, now + COST_TWO_HOURS);
 	}
+	return now;
+}
+
+/* keepalives two hours out, re-armed round-robin as traffic arrives while
+ * the clock advances: the earliest timer is re-armed every time */
+static void p_keepalive(unsigned n)
+{
+	const uint64_t two_hours = COST_TWO_HOURS;
+	uint64_t now = c_keepalives(n);
+	unsigned i;
+
 	c_measure();
 	for (i = 0; i < 4 * n; i++) {
 		now += 1000u;
@@ -852,14 +863,10 @@ static const struct cost_extra *c_extra(void)
 static void p_keepalive_slack(unsigned n)
 {
 	const struct cost_extra *x = c_extra();
-	const uint64_t two_hours = 7200000000u, slack = 1000000u;
-	uint64_t now = 0;
+	const uint64_t two_hours = COST_TWO_HOURS, slack = 1000000u;
+	uint64_t now = c_keepalives(n);
 	unsigned i;
 
-	for (i = 0; i < n; i++) {
-		now += 1000u;
-		c_enq(i, now + two_hours);
-	}
 	c_measure();
 	for (i = 0; i < 64 * n; i++) {
 		now += 64000u / n;
