@@ -765,6 +765,59 @@ SQ__INLINE size_t sq_ladder__span(const struct sq_ladder_node *a,
 }
 
 /*
+ * sq_ladder__crowded - bucket @b of rung @r, just detached by the refill,
+ * holds more than SQ_LADDER_THRES nodes, @l to @z, keys from @lo to @hi
+ * (@lo: the bucket's start, or the rung's cur inside it).  Feed it if
+ * its first THRES + 1 nodes hold @lo, the smallest key it may hold (it
+ * stays where it is); else spread it over a new rung below, if one is
+ * free (returns true: the refill goes on from that rung); else the pile
+ * takes it, sorted unless it is one key.
+ */
+SQ__SLOW bool sq_ladder__crowded(struct sq_ladder *q, unsigned r, unsigned b,
+				 struct sq_ladder_node *l,
+				 struct sq_ladder_node *z, uint64_t lo,
+				 uint64_t hi)
+{
+	struct sq_ladder__rung *g = &q->ld_rung[r];
+	const struct sq_ladder_node *n;
+	uint64_t min, max;
+	size_t cnt;
+
+	if (l->key == lo) {
+		for (n = l, cnt = 0; cnt <= (SQ_LADDER_THRES) && n->key == lo;
+		     n = n->ld_next, cnt++)
+			SQ__STEP(1);
+		if (cnt > (SQ_LADDER_THRES)) {
+			/* fed from where it is, undetached */
+			sq__bits_set(q->ld_map, &q->ld_summary, b);
+			q->ld_nrungs = r + 1;
+			sq_ladder__feed(q, g, b, lo);
+			return false;
+		}
+	}
+	if (q->ld_nrungs < (SQ_LADDER_RUNGS)) {
+		/* a rung below, over the bucket's range */
+		r = q->ld_nrungs;
+		sq_ladder__spread(q, r, l, z, lo, hi - lo, &min, &max);
+		if (min == max)		/* one key, in one bucket: fed */
+			q->ld_rung[r].lr_cur = min;
+		return true;
+	}
+	/* no rung free: the pile takes it; one key needs no sort */
+	min = UINT64_MAX;
+	max = 0;
+	for (n = l, cnt = 0; n; n = n->ld_next, cnt++) {
+		SQ__STEP(1);
+		min = n->key < min ? n->key : min;
+		max = n->key > max ? n->key : max;
+	}
+	sq_ladder__pile_add(q, min == max ? l : sq_ladder__sort(l), cnt);
+	q->ld_pcur = lo;
+	sq_ladder__pile_fill(q);
+	return false;
+}
+
+/*
  * sq_ladder__refill - the bottom is empty and the queue is not: fill it
  * from the pile when that is in use (it is the lowest tier); else move the
  * first non-empty bucket of the lowest rung into the bottom, spawning
@@ -843,59 +896,15 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 			g->lr_cur = g->lr_start + hi_off + 1;
 		}
 		cnt = sq_ladder__span(l, z, &min, &max);
-		n = NULL;
 		if (SQ__UNLIKELY(cnt > (SQ_LADDER_THRES))) {
-			/* crowded: its first THRES + 1 nodes, from the head */
-			cnt = 0;
-			min = UINT64_MAX;
-			max = 0;
-			for (n = l; cnt <= (SQ_LADDER_THRES); n = n->ld_next) {
-				SQ__STEP(1);
-				cnt++;
-				min = n->key < min ? n->key : min;
-				max = n->key > max ? n->key : max;
-			}
-		}
-		if (SQ__UNLIKELY(n != NULL)) {
-			if (lo < g->lr_start + ((uint64_t)i << g->lr_shift))
-				lo = g->lr_start + ((uint64_t)i << g->lr_shift);
-			if (min == max && min == lo) {
-				/* a crowd of the smallest key the bucket may
-				 * hold: fed from where it is, undetached */
-				sq__bits_set(q->ld_map, &q->ld_summary,
-					     (unsigned)b);
-				q->ld_nrungs = r + 1;
-				sq_ladder__feed(q, g, (unsigned)b, min);
-				return;
-			}
-		}
-		if (n && q->ld_nrungs < (SQ_LADDER_RUNGS)) {
-			/* crowded: a rung below, over the bucket's range */
-			r = q->ld_nrungs;
-			sq_ladder__spread(q, r, l, z, lo,
-					  g->lr_start + hi_off - lo, &min,
-					  &max);
-			if (min != max)
+			uint64_t start = g->lr_start +
+					 ((uint64_t)i << g->lr_shift);
+
+			if (sq_ladder__crowded(q, r, (unsigned)b, l, z,
+					       lo > start ? lo : start,
+					       g->lr_start + hi_off))
 				continue;
-			/* one key: all of it went to one bucket, in list
-			 * order, and is fed from there */
-			q->ld_rung[r].lr_cur = min;
-			continue;
-		}
-		if (n) {
-			/* crowded, and no rung free: the pile takes it, and
-			 * a crowd of one key needs no sort */
-			for (; n; n = n->ld_next) {
-				SQ__STEP(1);
-				cnt++;
-				min = n->key < min ? n->key : min;
-				max = n->key > max ? n->key : max;
-			}
-			sq_ladder__pile_add(q, min == max ? l :
-					    sq_ladder__sort(l), cnt);
-			q->ld_pcur = lo;
-			sq_ladder__pile_fill(q);
-			return;
+			return;		/* fed, or into the pile */
 		}
 		sq_ladder__to_bottom(q, l, min, max);
 		return;
