@@ -63,8 +63,11 @@ for n in $(echo "$sizes" | tr , ' '); do
 		b=$(totals "$q" "$n" $((2 * loops)))
 		echo "$a $b" | awk -v q="$q" -v n="$n" -v L=$((2 * loops)) '{
 			h = NF / 2
+			# misses depend on where the memory of each run lands, so the
+			# difference of two runs can dip below zero: count it as 0
 			for (i = 1; i <= h; i++)
-				d[i] = ($(i + h) - $i) / L
+				if ((d[i] = ($(i + h) - $i) / L) < 0)
+					d[i] = 0
 			printf "%-8s %7s %8.0f %8.2f %8.2f %9.1f %8.2f\n", q, n,
 			       d[1], d[5] + d[6], d[8] + d[9], d[10], d[11] + d[13]
 		}'
