@@ -21,8 +21,12 @@
  *   -r R      repetitions (5)              -p P   most producers (the cores)
  *   -c C      commands per producer (1000000)
  *   -k KIND   the backend of part 2 (rb)
+ *   -s        part 2 with a core per thread (Linux): the owner on CPU 0,
+ *             producer i on CPU (i + 1) mod the cores; by default the
+ *             scheduler places them, and two threads that share a core
+ *             take turns, so each drain finds more commands coalesced
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE		/* pthread_setaffinity_np, CPU_SET */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -33,7 +37,8 @@
 
 #include "smartq.h"
 
-static unsigned opt_n = 1024, opt_reps = 5, opt_p;
+static unsigned opt_n = 1024, opt_reps = 5, opt_p, opt_cores;
+static bool opt_spread;
 static unsigned long opt_loops = 1000000, opt_cmds = 1000000;
 static const char *opt_kind = "rb";
 
@@ -337,10 +342,31 @@ static void heap_produce(struct run *run, unsigned p)
 
 static void (*produce)(struct run *, unsigned);
 
+/* -s: the calling thread on CPU @cpu mod the cores */
+static void pin_to(unsigned cpu)
+{
+#ifdef __linux__
+	cpu_set_t set;
+
+	if (!opt_spread)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu % opt_cores, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set)) {
+		fprintf(stderr, "bench-remote: cannot pin to CPU %u\n",
+			cpu % opt_cores);
+		exit(1);
+	}
+#else
+	(void)cpu;
+#endif
+}
+
 static void *producer_main(void *v)
 {
 	struct producer_arg *a = v;
 
+	pin_to(a->p + 1);
 	atomic_fetch_add(&a->run->started, 1);
 	while (atomic_load(&a->run->started) <= a->run->producers)
 		;			/* the owner starts the clock */
@@ -360,6 +386,7 @@ static double timed(struct run *run, void (*owner_loop)(struct run *))
 	atomic_init(&run->started, 0);
 	atomic_init(&run->done, 0);
 	pthread_mutex_init(&run->lock, NULL);
+	pin_to(0);
 	for (i = 0; i < run->producers; i++) {
 		args[i].run = run;
 		args[i].p = i;
@@ -499,8 +526,9 @@ static double part_producers(void)
 		exit(2);
 	}
 	printf("\n%lu commands per producer (3 in 4 arm, 1 in 4 cancel) on "
-	       "one owner, %s: Mcommands/s, best of %u\n", opt_cmds, opt_kind,
-	       opt_reps);
+	       "one owner, %s: Mcommands/s, best of %u%s\n", opt_cmds, opt_kind,
+	       opt_reps, opt_spread ? "; owner on CPU 0, producer i on "
+	       "CPU i + 1 mod the cores" : "");
 	printf("%3s %10s %10s %10s %7s %7s\n", "P", "inbox", "mutex", "mutex-heap",
 	       "/mutex", "/heap");
 	for (p = 1; p <= opt_p; p++) {
@@ -529,7 +557,7 @@ static double part_producers(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: sq-remote [-n N] [-l LOOPS] [-r REPS] "
-		"[-p PRODUCERS] [-c COMMANDS] [-k KIND]\n");
+		"[-p PRODUCERS] [-c COMMANDS] [-k KIND] [-s]\n");
 	exit(2);
 }
 
@@ -539,10 +567,18 @@ int main(int argc, char **argv)
 	double worst;
 	int i;
 
-	opt_p = cores > 0 ? (unsigned)cores : 1u;
+	opt_cores = opt_p = cores > 0 ? (unsigned)cores : 1u;
 	for (i = 1; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (!strcmp(argv[i], "-s")) {
+#ifndef __linux__
+			fprintf(stderr, "bench-remote: -s needs Linux\n");
+			exit(2);
+#endif
+			opt_spread = true;
+			continue;
+		}
 		if (!v)
 			usage();
 		if (!strcmp(argv[i], "-n"))
