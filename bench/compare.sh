@@ -33,6 +33,11 @@
 #   sched        the run queue, N = 16, 256, 4k, 64k
 #   quick        churn-1h churn-100ms seeds-2048 seeds-65536
 #   all          every one above but quick
+#   ns3          make bench-ns3's hold (ns/hold) at 10^3, 10^5, 10^6 for
+#                smartq's four ns-3 schedulers and MapScheduler (whose code
+#                is the same in A and B: the machine's drift); needs ns-3
+#                (libns3-dev) and its own build of bench-ns3 per tree;
+#                COMPARE_NS3_POPS="1000 100000" picks the populations
 #
 # -k keeps the runs' CSVs (in $BUILD/compare/runs); -t makes every run
 # tiny (-l 100 -r 1 --warmup 10), to test the tool, not to time.  CC and CFLAGS are
@@ -75,6 +80,7 @@ args_of() {
 	timer)		echo "-w timer -n 16,256,4k,64k -q backends" ;;
 	spread)		echo "-w spread -n 1k,64k,1M -q backends" ;;
 	sched)		echo "-w sched -n 16,256,4k,64k -q backends" ;;
+	ns3)		echo "${COMPARE_NS3_POPS:-1000 100000 1000000}" ;;
 	*)		return 1 ;;
 	esac
 }
@@ -111,6 +117,15 @@ tree() {
 	$cc -I"$build/$2/include" -Ibench $cflags ${COMPARE_FLAGS:-} -std=c11 \
 		-DBQ_BUILD_CC="\"$cc\"" -DBQ_BUILD_CFLAGS="\"$cflags\"" \
 		-o "$build/$2/sq-bench" $srcs -lm
+	case " $works " in
+	*" ns3 "*)
+		# shellcheck disable=SC2086
+		${CXX:-c++} -std=c++17 -O2 -g -I"$build/$2/include" \
+			${NS3_CPPFLAGS:-} integrations/ns3/bench-ns3.cc \
+			-o "$build/$2/bench-ns3" -lns3-core ||
+			{ echo "compare: ns3: cannot build bench-ns3" \
+				"(apt-get install libns3-dev)" >&2; exit 2; } ;;
+	esac
 }
 tree "$a" A
 tree "$b" B
@@ -118,6 +133,20 @@ tree "$b" B
 runs=$build/runs
 rm -rf "$runs"
 mkdir -p "$runs"
+
+# ns3_run SIDE OUT: one bench-ns3 run, pinned, its rows as the harness's
+# CSV (n = the population, queue = the scheduler, median_ns = ns/hold)
+ns3_run() {
+	echo "taskset -c $cpu env SCHEDULERS='Map SmartqRb SmartqGavl" \
+		"SmartqBinom SmartqLadder' \"$build/$1/bench-ns3\"" \
+		"$(args_of ns3) >\"$2.out\" 2>&1 || { echo" \
+		"\"compare: $1 (ns3) failed:\" >&2; tail -n 3 \"$2.out\" >&2;" \
+		"exit 1; }"
+	echo "awk 'BEGIN { print \"workload,dist,n,queue\" }" \
+		"\$1 ~ /Scheduler\$/ && \$4 ~ /^[0-9.]+\$/ { sub(/Scheduler\$/, \"\", \$1);" \
+		"print \"ns3,exp,\" \$2 \",\" \$1 \",0,0,0,0,0,0,\" \$4 }'" \
+		"\"$2.out\" >\"$2.csv\""
+}
 
 # The timed part, written out as a script of harness runs: every round,
 # every workload, A and B back to back.
@@ -128,6 +157,10 @@ while [ "$r" -le "$rounds" ]; do
 	for w in $works; do
 		for side in $order; do
 			o="$runs/$w.$side.$r"
+			if [ "$w" = ns3 ]; then
+				ns3_run "$side" "$o"
+				continue
+			fi
 			echo "\"$build/$side/sq-bench\" -c $cpu $runargs" \
 				"$(args_of "$w") --csv \"$o.csv\"" \
 				">\"$o.out\" 2>&1 ||" \
@@ -149,12 +182,14 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 
 first=$(set -- "$runs"/*.A.1.out; echo "$1")
 cpuname=$(sed -n 's/^cpu: \(.*\), pinned to CPU .*/\1/p' "$first")
+[ -n "$cpuname" ] ||	# bench-ns3 prints no cpu line
+	cpuname=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo 2>/dev/null | sed 1q)
 echo "A = $(cat "$build/A.name"), B = $(cat "$build/B.name")"
 echo "cpu: $cpuname, pinned to CPU $cpu; $rounds rounds from $date0;" \
 	"load average $load0 before, $load1 after"
 echo "figures: median over the rounds of each run's median ns/loop;" \
 	"B/A range: lowest and highest of one round"
-printf '%-15s %9s %-8s %9s %9s %7s  %s\n' workload N queue "A ns" "B ns" B/A \
+printf '%-15s %9s %-12s %9s %9s %7s  %s\n' workload N queue "A ns" "B ns" B/A \
 	"B/A range"
 for w in $works; do
 	# workload,dist,n,queue,peer,loops,reps,min_cycles,median_cycles,min_ns,median_ns
@@ -199,7 +234,7 @@ for w in $works; do
 				if (lo == "" || q < lo) lo = q
 				if (hi == "" || q > hi) hi = q
 			}
-			printf "%-15s %9s %-8s %9.1f %9.1f %7.3f  %.3f..%.3f\n",
+			printf "%-15s %9s %-12s %9.1f %9.1f %7.3f  %.3f..%.3f\n",
 				w, p[1], p[2], ma, mb, (ma > 0 ? mb / ma : 0), lo, hi
 		}
 	}'

@@ -234,6 +234,19 @@ if git rev-parse --verify -q HEAD >/dev/null 2>&1; then
 	grep -q '^seeds-2048 *2048 tr_seed  *[0-9.]*  *[0-9.]*  *[0-9.]*  [0-9.]*\.\.[0-9.]*$' "$tmp/cmp.out" ||
 		fail "compare.sh: no seeds-2048 row for tr_seed"
 	ok
+	# its ns3 workload, where ns-3 is installed: a row per scheduler
+	if printf '#include <ns3/scheduler.h>\n' |
+		${CXX:-c++} -E -x c++ - >/dev/null 2>&1; then
+		COMPARE_NS3_POPS=1000 BUILD="$tmp/cmp" sh bench/compare.sh -r 1 \
+			HEAD work ns3 >"$tmp/cmp3.out" 2>&1 ||
+			fail "compare.sh ns3: $(tail -n 3 "$tmp/cmp3.out")"
+		for s in Map SmartqRb SmartqGavl SmartqBinom SmartqLadder; do
+			grep -q "^ns3  *1000 $s  *[0-9.]*  *[0-9.]*  *[0-9.]*  [0-9.]*\.\.[0-9.]*$" \
+				"$tmp/cmp3.out" ||
+				fail "compare.sh ns3: no row for $s: $(cat "$tmp/cmp3.out")"
+		done
+		ok
+	fi
 fi
 
 # A subset, in the order given; ranges and k suffixes.
