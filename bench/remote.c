@@ -405,6 +405,22 @@ static double timed(struct run *run, void (*owner_loop)(struct run *))
 	return t;
 }
 
+/* @run's queue (type QT, set up by INIT on q_) and @total nodes (NT, each
+ * set up by NODE_INIT on n_ + j), for either way of one kind */
+#define RUN_SETUP(run, total, QT, NT, INIT, NODE_INIT)                         \
+	do {                                                                   \
+		QT *q_ = malloc(sizeof(*q_));                                  \
+		NT *n_ = calloc((total), sizeof(*n_));                         \
+		size_t j;                                                      \
+		if (!q_ || !n_)                                                \
+			exit(1);                                               \
+		INIT;                                                          \
+		for (j = 0; j < (total); j++)                                  \
+			NODE_INIT;                                             \
+		(run)->q = q_;                                                 \
+		(run)->nodes = n_;                                             \
+	} while (0)
+
 #define OWNERS(K, exact)                                                       \
 	static void K##_owner(struct run *run)                                 \
 	{                                                                      \
@@ -431,33 +447,18 @@ static double timed(struct run *run, void (*owner_loop)(struct run *))
 	static double K##_producers(int way, unsigned producers)               \
 	{                                                                      \
 		struct run run;                                                \
-		size_t j, total = (size_t)producers * PER_PRODUCER;            \
+		size_t total = (size_t)producers * PER_PRODUCER;               \
 		double t;                                                      \
 		memset(&run, 0, sizeof(run));                                  \
 		run.way = way;                                                 \
 		run.producers = producers;                                     \
 		produce = K##_produce;                                         \
-		if (way == WAY_REMOTE) {                                       \
-			SQ_REMOTE(K) *r = malloc(sizeof(*r));                  \
-			SQ_REMOTE_NODE(K) *n = calloc(total, sizeof(*n));      \
-			if (!r || !n)                                          \
-				exit(1);                                       \
-			SQ_REMOTE_INIT(K, r);                                  \
-			for (j = 0; j < total; j++)                            \
-				SQ_REMOTE_NODE_INIT(K, &n[j]);                 \
-			run.q = r;                                             \
-			run.nodes = n;                                         \
-		} else {                                                       \
-			SQ_QUEUE(K) *q = malloc(sizeof(*q));                   \
-			SQ_NODE(K) *n = calloc(total, sizeof(*n));             \
-			if (!q || !n)                                          \
-				exit(1);                                       \
-			SQ_INIT(K, q);                                         \
-			for (j = 0; j < total; j++)                            \
-				SQ_NODE_INIT(K, &n[j]);                        \
-			run.q = q;                                             \
-			run.nodes = n;                                         \
-		}                                                              \
+		if (way == WAY_REMOTE)                                         \
+			RUN_SETUP(&run, total, SQ_REMOTE(K), SQ_REMOTE_NODE(K), \
+				  SQ_REMOTE_INIT(K, q_), SQ_REMOTE_NODE_INIT(K, n_ + j)); \
+		else                                                           \
+			RUN_SETUP(&run, total, SQ_QUEUE(K), SQ_NODE(K),        \
+				  SQ_INIT(K, q_), SQ_NODE_INIT(K, n_ + j));    \
 		t = timed(&run, K##_owner);                                    \
 		free(run.q);                                                   \
 		free(run.nodes);                                               \

@@ -89,6 +89,31 @@ static uint64_t rng_next(uint64_t *s)	/* xorshift64 */
 	return *s;
 }
 
+/* producer @p cancels @tm and records it as its last command */
+static void post_cancel(struct timer *tm, unsigned p)
+{
+	tm->used[p] = true;
+	SQ_REMOTE_CANCEL(SQ_K, &remote, &tm->node);
+	(void)atomic_fetch_add(&sync_point, 1);
+	tm->last_arm[p] = false;
+	tm->cancel_seen[p] = atomic_load_explicit(&owner_loop,
+						  memory_order_relaxed);
+}
+
+/* producer @p arms @tm at @key (lazily with @slack, if any) and records it */
+static void post_arm(struct timer *tm, unsigned p, uint64_t key,
+		     uint64_t slack)
+{
+	tm->used[p] = true;
+	if (slack)
+		SQ_REMOTE_ARM_SLACK(SQ_K, &remote, &tm->node, key, slack);
+	else
+		SQ_REMOTE_ARM(SQ_K, &remote, &tm->node, key);
+	tm->last_arm[p] = true;
+	tm->last_key[p] = key;
+	tm->last_slack[p] = slack;
+}
+
 static void *producer(void *arg)
 {
 	unsigned p = (unsigned)(uintptr_t)arg;
@@ -115,47 +140,20 @@ static void *producer(void *arg)
 		uint64_t now = atomic_load_explicit(&owner_loop,
 						    memory_order_relaxed);
 
-		tm->used[p] = true;
-		if (what < 2) {
-			SQ_REMOTE_CANCEL(SQ_K, &remote, &tm->node);
-			(void)atomic_fetch_add(&sync_point, 1);
-			tm->last_arm[p] = false;
-			tm->cancel_seen[p] = atomic_load_explicit(&owner_loop,
-						memory_order_relaxed);
-		} else {
-			uint64_t k = key_of(now + (r >> 50) % 4u, p, ++count);
-
-			uint64_t slack = what == 7 ? (uint64_t)4 << 24 : 0;
-
-			if (slack)	/* lazily: within 4 ticks stays */
-				SQ_REMOTE_ARM_SLACK(SQ_K, &remote, &tm->node, k,
-						    slack);
-			else
-				SQ_REMOTE_ARM(SQ_K, &remote, &tm->node, k);
-			tm->last_arm[p] = true;
-			tm->last_key[p] = k;
-			tm->last_slack[p] = slack;
-		}
+		if (what < 2)
+			post_cancel(tm, p);
+		else	/* 1 arm in 6 lazily: within 4 ticks stays */
+			post_arm(tm, p, key_of(now + (r >> 50) % 4u, p, ++count),
+				 what == 7 ? (uint64_t)4 << 24 : 0);
 	}
 	/* end each private timer with a known command: half cancelled */
 	for (i = 0; i < REMOTE_PRIVATE; i++) {
 		struct timer *tm = &timers[p * REMOTE_PRIVATE + (unsigned)i];
 
-		tm->used[p] = true;
-		if (i & 1) {
-			SQ_REMOTE_CANCEL(SQ_K, &remote, &tm->node);
-			(void)atomic_fetch_add(&sync_point, 1);
-			tm->last_arm[p] = false;
-			tm->cancel_seen[p] = atomic_load_explicit(&owner_loop,
-						memory_order_relaxed);
-		} else {
-			uint64_t k = key_of((uint64_t)1 << 39, p, ++count);
-
-			SQ_REMOTE_ARM(SQ_K, &remote, &tm->node, k);
-			tm->last_arm[p] = true;
-			tm->last_key[p] = k;
-			tm->last_slack[p] = 0;
-		}
+		if (i & 1)
+			post_cancel(tm, p);
+		else
+			post_arm(tm, p, key_of((uint64_t)1 << 39, p, ++count), 0);
 	}
 	atomic_fetch_add(&producers_done, 1);
 	return NULL;
