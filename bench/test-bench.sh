@@ -310,4 +310,23 @@ else
 	ok
 fi
 
+# bench-remote, tiny: a table per kind, the smallest ratio last; a kind
+# it does not know is refused before anything runs
+remote=$(dirname "$BIN")/sq-remote
+if [ -x "$remote" ]; then
+	"$remote" -l 100 -n 4 -r 1 -c 2000 -p 1 >"$tmp/remote.out" 2>&1 ||
+		fail "sq-remote exited non-zero: $(tail -n 3 "$tmp/remote.out")"
+	[ "$(grep -c 'commands per producer' "$tmp/remote.out")" -eq \
+		"$(echo $kinds | wc -w)" ] ||
+		fail "sq-remote: not one producers' table per kind"
+	tail -n 1 "$tmp/remote.out" |
+		grep -q '^smallest ratio, inbox over a mutex: [0-9]*\.[0-9][0-9]x$' ||
+		fail "sq-remote: last line is not the smallest ratio"
+	if "$remote" -k nosuch >"$tmp/remote.bad" 2>&1 ||
+		! grep -q 'no kind nosuch' "$tmp/remote.bad"; then
+		fail "sq-remote -k nosuch was not refused"
+	fi
+	ok
+fi
+
 echo "test-bench: $checks checks passed ($nq queues: $queues)"
