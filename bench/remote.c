@@ -63,25 +63,42 @@ static volatile uint64_t sink;
 
 /* ---- part 1: the owner's path ----------------------------------------- */
 
+/* a queue of type QT into @qp, set up by INIT on q_, and @total nodes of
+ * type NT into @np, each set up by NODE_INIT on n_ + j: for both parts,
+ * remote and plain */
+#define SETUP(qp, np, total, QT, NT, INIT, NODE_INIT)                          \
+	do {                                                                   \
+		QT *q_ = malloc(sizeof(*q_));                                  \
+		NT *n_ = calloc((total), sizeof(*n_));                         \
+		size_t j;                                                      \
+		if (!q_ || !n_)                                                \
+			exit(1);                                               \
+		INIT;                                                          \
+		for (j = 0; j < (total); j++)                                  \
+			NODE_INIT;                                             \
+		(qp) = q_;                                                     \
+		(np) = n_;                                                     \
+	} while (0)
+
+/* part 1's queue: N nodes queued at key expression KEY */
+#define OWNER_SETUP(K, r, n, KEY)                                              \
+	SETUP(r, n, opt_n, SQ_REMOTE(K), SQ_REMOTE_NODE(K),                   \
+	      SQ_REMOTE_INIT(K, q_),                                           \
+	      (SQ_REMOTE_NODE_INIT(K, n_ + j),                                 \
+	       (void)SQ_ENQUEUE(K, SQ_REMOTE_Q(K, q_), &n_[j].base, KEY)))
+
 /* plain and remote, one pair per kind: hold and expiry, ns per iteration */
 #define OWNER_PATH(K, exact)                                                   \
 	static double K##_hold(bool remote)                                    \
 	{                                                                      \
-		SQ_REMOTE(K) *r = malloc(sizeof(*r));                          \
-		SQ_REMOTE_NODE(K) *n = calloc(opt_n, sizeof(*n));              \
+		SQ_REMOTE(K) *r;                                               \
+		SQ_REMOTE_NODE(K) *n;                                          \
 		SQ_QUEUE(K) *q;                                                \
 		uint64_t rng = 42, sum = 0;                                    \
 		unsigned long i;                                               \
 		double t;                                                      \
-		unsigned j;                                                    \
-		if (!r || !n)                                                  \
-			exit(1);                                               \
-		SQ_REMOTE_INIT(K, r);                                          \
+		OWNER_SETUP(K, r, n, rng_next(&rng) >> 44);                    \
 		q = SQ_REMOTE_Q(K, r);                                         \
-		for (j = 0; j < opt_n; j++) {                                  \
-			SQ_REMOTE_NODE_INIT(K, &n[j]);                         \
-			SQ_ENQUEUE(K, q, &n[j].base, rng_next(&rng) >> 44);    \
-		}                                                              \
 		t = now_s();                                                   \
 		for (i = 0; i < opt_loops; i++) {                              \
 			SQ_NODE(K) *f;                                         \
@@ -102,22 +119,15 @@ static volatile uint64_t sink;
 	}                                                                      \
 	static double K##_expiry(bool remote)                                  \
 	{                                                                      \
-		SQ_REMOTE(K) *r = malloc(sizeof(*r));                          \
-		SQ_REMOTE_NODE(K) *n = calloc(opt_n, sizeof(*n));              \
+		SQ_REMOTE(K) *r;                                               \
+		SQ_REMOTE_NODE(K) *n;                                          \
 		SQ_QUEUE(K) *q;                                                \
 		SQ_NODE(K) *f;                                                 \
 		uint64_t rng = 42, tick = 0, sum = 0;                          \
 		unsigned long done = 0;                                        \
 		double t;                                                      \
-		unsigned j;                                                    \
-		if (!r || !n)                                                  \
-			exit(1);                                               \
-		SQ_REMOTE_INIT(K, r);                                          \
+		OWNER_SETUP(K, r, n, rng_next(&rng) % 1024u);                  \
 		q = SQ_REMOTE_Q(K, r);                                         \
-		for (j = 0; j < opt_n; j++) {                                  \
-			SQ_REMOTE_NODE_INIT(K, &n[j]);                         \
-			SQ_ENQUEUE(K, q, &n[j].base, rng_next(&rng) % 1024u);  \
-		}                                                              \
 		t = now_s();                                                   \
 		while (done < opt_loops) {                                     \
 			if (remote) {                                          \
@@ -405,22 +415,6 @@ static double timed(struct run *run, void (*owner_loop)(struct run *))
 	return t;
 }
 
-/* @run's queue (type QT, set up by INIT on q_) and @total nodes (NT, each
- * set up by NODE_INIT on n_ + j), for either way of one kind */
-#define RUN_SETUP(run, total, QT, NT, INIT, NODE_INIT)                         \
-	do {                                                                   \
-		QT *q_ = malloc(sizeof(*q_));                                  \
-		NT *n_ = calloc((total), sizeof(*n_));                         \
-		size_t j;                                                      \
-		if (!q_ || !n_)                                                \
-			exit(1);                                               \
-		INIT;                                                          \
-		for (j = 0; j < (total); j++)                                  \
-			NODE_INIT;                                             \
-		(run)->q = q_;                                                 \
-		(run)->nodes = n_;                                             \
-	} while (0)
-
 #define OWNERS(K, exact)                                                       \
 	static void K##_owner(struct run *run)                                 \
 	{                                                                      \
@@ -454,11 +448,12 @@ static double timed(struct run *run, void (*owner_loop)(struct run *))
 		run.producers = producers;                                     \
 		produce = K##_produce;                                         \
 		if (way == WAY_REMOTE)                                         \
-			RUN_SETUP(&run, total, SQ_REMOTE(K), SQ_REMOTE_NODE(K), \
-				  SQ_REMOTE_INIT(K, q_), SQ_REMOTE_NODE_INIT(K, n_ + j)); \
+			SETUP(run.q, run.nodes, total, SQ_REMOTE(K),           \
+			      SQ_REMOTE_NODE(K), SQ_REMOTE_INIT(K, q_),        \
+			      SQ_REMOTE_NODE_INIT(K, n_ + j));                 \
 		else                                                           \
-			RUN_SETUP(&run, total, SQ_QUEUE(K), SQ_NODE(K),        \
-				  SQ_INIT(K, q_), SQ_NODE_INIT(K, n_ + j));    \
+			SETUP(run.q, run.nodes, total, SQ_QUEUE(K), SQ_NODE(K), \
+			      SQ_INIT(K, q_), SQ_NODE_INIT(K, n_ + j));        \
 		t = timed(&run, K##_owner);                                    \
 		free(run.q);                                                   \
 		free(run.nodes);                                               \
