@@ -152,7 +152,7 @@ struct sq_remote_cmd {
 	atomic_uint_least64_t sq_state;
 	atomic_uint_least64_t sq_key;	/* the pending arm's key and slack: */
 	atomic_uint_least64_t sq_slack;	/* written under W, read by a drain */
-	_Atomic(const void *) sq_home;	/* the inbox last posted to */
+	_Atomic(const void *) sq_home;	/* SQ_DEBUG: the inbox last posted to */
 };
 
 /*
@@ -250,10 +250,12 @@ sq_remote__pop(struct sq_remote_inbox *in)
 	return tail;
 }
 
-/* SQ_DEBUG: a node pending (state @s) on another queue's inbox than @in */
-static inline void sq_remote__check_home(const struct sq_remote_cmd *c,
-					 const struct sq_remote_inbox *in,
-					 uint64_t s, const char *fn)
+/* SQ_DEBUG: stop if @c is pending (state @s) on another queue's inbox
+ * than @in, then make @in its home; without SQ_DEBUG nothing, so a post
+ * writes no word that only this check reads */
+static inline void sq_remote__home(struct sq_remote_cmd *c,
+				   const struct sq_remote_inbox *in,
+				   uint64_t s, const char *fn)
 {
 #ifdef SQ_DEBUG
 	const void *home = atomic_load_explicit(&c->sq_home,
@@ -262,6 +264,8 @@ static inline void sq_remote__check_home(const struct sq_remote_cmd *c,
 	SQ__MISUSE(home && home != (const void *)in &&
 		   (s & (SQ__R_Q | SQ__R_CMD)), fn,
 		   "node is pending on another queue's inbox");
+	atomic_store_explicit(&c->sq_home, (const void *)in,
+			      memory_order_relaxed);
 #else
 	(void)c;
 	(void)in;
@@ -276,7 +280,8 @@ static inline void sq_remote__check_home(const struct sq_remote_cmd *c,
  *
  * An arm:
  *   1. take W: CAS state s -> s | W (acquire: after the last poster)
- *   2. store key, slack, home (relaxed: no one reads them under W)
+ *   2. store key, slack (and home, under SQ_DEBUG) (relaxed: no one
+ *      reads them under W)
  *   3. publish: CAS cur -> (cur & ~(W | CMD)) | ARM | Q, SEQ + 1
  *      (acq_rel: the stores of 2 go with it; and it follows a drain
  *      that cleared Q, so a push of 4 follows that drain's pop)
@@ -293,9 +298,7 @@ static inline void sq_remote__post(struct sq_remote_inbox *in,
 	uint64_t cur, next;
 
 	if (cmd == SQ__R_CANCEL) {
-		sq_remote__check_home(c, in, s, fn);
-		atomic_store_explicit(&c->sq_home, (const void *)in,
-				      memory_order_relaxed);
+		sq_remote__home(c, in, s, fn);
 		while (!atomic_compare_exchange_weak_explicit(&c->sq_state, &s,
 				sq_remote__cancelled(s), memory_order_acq_rel,
 				memory_order_relaxed))
@@ -316,11 +319,9 @@ static inline void sq_remote__post(struct sq_remote_inbox *in,
 				memory_order_relaxed))
 			break;
 	}
-	sq_remote__check_home(c, in, s, fn);
+	sq_remote__home(c, in, s, fn);
 	atomic_store_explicit(&c->sq_key, key, memory_order_relaxed);
 	atomic_store_explicit(&c->sq_slack, slack, memory_order_relaxed);
-	atomic_store_explicit(&c->sq_home, (const void *)in,
-			      memory_order_relaxed);
 	cur = s | SQ__R_W;
 	do {
 		next = sq_remote__publish(cur, cmd);
