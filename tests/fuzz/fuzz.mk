@@ -1,12 +1,16 @@
 # tests/fuzz/fuzz.mk - the differential fuzz target and its regression runner
 #
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ_CC=clang] [FUZZ_JOBS=1]
+#             [FUZZ_LADDER=small]
 #       build tests/fuzz/fuzz.c with libFuzzer + ASan + UBSan (SQ_DEBUG on)
 #       and run it for FUZZ_SECONDS, starting from the committed seeds in
 #       tests/fuzz/corpus/ and the saved crashes in tests/fuzz/crashes/.
-#       New corpus entries go to $(BUILD)/fuzz/corpus/, crash inputs to
+#       New corpus entries go to $(BUILD)/fuzz/corpus*/, crash inputs to
 #       $(BUILD)/fuzz/artifacts/ -- never into the repository; copy a crash
 #       into tests/fuzz/crashes/ by hand once it is understood.
+#       FUZZ_LADDER=small fuzzes the smallest ladder (below), a binary and
+#       a corpus of its own, so neither geometry's build is reused by the
+#       other.
 #   make fuzz-regress
 #       the same fuzz.c built without libFuzzer (plain main(), $(CC), the
 #       project's strict warnings), with and without SQ_DEBUG, with a
@@ -27,6 +31,18 @@ FUZZ_MAXLEN  ?= 4096
 FUZZ_SLOTS   ?= 128
 FUZZ_SMALL_LADDER := -DSQ_LADDER_RUNGS=2 -DSQ_LADDER_BUCKETS=64 \
                      -DSQ_LADDER_SPLIT=4 -DSQ_LADDER_THRES=2
+FUZZ_LADDER  ?= default
+ifeq ($(FUZZ_LADDER),default)
+FUZZ_NAME    := fuzzer
+FUZZ_CORPUS  = $(FUZZ_DIR)/corpus
+FUZZ_GEOM    :=
+else ifeq ($(FUZZ_LADDER),small)
+FUZZ_NAME    := fuzzer-small-ladder
+FUZZ_CORPUS  = $(FUZZ_DIR)/corpus-small-ladder
+FUZZ_GEOM    := $(FUZZ_SMALL_LADDER)
+else
+$(error FUZZ_LADDER=$(FUZZ_LADDER): use default or small)
+endif
 FUZZ_FLAGS   ?= -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 # the O(n) verifiers run after every operation; not tracing them makes
@@ -97,16 +113,16 @@ fuzz-check-cc: ## can FUZZ_CC (clang) link a libFuzzer target? say why not
 		exit 1; \
 	fi
 
-$(FUZZ_DIR)/fuzzer: $(FUZZ_INPUTS) | fuzz-check-cc
+$(FUZZ_DIR)/$(FUZZ_NAME): $(FUZZ_INPUTS) | fuzz-check-cc
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_COVIGN) $(CPPFLAGS) -DSQ_DEBUG \
-		-DSQ_TRING_SLOTS=$(FUZZ_SLOTS) -o $@ $(FUZZ_SRC)
+		-DSQ_TRING_SLOTS=$(FUZZ_SLOTS) $(FUZZ_GEOM) -o $@ $(FUZZ_SRC)
 
-fuzz-build: fuzz-check-cc $(FUZZ_DIR)/fuzzer ## build the libFuzzer target only
+fuzz-build: fuzz-check-cc $(FUZZ_DIR)/$(FUZZ_NAME) ## build the libFuzzer target only
 
 fuzz: fuzz-build ## libFuzzer over every backend for FUZZ_SECONDS (60)
-	@mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	./$(FUZZ_DIR)/fuzzer -max_total_time=$(FUZZ_SECONDS) \
+	@mkdir -p $(FUZZ_CORPUS) $(FUZZ_DIR)/artifacts
+	./$(FUZZ_DIR)/$(FUZZ_NAME) -max_total_time=$(FUZZ_SECONDS) \
 		-max_len=$(FUZZ_MAXLEN) \
 		$(if $(filter-out 1,$(FUZZ_JOBS)),-jobs=$(FUZZ_JOBS) -workers=$(FUZZ_JOBS)) \
 		-artifact_prefix=$(FUZZ_DIR)/artifacts/ -print_final_stats=1 \
-		$(FUZZ_DIR)/corpus tests/fuzz/corpus tests/fuzz/crashes
+		$(FUZZ_CORPUS) tests/fuzz/corpus tests/fuzz/crashes
