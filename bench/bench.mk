@@ -139,6 +139,7 @@ $(ELIG_BIN): bench/elig.c $(HEADERS) $(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
 # make compare [COMPARE_A=commit] [COMPARE_B=commit or work]
 # [COMPARE_WORKLOADS='churn-1h seeds-65536 ...' or quick or all]
 # [COMPARE_ROUNDS=5] [COMPARE_CPU=1] [COMPARE_LOCK=/tmp/some.lock]
+# [COMPARE_LONG=1: each run one long repetition, a mean with the bursts]
 # (bench/compare.sh lists the workloads).
 COMPARE_A         ?= HEAD
 COMPARE_B         ?= work
@@ -146,9 +147,11 @@ COMPARE_WORKLOADS ?= all
 COMPARE_ROUNDS    ?= 5
 COMPARE_CPU       ?= 1
 COMPARE_LOCK      ?=
+COMPARE_LONG      ?=
 .PHONY: compare
 compare: ## two header trees, one harness, A B A B: medians and B/A (bench/compare.sh)
 	@CC='$(CC)' CFLAGS='$(CFLAGS)' BUILD='$(BUILD)' sh bench/compare.sh \
 		-r $(COMPARE_ROUNDS) -c $(COMPARE_CPU) \
 		$(if $(COMPARE_LOCK),-l $(COMPARE_LOCK)) \
+		$(if $(COMPARE_LONG),-L) \
 		$(COMPARE_A) $(COMPARE_B) $(COMPARE_WORKLOADS)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# compare.sh [-r ROUNDS] [-c CPU] [-l LOCK] [-k] A B [WORKLOAD...] - one
+# compare.sh [-r ROUNDS] [-c CPU] [-l LOCK] [-k] [-L] A B [WORKLOAD...] - one
 # harness, two header trees, side by side
 #
 # A and B are each a commit (anything git rev-parse takes: 3314744,
@@ -40,6 +40,13 @@
 #                COMPARE_NS3_POPS="1000 100000" picks the populations, and
 #                each row is the least of COMPARE_NS3_REPS (3) runs
 #
+# -L times each run as one repetition of 4M loops after 2M untimed ones
+# (-l 4000000 -r 1 --warmup 2000000): its figure is then a mean over
+# millions of steps, refills and epochs included.  The short repetitions'
+# median leaves out whatever comes in bursts rarer than one a repetition:
+# the ladder's spread of a crowded bucket (about a thousand cold nodes) or
+# of its top (all of them, once an epoch), so at 10^5-10^6 nodes it is
+# the cost between bursts, not the cost of a run (doc/ladder.md).
 # -k keeps the runs' CSVs (in $BUILD/compare/runs); -t makes every run
 # tiny (-l 100 -r 1 --warmup 10), to test the tool, not to time.  CC and CFLAGS are
 # make's; COMPARE_FLAGS adds to the harness's compile line.
@@ -48,13 +55,14 @@
 set -eu
 
 rounds=5 cpu=1 lock='' keep='' runargs='-l 2000 -r 99 --warmup 200000'
-while getopts r:c:l:kt opt; do
+while getopts r:c:l:ktL opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
 	c) cpu=$OPTARG ;;
 	l) lock=$OPTARG ;;
 	k) keep=1 ;;
 	t) runargs='-l 100 -r 1 --warmup 10' ;;
+	L) runargs='-l 4000000 -r 1 --warmup 2000000' ;;
 	*) exit 2 ;;
 	esac
 done
@@ -194,7 +202,11 @@ cpuname=$(sed -n 's/^cpu: \(.*\), pinned to CPU .*/\1/p' "$first")
 echo "A = $(cat "$build/A.name"), B = $(cat "$build/B.name")"
 echo "cpu: $cpuname, pinned to CPU $cpu; $rounds rounds from $date0;" \
 	"load average $load0 before, $load1 after"
-echo "figures: median over the rounds of each run's median ns/loop;" \
+case $runargs in
+*' -r 1 '*) per="mean ns/loop over its $(echo "$runargs" | cut -d' ' -f2) loops" ;;
+*)          per="median ns/loop" ;;
+esac
+echo "figures: median over the rounds of each run's $per;" \
 	"B/A range: lowest and highest of one round"
 printf '%-15s %9s %-12s %9s %9s %7s  %s\n' workload N queue "A ns" "B ns" B/A \
 	"B/A range"
