@@ -6800,7 +6800,8 @@ static inline int sq_tring_check(const struct sq_tring *q)
  *     and (key - lr_start) >> lr_shift == i.
  *  6. Bitmap bit b is set iff bucket b is not empty (buckets of dead rungs
  *     are empty); summary bit w is set iff bitmap word w is not 0.
- *  7. Every top key is above ld_toplim and within [ld_tmin, ld_tmax].
+ *  7. Every top key is above ld_toplim and within [ld_tmin, ld_tmax],
+ *     and on the top list sq_ladder__top_of() gives it.
  *  8. ld_nrungs <= SQ_LADDER_RUNGS.
  *  A node not on a queue has ld_home NULL.
  *
@@ -6941,6 +6942,11 @@ static inline int sq_tring_check(const struct sq_tring *q)
  * its cut as the larger of its keys' span and that rung's span
  * (sq_ladder__spill()). */
 #define SQ_LADDER__REACH 3
+/* The top is 2^TOPBITS lists, a key's chosen by the key alone (so equal
+ * keys share one, in arrival order): an epoch spreads them all at once,
+ * two chains of cold nodes a list waiting on memory side by side. */
+#define SQ_LADDER__TOPBITS 2
+#define SQ_LADDER__TOPS (1u << SQ_LADDER__TOPBITS)
 
 struct sq_ladder__list;
 
@@ -6988,7 +6994,8 @@ struct sq_ladder__rung {
  *              filled, less what spills spent (invariant 10)
  * @ld_nrungs:  rungs in use, 0 .. SQ_LADDER_RUNGS
  * @ld_toplim:  keys above it go to the top
- * @ld_top:     the unsorted list of the far future
+ * @ld_top:     the unsorted lists of the far future, a key's list
+ *              given by sq_ladder__top_of()
  * @ld_ntop:    nodes in the top
  * @ld_tmin:    at most the smallest top key, when the top is not empty
  * @ld_tmax:    at least the largest top key, when the top is not empty
@@ -7009,7 +7016,7 @@ struct sq_ladder {
 	size_t ld_bins;
 	unsigned ld_nrungs;
 	uint64_t ld_toplim;
-	struct sq_ladder__list ld_top;
+	struct sq_ladder__list ld_top[SQ_LADDER__TOPS];
 	size_t ld_ntop;
 	uint64_t ld_tmin, ld_tmax;
 	uint64_t ld_pmap, ld_pcur;
@@ -7057,6 +7064,24 @@ SQ__INLINE void sq_ladder__list_add(struct sq_ladder__list *l,
 	else
 		l->ll_first = n;
 	l->ll_last = n;
+}
+
+/* The top list of @key: its top bits, mixed (Fibonacci hashing), so
+ * that keys spread over the lists whatever their low bits. */
+SQ__INLINE unsigned sq_ladder__top_of(uint64_t key)
+{
+	return (unsigned)((key * 0x9e3779b97f4a7c15u) >>
+			  (64 - SQ_LADDER__TOPBITS));
+}
+
+/* Is @l one of @q's top lists? */
+SQ__INLINE bool sq_ladder__in_top(const struct sq_ladder *q,
+				  const struct sq_ladder__list *l)
+{
+	uintptr_t h = (uintptr_t)l;
+
+	return h >= (uintptr_t)q->ld_top &&
+	       h < (uintptr_t)(q->ld_top + SQ_LADDER__TOPS);
 }
 
 /* Take @n off its list (its own links are left stale). */
@@ -7179,7 +7204,7 @@ SQ__INLINE bool sq_ladder__on(const struct sq_ladder *q,
 {
 	uintptr_t h = (uintptr_t)n->ld_home;
 
-	return n->ld_home == &q->ld_bottom || n->ld_home == &q->ld_top ||
+	return n->ld_home == &q->ld_bottom || sq_ladder__in_top(q, n->ld_home) ||
 	       (h >= (uintptr_t)q->ld_bk &&
 		h < (uintptr_t)(q->ld_bk + SQ_LADDER__NBK)) ||
 	       sq_ladder__is_run(q, n->ld_home);
@@ -7356,27 +7381,30 @@ SQ__INLINE void sq_ladder__join(struct sq_ladder__list *l, bool f, bool k)
 
 /*
  * sq_ladder__spread - make rung @r (the new lowest rung) take the keys
- * from @start to @start + @span and move the list @first .. @last into its
- * buckets, each keeping the list's order, so arrival order among equal
- * keys.  Returns the smallest key of the list in *@min and the largest in
- * *@max.
+ * from @start to @start + @span and move the @nl lists @ls (at most
+ * SQ_LADDER__TOPS, detached; any may be empty) into its buckets, each
+ * keeping its list's order, so arrival order among equal keys when equal
+ * keys share a list.  Returns the smallest key of the lists in *@min and
+ * the largest in *@max.
  *
- * The list is cold, and a walk of it is a chain of cache misses, each
- * waiting for the one before: it is walked from both ends at once (two
- * independent chains, half the wait), and only once.
+ * The lists are cold, and a walk of one is a chain of cache misses, each
+ * waiting for the one before: each is walked from both ends at once, and
+ * the lists side by side, one step of each in turn (2 * @nl independent
+ * chains), and only once.
  */
 SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
-				struct sq_ladder_node *first,
-				struct sq_ladder_node *last, uint64_t start,
-				uint64_t span, uint64_t *min, uint64_t *max)
+				const struct sq_ladder__list *ls, unsigned nl,
+				uint64_t start, uint64_t span, uint64_t *min,
+				uint64_t *max)
 {
 	struct sq_ladder__rung *g = &q->ld_rung[r];
 	struct sq_ladder__list *bk = &q->ld_bk[sq_ladder__base(r)];
 	uint64_t fm[(SQ_LADDER_BUCKETS) / 64] = { 0 };
 	uint64_t bm[(SQ_LADDER_BUCKETS) / 64] = { 0 };
 	uint64_t lo = UINT64_MAX, hi = 0, m;
-	struct sq_ladder_node *a = first, *z = last, *na, *pz;
-	unsigned sh, w, nw, b, base = sq_ladder__base(r);
+	struct sq_ladder_node *a[SQ_LADDER__TOPS], *z[SQ_LADDER__TOPS];
+	struct sq_ladder_node *x, *y, *na, *pz;
+	unsigned sh, w, nw, b, j, live = 0, base = sq_ladder__base(r);
 
 	sh = sq_ladder__shift(span, sq_ladder__bits(r));
 	g->lr_start = start;
@@ -7385,26 +7413,40 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 	g->lr_shift = sh;
 	g->lr_spill = 0;
 	sq_ladder__rung_reset(q, r);
-	for (;;) {
-		SQ__STEP(1);
-		na = a->ld_next;	/* read both links before either */
-		pz = z->ld_prev;	/* node is moved */
-		lo = a->key < lo ? a->key : lo;
-		hi = a->key > hi ? a->key : hi;
-		sq_ladder__put_front(bk, (unsigned)((a->key - start) >> sh),
-				     fm, a);
-		if (a == z)
-			break;
-		lo = z->key < lo ? z->key : lo;
-		hi = z->key > hi ? z->key : hi;
-		sq_ladder__put_back(bk, (unsigned)((z->key - start) >> sh),
-				    bm, z);
-		/* met; (NULL never: a comes before z, but it shows the
-		 * analyzers that the walk ends) */
-		if (na == z || !na || !pz)
-			break;
-		a = na;
-		z = pz;
+	for (j = 0; j < nl && j < SQ_LADDER__TOPS; j++) {
+		a[j] = ls[j].ll_first;
+		z[j] = ls[j].ll_last;
+		live |= a[j] ? 1u << j : 0;
+	}
+	while (live) {
+		for (m = live; m; m &= m - 1) {
+			SQ__STEP(1);
+			j = (unsigned)sq__ctz64(m) & (SQ_LADDER__TOPS - 1);
+			x = a[j];
+			y = z[j];
+			na = x->ld_next;	/* read both links before */
+			pz = y->ld_prev;	/* either node is moved */
+			lo = x->key < lo ? x->key : lo;
+			hi = x->key > hi ? x->key : hi;
+			sq_ladder__put_front(bk, (unsigned)((x->key - start) >>
+							    sh), fm, x);
+			if (x == y) {
+				live &= ~(1u << j);
+				continue;
+			}
+			lo = y->key < lo ? y->key : lo;
+			hi = y->key > hi ? y->key : hi;
+			sq_ladder__put_back(bk, (unsigned)((y->key - start) >>
+							   sh), bm, y);
+			/* met; (NULL never: x comes before y, but it shows
+			 * the analyzers that the walk ends) */
+			if (na == y || !na || !pz) {
+				live &= ~(1u << j);
+				continue;
+			}
+			a[j] = na;
+			z[j] = pz;
+		}
 	}
 	/* join the parts; the rung's bits are those of its used buckets */
 	nw = (((unsigned)1 << sq_ladder__bits(r)) + 63) / 64;
@@ -7528,8 +7570,10 @@ SQ__SLOW bool sq_ladder__crowded(struct sq_ladder *q, unsigned r, unsigned b,
 	}
 	if (q->ld_nrungs < (SQ_LADDER_RUNGS)) {
 		/* a rung below, over the bucket's range */
+		struct sq_ladder__list one = { l, z };
+
 		r = q->ld_nrungs;
-		sq_ladder__spread(q, r, l, z, lo, hi - lo, &min, &max);
+		sq_ladder__spread(q, r, &one, 1, lo, hi - lo, &min, &max);
 		if (min == max)		/* one key, in one bucket: fed */
 			q->ld_rung[r].lr_cur = min;
 		return true;
@@ -7581,15 +7625,29 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		if (!q->ld_nrungs) {
 			/* an epoch: the top becomes rung 0 or the bottom (a
 			 * crowd of one key: a rung 0 of one bucket, fed) */
-			l = q->ld_top.ll_first;
-			z = q->ld_top.ll_last;
+			struct sq_ladder__list top[SQ_LADDER__TOPS];
+			struct sq_ladder_node **end = &l;
+
+			for (i = 0; i < SQ_LADDER__TOPS; i++) {
+				top[i] = q->ld_top[i];
+				q->ld_top[i].ll_first = NULL;
+				q->ld_top[i].ll_last = NULL;
+			}
 			cnt = q->ld_ntop;
 			min = q->ld_tmin;
 			max = q->ld_tmax;
-			q->ld_top.ll_first = q->ld_top.ll_last = NULL;
 			q->ld_ntop = 0;
 			q->ld_toplim = max;
 			if (cnt <= (SQ_LADDER_THRES)) {
+				/* one list (a key's nodes stay in order),
+				 * sorted into the bottom */
+				for (i = 0; i < SQ_LADDER__TOPS; i++) {
+					if (!top[i].ll_first)
+						continue;
+					*end = top[i].ll_first;
+					end = &top[i].ll_last->ld_next;
+				}
+				*end = NULL;
 				for (n = l, min = UINT64_MAX, max = 0; n;
 				     n = n->ld_next) {
 					SQ__STEP(1);
@@ -7599,8 +7657,8 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 				sq_ladder__to_bottom(q, l, min, max);
 				return;
 			}
-			sq_ladder__spread(q, 0, l, z, min, max - min, &min,
-					  &max);
+			sq_ladder__spread(q, 0, top, SQ_LADDER__TOPS, min,
+					  max - min, &min, &max);
 			continue;
 		}
 		r = q->ld_nrungs - 1;
@@ -7715,6 +7773,7 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 	unsigned r = q->ld_nrungs, sh, bits;
 	struct sq_ladder__rung *g = r ? &q->ld_rung[r - 1] : NULL;
 	struct sq_ladder_node *h, *p, *run, *s, *t;
+	struct sq_ladder__list one;
 	size_t kept = 1, before = 0, moved;
 	uint64_t hi, lo, cut;
 	bool pile = q->ld_pmap != 0;
@@ -7789,7 +7848,9 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 		lo = sh < 64 && hi >= ((uint64_t)1 << sh) - 1 ?
 			     hi - (((uint64_t)1 << sh) - 1) : 0;
 	}
-	sq_ladder__spread(q, r, s, t, lo, hi - lo, &hi, &hi);
+	one.ll_first = s;
+	one.ll_last = t;
+	sq_ladder__spread(q, r, &one, 1, lo, hi - lo, &hi, &hi);
 	q->ld_rung[r].lr_cur = cut;
 	q->ld_rung[r].lr_spill = 1;
 }
@@ -7878,7 +7939,7 @@ SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
 			q->ld_tmin = key < q->ld_tmin ? key : q->ld_tmin;
 			q->ld_tmax = key > q->ld_tmax ? key : q->ld_tmax;
 		}
-		sq_ladder__list_add(&q->ld_top, n);
+		sq_ladder__list_add(&q->ld_top[sq_ladder__top_of(key)], n);
 		return false;
 	}
 	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
@@ -7920,7 +7981,7 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 			else
 				q->ld_nrungs = 0;	/* all empty */
 		}
-	} else if (l == &q->ld_top) {
+	} else if (sq_ladder__in_top(q, l)) {
 		q->ld_ntop--;
 	} else if (!l->ll_first) {
 		if (SQ__UNLIKELY(sq_ladder__is_run(q, l)))
@@ -8033,7 +8094,8 @@ static inline void sq_ladder_init(struct sq_ladder *q)
 	q->ld_bins = 0;
 	q->ld_nrungs = 0;
 	q->ld_toplim = 0;
-	q->ld_top.ll_first = q->ld_top.ll_last = NULL;
+	for (w = 0; w < SQ_LADDER__TOPS; w++)
+		q->ld_top[w].ll_first = q->ld_top[w].ll_last = NULL;
 	q->ld_ntop = 0;
 	q->ld_tmin = q->ld_tmax = 0;
 	q->ld_pmap = q->ld_pcur = 0;
@@ -8299,7 +8361,9 @@ sq_ladder__visit_until(const struct sq_ladder *q,
 				q, &q->ld_bk[w * 64 + sq__ctz64(m)], fn, arg,
 				who);
 		}
-	return at ? at : sq_ladder__walk_list(q, &q->ld_top, fn, arg, who);
+	for (w = 0; w < SQ_LADDER__TOPS && !at; w++)
+		at = sq_ladder__walk_list(q, &q->ld_top[w], fn, arg, who);
+	return at;
 }
 
 /* visit's fn and a count, for the walk: a function that never stops it */
@@ -8445,7 +8509,8 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
 		return NULL;
 	if (key > q->ld_toplim)
 		return q->ld_ntop && key >= q->ld_tmin && key <= q->ld_tmax ?
-		       sq_ladder__find_in(q, &q->ld_top, key, match, arg, who) :
+		       sq_ladder__find_in(q, &q->ld_top[sq_ladder__top_of(key)],
+					  key, match, arg, who) :
 		       NULL;
 	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
 		SQ__STEP(1);
@@ -8585,17 +8650,24 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 		  "bit past the last bucket");
 
 	/* the top: invariant 7 */
-	if (q->ld_ntop) {
-		SQ__CHECK(q->ld_tmin > q->ld_toplim && q->ld_tmin <= q->ld_tmax,
-			  who, q->ld_top.ll_first, "top bounds wrong");
-		got = sq_ladder__check_list(&q->ld_top, q->ld_tmin,
-					    q->ld_tmax, room, false, who);
-	} else {
-		got = sq_ladder__check_list(&q->ld_top, 0, 0, 0, false, who);
+	SQ__CHECK(!q->ld_ntop || (q->ld_tmin > q->ld_toplim &&
+				  q->ld_tmin <= q->ld_tmax),
+		  who, NULL, "top bounds wrong");
+	for (i = 0, got = 0; i < SQ_LADDER__TOPS; i++) {
+		long c = sq_ladder__check_list(&q->ld_top[i], q->ld_tmin,
+					       q->ld_tmax, room - (size_t)got,
+					       false, who);
+
+		if (c < 0)
+			return -1;
+		for (n = q->ld_top[i].ll_first; n; n = n->ld_next) {
+			SQ__STEP(1);
+			SQ__CHECK(sq_ladder__top_of(n->key) == i, who, n,
+				  "top node on another key's list");
+		}
+		got += c;
 	}
-	if (got < 0)
-		return -1;
-	SQ__CHECK((size_t)got == q->ld_ntop, who, q->ld_top.ll_first,
+	SQ__CHECK((size_t)got == q->ld_ntop, who, q->ld_top[0].ll_first,
 		  "top count wrong");
 	room -= (size_t)got;
 

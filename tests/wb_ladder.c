@@ -408,6 +408,17 @@ SQ_TEST(ladder_epoch_crossing)
 	SQ_ASSERT(last == UINT64_MAX && sq_ladder_empty(&q));
 }
 
+/* The head of @q's first non-empty top list, or NULL. */
+static struct sq_ladder_node *top_head(const struct sq_ladder *q)
+{
+	unsigned i;
+
+	for (i = 0; i < SQ_LADDER__TOPS; i++)
+		if (q->ld_top[i].ll_first)
+			return q->ld_top[i].ll_first;
+	return NULL;
+}
+
 #if WB_SMALL
 /*
  * Rung exhaustion.  One key at 2^60 makes rung 0's buckets 2^55 wide; a
@@ -765,8 +776,8 @@ SQ_TEST(ladder_dequeue_each_tier)
 	SQ_ASSERT(sq_ladder_pop(&q) == &n[0]);		/* epoch */
 	sq_ladder_node_init(&n[0]);
 	SQ_ASSERT(!sq_ladder_enqueue(&q, &n[0], 1000000));	/* top */
-	SQ_ASSERT(n[0].ld_home == &q.ld_top);
-	SQ_ASSERT(n[99].ld_home != &q.ld_top && n[99].ld_home !=
+	SQ_ASSERT(sq_ladder__in_top(&q, n[0].ld_home));
+	SQ_ASSERT(!sq_ladder__in_top(&q, n[99].ld_home) && n[99].ld_home !=
 		  &q.ld_bottom);				/* a bucket */
 	SQ_ASSERT(n[1].ld_home == &q.ld_bottom);
 	SQ_ASSERT(!sq_ladder_dequeue(&q, &n[0]));
@@ -830,9 +841,10 @@ SQ_TEST(ladder_check_catches)
 	b0 = q.ld_bottom.ll_first;
 	b1 = b0->ld_next;
 	bt = q.ld_bottom.ll_last;
-	tp = q.ld_top.ll_first;
+	tp = top_head(&q);
 	for (i = 0; i < 160 && !bk; i++)
-		if (sq_ladder_queued(&n[i]) && n[i].ld_home != &q.ld_top &&
+		if (sq_ladder_queued(&n[i]) &&
+		    !sq_ladder__in_top(&q, n[i].ld_home) &&
 		    n[i].ld_home != &q.ld_bottom)
 			bk = &n[i];
 	SQ_ASSERT(bk != NULL);
@@ -870,7 +882,7 @@ SQ_TEST(ladder_check_catches)
 	SQ_ASSERT(sq_ladder_check(&q) == 0);
 
 	home = b1->ld_home;			/* links and homes */
-	b1->ld_home = &q.ld_top;
+	b1->ld_home = &q.ld_top[0];
 	SQ_ASSERT(sq_ladder_check(&q) == -1);
 	b1->ld_home = home;
 	b1->ld_prev = b1;
@@ -907,6 +919,12 @@ SQ_TEST(ladder_check_catches)
 
 	k = tp->key;				/* the top's range */
 	tp->key = q.ld_toplim;
+	SQ_ASSERT(sq_ladder_check(&q) == -1);
+	for (save = q.ld_tmin; save <= q.ld_tmax; save++)	/* its list */
+		if (sq_ladder__top_of(save) != sq_ladder__top_of(k))
+			break;
+	SQ_ASSERT(save <= q.ld_tmax);
+	tp->key = save;
 	SQ_ASSERT(sq_ladder_check(&q) == -1);
 	tp->key = k;
 	save = q.ld_toplim;			/* rung 0's end */
@@ -1080,7 +1098,7 @@ static unsigned long cost_first_of_tiers(struct sq_ladder *q, unsigned n)
 	for (i = 0; i < n; i++) {
 		x = NULL;
 		if (i % 3 == 0) {
-			x = q->ld_top.ll_first;
+			x = top_head(q);
 		} else if (i % 3 == 1 && q->ld_nrungs) {
 			b = q->ld_nrungs - 1;
 			w = sq_ladder__rung_first(q, b);
@@ -1188,9 +1206,9 @@ SQ_TEST(ladder_other_queue_caught)
 {
 	other_setup();
 	SQ_ASSERT(on[1].ld_home == &oq1.ld_bottom);
-	SQ_ASSERT(on[0].ld_home == &oq1.ld_top);
+	SQ_ASSERT(sq_ladder__in_top(&oq1, on[0].ld_home));
 	SQ_ASSERT(on[59].ld_home != &oq1.ld_bottom &&
-		  on[59].ld_home != &oq1.ld_top);
+		  !sq_ladder__in_top(&oq1, on[59].ld_home));
 	child_expect_abort(dequeue_bottom_other,
 			   "sq_ladder_dequeue: node is on another queue\n",
 			   "dequeue of the other queue's first node");
