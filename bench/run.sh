@@ -11,7 +11,11 @@
 # by bench/table.sh and bench/costs-table.sh (`make results`).  Every
 # timed run is pinned to CPU 1 and times 99 short repetitions a pass (2000
 # loops, after 200000 untimed): on a shared host most of them then escape
-# preemption, and the median reads those.  Build the harness first, with
+# preemption, and the median reads those.  `dists` instead times each
+# run as one repetition of 4M loops after 2M untimed (compare.sh -L): at
+# 10^5-10^6 nodes the short runs' median leaves out the ladder's bursts
+# and catches the trees cold, so only a mean says what a run costs.
+# Build the harness first, with
 # the kernel's tree for the `kernel` and `costs` runs:
 #
 #   make build/bench/sq-bench LINUX_SRC=/usr/src/linux-source-6.1
@@ -33,7 +37,7 @@ git diff --quiet HEAD -- include 'bench/*.[ch]' 2>/dev/null || commit="$commit+c
 run() {
 	load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)
 	date=$(date -u '+%Y-%m-%d %H:%M UTC')
-	set -- -c 1 -l 2000 -r 99 --warmup 200000 "$@"
+	set -- -c 1 $reps "$@"
 	"$bin" --csv "$tmp/csv" "$@" >"$tmp/out"
 	cpu=$(sed -n 's/^cpu: \(.*\), pinned to CPU .*/\1/p' "$tmp/out")
 	mhz=$(sed -n 's/.* TSC \([0-9.]* MHz\).*/, TSC \1/p' "$tmp/out")
@@ -47,11 +51,14 @@ run() {
 for name in "$@"; do
 	: >"$tmp/data"
 	: >"$tmp/data.head"
+	reps='-l 2000 -r 99 --warmup 200000'
 	case $name in
 	hold)	# the seeds' loop, every backend and peer, N to 2048
 		run -n 1..2048 ;;
-	dists)	# the literature's increments, to a million nodes; calq
-		# collapses on triangular and camel (bench/README.md)
+	dists)	# the literature's increments, to a million nodes, as
+		# means of long runs; calq collapses on triangular and camel
+		# (bench/README.md)
+		reps='-l 4000000 -r 1 --warmup 2000000'
 		for d in exp uniform bimodal; do
 			run -d $d -m 3G -n 1k,100k,1M -q backends,heap,calq
 		done
