@@ -11,10 +11,11 @@
 # by bench/table.sh and bench/costs-table.sh (`make results`).  Every
 # timed run is pinned to CPU 1 and times 99 short repetitions a pass (2000
 # loops, after 200000 untimed): on a shared host most of them then escape
-# preemption, and the median reads those.  `dists` instead times each
-# run as one repetition of 4M loops after 2M untimed (compare.sh -L): at
-# 10^5-10^6 nodes the short runs' median leaves out the ladder's bursts
-# and catches the trees cold, so only a mean says what a run costs.
+# preemption, and the median reads those.  `dists` and `spread` instead
+# time each run as one repetition of 4M loops after 2M untimed
+# (compare.sh -L): at 10^5-10^6 nodes the short runs' median leaves out
+# the ladder's and the ring's bursts and catches the trees cold, so only
+# a mean says what a run costs.
 # Build the harness first, with
 # the kernel's tree for the `kernel` and `costs` runs:
 #
@@ -70,7 +71,9 @@ for name in "$@"; do
 		run -d camel -m 3G -n 10k,20k,40k -q rb,ladder,calq ;;
 	timer)	# re-arm, cancel, expire
 		run -w timer -n 16,256,4k,64k -q backends,heap,calq ;;
-	spread)	# timers of 1 ms to 1 h, then the hold loop over an hour
+	spread)	# timers of 1 ms to 1 h, then the hold loop over an hour,
+		# as means of long runs (the ring's cascades are bursts)
+		reps='-l 4000000 -r 1 --warmup 2000000'
 		run -w spread -n 1k,64k,1M -q backends,heap
 		run -w hold -m 3600000 --gran-shift 0 -n 1k,64k \
 			-q backends,heap ;;
