@@ -15,9 +15,8 @@
 # time each run as one repetition of 4M loops after 2M untimed
 # (compare.sh -L): at 10^5-10^6 nodes the short runs' median leaves out
 # the ladder's and the ring's bursts and catches the trees cold, so only
-# a mean says what a run costs.
-# Build the harness first, with
-# the kernel's tree for the `kernel` and `costs` runs:
+# a mean says what a run costs.  Build the harness first, with the
+# kernel's tree for the `kernel` and `costs` runs:
 #
 #   make build/bench/sq-bench LINUX_SRC=/usr/src/linux-source-6.1
 #   sh bench/run.sh hold kernel dists collapse timer spread
@@ -31,6 +30,7 @@ dir=${BENCH_DATA:-bench/data}
 [ $# -gt 0 ] || { sed -n '2,/^set -eu/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+short='-l 2000 -r 99 --warmup 200000' long='-l 4000000 -r 1 --warmup 2000000'
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD -- include 'bench/*.[ch]' 2>/dev/null || commit="$commit+changes"
 
@@ -52,14 +52,14 @@ run() {
 for name in "$@"; do
 	: >"$tmp/data"
 	: >"$tmp/data.head"
-	reps='-l 2000 -r 99 --warmup 200000'
+	reps=$short
 	case $name in
 	hold)	# the seeds' loop, every backend and peer, N to 2048
 		run -n 1..2048 ;;
 	dists)	# the literature's increments, to a million nodes, as
 		# means of long runs; calq collapses on triangular and camel
 		# (bench/README.md)
-		reps='-l 4000000 -r 1 --warmup 2000000'
+		reps=$long
 		for d in exp uniform bimodal; do
 			run -d $d -m 3G -n 1k,100k,1M -q backends,heap,calq
 		done
@@ -73,7 +73,7 @@ for name in "$@"; do
 		run -w timer -n 16,256,4k,64k -q backends,heap,calq ;;
 	spread)	# timers of 1 ms to 1 h, then the hold loop over an hour,
 		# as means of long runs (the ring's cascades are bursts)
-		reps='-l 4000000 -r 1 --warmup 2000000'
+		reps=$long
 		run -w spread -n 1k,64k,1M -q backends,heap
 		run -w hold -m 3600000 --gran-shift 0 -n 1k,64k \
 			-q backends,heap ;;
