@@ -1760,6 +1760,22 @@ static inline struct sq_rb_node *sq_rb_prev(const struct sq_rb_node *n)
 	return sq_rb__node(sq_rb__prev(&n->rb_link));
 }
 
+#ifdef SQ_DEBUG
+/* sq_rb__on - is queued link @l in @q's tree (its root is @q's root)?
+ * O(log n), for the SQ_DEBUG misuse checks only: dequeue, requeue (and
+ * the eligible pick's) through another queue. */
+static inline bool sq_rb__on(const struct sq_rb *q, const struct sq_rb__link *l)
+{
+	const struct sq_rb__link *p;
+
+	while ((p = sq_rb__parent(l)) != NULL) {
+		SQ__STEP(1);
+		l = p;
+	}
+	return q->rb_root == l;
+}
+#endif
+
 /*
  * The verbs that compare or check for misuse, once for the plain kind and
  * the tie kinds (SQ_RB_TIE, SQ__TIE_KIND in common.h): @tie is the order
@@ -1783,6 +1799,7 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 	(void)tie;	/* removal never compares */
 	(void)who;
 	SQ__MISUSE(!sq_rb_queued(n), who, "node is not queued");
+	SQ__MISUSE(!sq_rb__on(q, &n->rb_link), who, "node is on another queue");
 	sq_rb__remove(q, &n->rb_link);
 	return was_first;
 }
@@ -1804,10 +1821,12 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 /**
  * sq_rb_dequeue - remove a queued node
  * @q: the queue
- * @n: a node queued on @q
+ * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
+ *     on another queue: its root is not @q's)
  * Return: true if @n was the first node (the first node changed: a timer
  *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(log n); at most three rotations.
+ * Complexity: O(log n); at most three rotations (SQ_DEBUG adds a walk to
+ *             the root).
  */
 static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
 {
@@ -2072,9 +2091,10 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 {
 	struct sq_rb__link *l = &n->rb_link;
 
-	(void)who;	/* no misuse to report: an idle node is armed */
+	(void)who;	/* read only under SQ_DEBUG; an idle node is armed */
 	if (!sq_rb_queued(n))
 		return sq_rb__insert(q, l, key, tie);
+	SQ__MISUSE(!sq_rb__on(q, l), who, "node is on another queue");
 	return sq_rb__requeue_aug(q, l, key, tie, NULL);
 }
 
@@ -2082,12 +2102,14 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
  * sq_rb_requeue - give a node a new key: re-arm it
  * @q:   the queue
  * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired)
+ *       a timer armed for the first time, or again after it fired); SQ_DEBUG
+ *       stops the program when it is queued on another queue
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n): finding both neighbours (usually a step or two);
  *             when the order still holds the key is just rewritten, else
- *             it costs a dequeue + enqueue.
+ *             it costs a dequeue + enqueue (SQ_DEBUG adds a walk to the
+ *             root).
  */
 static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
@@ -3152,6 +3174,21 @@ SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n)
 	sq_gavl__remove_aug(q, n, NULL);
 }
 
+#ifdef SQ_DEBUG
+/* sq_gavl__on - is queued node @n in @q's tree (its root is @q's root)?
+ * O(log n), for the SQ_DEBUG misuse checks only: dequeue, requeue (and
+ * the eligible pick's) through another queue. */
+static inline bool sq_gavl__on(const struct sq_gavl *q,
+			       const struct sq_gavl_node *n)
+{
+	while (n->gv_parent) {
+		SQ__STEP(1);
+		n = n->gv_parent;
+	}
+	return q->gv_root == n;
+}
+#endif
+
 /*
  * The verbs that compare or check for misuse, once for the plain kind and
  * the tie kinds (SQ_GAVL_TIE, SQ__TIE_KIND in common.h): @tie is the order
@@ -3175,6 +3212,7 @@ SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	(void)tie;	/* removal never compares */
 	(void)who;
 	SQ__MISUSE(!sq_gavl_queued(n), who, "node is not queued");
+	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
 	sq_gavl__remove(q, n);
 	return was_first;
 }
@@ -3196,11 +3234,13 @@ SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 /**
  * sq_gavl_dequeue - remove a queued node
  * @q: the queue
- * @n: a node queued on @q
+ * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
+ *     on another queue: its root is not @q's)
  * Return: true if @n was the first node (the first node changed: a timer
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n).  The first node is cut without rotations, like
- * sq_gavl_pop(); any other node is erased with AVL rotations.
+ * sq_gavl_pop(); any other node is erased with AVL rotations (SQ_DEBUG
+ * adds a walk to the root).
  */
 static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
 {
@@ -3449,9 +3489,10 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 				     struct sq_gavl_node *n, uint64_t key,
 				     sq_gavl__tie_fn tie, const char *who)
 {
-	(void)who;	/* no misuse to report: an idle node is armed */
+	(void)who;	/* read only under SQ_DEBUG; an idle node is armed */
 	if (!sq_gavl_queued(n))
 		return sq_gavl__insert(q, n, key, tie);
+	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
 	return sq_gavl__requeue_aug(q, n, key, tie, NULL);
 }
 
@@ -3459,11 +3500,13 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
  * sq_gavl_requeue - give a node a new key: re-arm it
  * @q:   the queue
  * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired)
+ *       a timer armed for the first time, or again after it fired); SQ_DEBUG
+ *       stops the program when it is queued on another queue
  * @key: the new key; @n goes after every other node queued with this key
  * Return: true if the first node, or the first node's key, changed.
  * Complexity: O(log n); in place, without rebalancing, when @n's previous
- * node has a key <= @key and its next node (if any) a key > @key.
+ * node has a key <= @key and its next node (if any) a key > @key (SQ_DEBUG
+ * adds a walk to the root).
  */
 static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 				   uint64_t key)
@@ -9089,15 +9132,19 @@ static inline bool sq_erb_enqueue(struct sq_erb *q, struct sq_erb_node *n,
 /**
  * sq_erb_dequeue - remove a queued node
  * @q: the queue
- * @n: a node queued on @q
+ * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
+ *     on another queue)
  * Return: true if @n was the first node; @n is not queued afterwards.
- * Complexity: O(log n); at most three rotations.
+ * Complexity: O(log n); at most three rotations (SQ_DEBUG adds a walk to
+ *             the root).
  */
 static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
 {
 	bool was_first = q->erb_tree.rb_leftmost == &n->rb_link;
 
 	SQ__MISUSE(!sq_erb_queued(n), "sq_erb_dequeue", "node is not queued");
+	SQ__MISUSE(!sq_rb__on(&q->erb_tree, &n->rb_link), "sq_erb_dequeue",
+		   "node is on another queue");
 	sq_rb__remove_aug(&q->erb_tree, &n->rb_link, &sq_erb__aug);
 	return was_first;
 }
@@ -9137,33 +9184,40 @@ static inline struct sq_erb_node *sq_erb_pop_due(struct sq_erb *q,
 /**
  * sq_erb_requeue - give a node a new key, keeping its elig
  * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued)
+ * @n:   a node queued on @q, or a node that is not queued (it is
+ *       enqueued); SQ_DEBUG stops the program when it is on another queue
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
- * Complexity: O(log n); in place when the order still holds.
+ * Complexity: O(log n); in place when the order still holds (SQ_DEBUG
+ *             adds a walk to the root).
  */
 static inline bool sq_erb_requeue(struct sq_erb *q, struct sq_erb_node *n,
 				  uint64_t key)
 {
 	if (!sq_erb_queued(n))
 		return sq_erb__insert(q, n, key);
+	SQ__MISUSE(!sq_rb__on(&q->erb_tree, &n->rb_link), "sq_erb_requeue",
+		   "node is on another queue");
 	return sq_rb__requeue_aug(&q->erb_tree, &n->rb_link, key, NULL,
 				  &sq_erb__aug);
 }
 
 /**
  * sq_erb_set_elig - give a node a new eligibility value
- * @q:    the queue @n is on; not read when @n is not queued
+ * @q:    the queue @n is on; read only by SQ_DEBUG's check that @n is
+ *        on it, when @n is queued
  * @n:    a node, queued on @q or not
  * @elig: the new value
  * Return: nothing.  The node keeps its place (its key is unchanged).
  * Complexity: O(1) when not queued, else O(log n): a walk up that ends
- *             where a subtree's minimum stays.
+ *             where a subtree's minimum stays (SQ_DEBUG: to the root).
  */
 static inline void sq_erb_set_elig(struct sq_erb *q, struct sq_erb_node *n,
 				   uint64_t elig)
 {
-	(void)q;
+	(void)q;	/* read only under SQ_DEBUG */
+	SQ__MISUSE(sq_erb_queued(n) && !sq_rb__on(&q->erb_tree, &n->rb_link),
+		   "sq_erb_set_elig", "node is on another queue");
 	n->elig = elig;
 	if (sq_erb_queued(n))
 		sq_erb__propagate(&n->rb_link, NULL);
@@ -9613,9 +9667,11 @@ static inline bool sq_egavl_enqueue(struct sq_egavl *q, struct sq_egavl_node *n,
 /**
  * sq_egavl_dequeue - remove a queued node
  * @q: the queue
- * @n: a node queued on @q
+ * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
+ *     on another queue)
  * Return: true if @n was the first node; @n is not queued afterwards.
- * Complexity: O(log n); the first node is cut without rotations.
+ * Complexity: O(log n); the first node is cut without rotations (SQ_DEBUG
+ *             adds a walk to the root).
  */
 static inline bool sq_egavl_dequeue(struct sq_egavl *q, struct sq_egavl_node *n)
 {
@@ -9623,6 +9679,8 @@ static inline bool sq_egavl_dequeue(struct sq_egavl *q, struct sq_egavl_node *n)
 
 	SQ__MISUSE(!sq_egavl_queued(n), "sq_egavl_dequeue",
 		   "node is not queued");
+	SQ__MISUSE(!sq_gavl__on(&q->eg_tree, &n->gavl), "sq_egavl_dequeue",
+		   "node is on another queue");
 	sq_gavl__remove_aug(&q->eg_tree, &n->gavl, &sq_egavl__aug);
 	return was_first;
 }
@@ -9662,10 +9720,12 @@ static inline struct sq_egavl_node *sq_egavl_pop_due(struct sq_egavl *q,
 /**
  * sq_egavl_requeue - give a node a new key, keeping its elig
  * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued)
+ * @n:   a node queued on @q, or a node that is not queued (it is
+ *       enqueued); SQ_DEBUG stops the program when it is on another queue
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
- * Complexity: O(log n); in place when the order still holds.
+ * Complexity: O(log n); in place when the order still holds (SQ_DEBUG
+ *             adds a walk to the root).
  */
 static inline bool sq_egavl_requeue(struct sq_egavl *q, struct sq_egavl_node *n,
 				    uint64_t key)
@@ -9673,23 +9733,28 @@ static inline bool sq_egavl_requeue(struct sq_egavl *q, struct sq_egavl_node *n,
 	if (!sq_egavl_queued(n))
 		return sq_gavl__insert_aug(&q->eg_tree, &n->gavl, key, NULL,
 					   &sq_egavl__aug);
+	SQ__MISUSE(!sq_gavl__on(&q->eg_tree, &n->gavl), "sq_egavl_requeue",
+		   "node is on another queue");
 	return sq_gavl__requeue_aug(&q->eg_tree, &n->gavl, key, NULL,
 				    &sq_egavl__aug);
 }
 
 /**
  * sq_egavl_set_elig - give a node a new eligibility value
- * @q:    the queue @n is on; not read when @n is not queued
+ * @q:    the queue @n is on; read only by SQ_DEBUG's check that @n is
+ *        on it, when @n is queued
  * @n:    a node, queued on @q or not
  * @elig: the new value
  * Return: nothing.  The node keeps its place (its key is unchanged).
  * Complexity: O(1) when not queued, else O(log n): a walk up that ends
- *             where a subtree's minimum stays.
+ *             where a subtree's minimum stays (SQ_DEBUG: to the root).
  */
 static inline void sq_egavl_set_elig(struct sq_egavl *q,
 				     struct sq_egavl_node *n, uint64_t elig)
 {
-	(void)q;
+	(void)q;	/* read only under SQ_DEBUG */
+	SQ__MISUSE(sq_egavl_queued(n) && !sq_gavl__on(&q->eg_tree, &n->gavl),
+		   "sq_egavl_set_elig", "node is on another queue");
 	n->elig = elig;
 	if (sq_egavl_queued(n))
 		sq_egavl__propagate(&n->gavl, NULL);

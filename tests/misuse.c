@@ -2,11 +2,15 @@
 /*
  * misuse.c - what SQ_DEBUG promises, for one backend (-DSQ_K=<token>)
  *
- *  - enqueue of a queued node, dequeue of a node that is not queued, and
- *    a visit, visit_until or find callback that changes the queue stop the
+ *  - enqueue of a queued node, dequeue of a node that is not queued,
+ *    dequeue or requeue of a node through a queue it is not on, and a
+ *    visit, visit_until or find callback that changes the queue stop the
  *    program (abort) with exactly
  *	"sq_KIND_enqueue: node is already queued"
  *	"sq_KIND_dequeue: node is not queued"
+ *	"sq_KIND_dequeue: node is on another queue"
+ *	"sq_KIND_requeue: node is on another queue"
+ *	"sq_KIND_set_elig: node is on another queue" (erb, egavl)
  *	"sq_KIND_visit: fn changed the queue"
  *	"sq_KIND_visit_until: fn changed the queue"
  *	"sq_KIND_find: match changed the queue"
@@ -17,6 +21,8 @@
  *    queued() is false and it can be enqueued again;
  *  - check() returns -1 and says "check failed" when the structure is
  *    damaged: a node's key (the cached count and first: each wb_*.c).
+ *
+ * Every kind of SQ_KINDS runs it, and the eligible picks erb and egavl.
  *
  * With -DSQ_TIE_BASE=<backend of SQ_TIE_KINDS> it runs over a tie kind of
  * that backend (SQ_TIE), whose messages name its own functions, and
@@ -41,15 +47,16 @@
 #ifdef SQ_TIE_BASE
 #define SQ_K SQ__XCAT2(tie_, SQ_TIE_BASE)	/* tie_rb, ... */
 SQ_TIE(SQ_TIE_BASE, SQ_K, node_less);
-#define NODE_KEY(n) ((n).base.key)
-#else
-#define NODE_KEY(n) ((n).key)
 #endif
 #ifndef SQ_K
 #error "compile with -DSQ_K=<backend>, a token of SQ_KINDS in smartq.h"
 #endif
 
 #define K SQ_K
+/* 1 for the kinds with an eligible pick (SQ_SET_ELIG), 0 for the others */
+#define MISUSE_ELIG_erb 1
+#define MISUSE_ELIG_egavl 1
+#define MISUSE_ELIG SQ__XCAT2(MISUSE_ELIG_, SQ_K)
 #define STR2(x) #x
 #define STR(x) STR2(x)
 #define KNAME STR(SQ_K)
@@ -85,6 +92,18 @@ static void expect_abort(void (*fn)(void), const char *verb,
 
 	snprintf(want, sizeof(want), "sq_%s_%s: %s\n", KNAME, verb, mistake);
 	child_expect_abort(fn, want, what);
+}
+
+/*
+ * node_key - where node @n keeps its key, to damage it behind the queue's
+ * back.  Every smartq node starts with its key (egavl's and a tie kind's
+ * inside their first member, whatever it is called), and a pointer to a
+ * struct, converted, points at its first member; fill() checks that this
+ * is the key SQ_KEY reads.
+ */
+static uint64_t *node_key(SQ_NODE(K) *n)
+{
+	return (uint64_t *)(void *)n;
 }
 
 /* ---- the misuse cases (each runs in a child) ------------------------- */
@@ -128,6 +147,66 @@ static void dequeue_popped(void)
 	SQ_POP(K, &q);
 	SQ_DEQUEUE(K, &q, &nodes[0]);
 }
+
+/*
+ * Nodes 0-2 on q, 3-5 on q2, no key on both: a node passed through the
+ * queue it is not on must be caught however a backend looks (a walk to
+ * the root, the node's home list, its slot in the queue given).
+ */
+static void two_queues(void)
+{
+	unsigned i;
+
+	setup();
+	for (i = 0; i < 6; i++)
+		SQ_ENQUEUE(K, i < 3 ? &q : &q2, &nodes[i], 10 + 10 * (uint64_t)i);
+}
+
+static void dequeue_first_of_other(void)
+{
+	two_queues();
+	SQ_DEQUEUE(K, &q2, &nodes[0]);		/* q's first */
+}
+
+static void dequeue_last_of_other(void)
+{
+	two_queues();
+	SQ_DEQUEUE(K, &q, &nodes[5]);		/* q2's last */
+}
+
+static void dequeue_through_empty(void)
+{
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_DEQUEUE(K, &q2, &nodes[0]);		/* q2 is empty */
+}
+
+static void requeue_of_other(void)
+{
+	two_queues();
+	SQ_REQUEUE(K, &q, &nodes[4], 1);	/* q2's middle */
+}
+
+static void requeue_of_other_in_place(void)
+{
+	two_queues();
+	SQ_REQUEUE(K, &q2, &nodes[1], 20);	/* q's, its own key */
+}
+
+/* outside the slack window, so it requeues */
+static void requeue_slack_of_other(void)
+{
+	two_queues();
+	(void)SQ_REQUEUE_SLACK(K, &q, &nodes[3], 1, 5);
+}
+
+#if MISUSE_ELIG
+static void set_elig_of_other(void)
+{
+	two_queues();
+	SQ_SET_ELIG(K, &q2, &nodes[2], 7);	/* q's last */
+}
+#endif
 
 static void visit_dequeue(SQ_NODE(K) *n, void *arg)
 {
@@ -234,6 +313,22 @@ static void correct_use(void)
 		_exit(4);
 	if (SQ_CHECK(K, &q) != 0 || SQ_CHECK(K, &q2) != 0)
 		_exit(3);
+	/* two queues in use: every node through its own queue, deep or not */
+	two_queues();
+	SQ_REQUEUE(K, &q, &nodes[2], 5);		/* q's last, now first */
+	SQ_REQUEUE(K, &q2, &nodes[4], 45);		/* in place */
+	(void)SQ_REQUEUE_SLACK(K, &q2, &nodes[3], 1, 5);
+#if MISUSE_ELIG
+	SQ_SET_ELIG(K, &q, &nodes[1], 3);
+	SQ_SET_ELIG(K, &q2, &nodes[5], 3);
+	SQ_SET_ELIG(K, &q2, &nodes[6], 3);		/* idle: any queue */
+#endif
+	SQ_DEQUEUE(K, &q, &nodes[1]);
+	SQ_DEQUEUE(K, &q2, &nodes[5]);
+	SQ_DEQUEUE(K, &q2, &nodes[3]);
+	if (SQ_COUNT(K, &q) != 2 || SQ_COUNT(K, &q2) != 1 ||
+	    SQ_CHECK(K, &q) != 0 || SQ_CHECK(K, &q2) != 0)
+		_exit(3);
 	_exit(0);
 }
 
@@ -253,6 +348,31 @@ SQ_TEST(dequeue_of_an_unqueued_node)
 		     "dequeue twice");
 	expect_abort(dequeue_popped, "dequeue", "node is not queued",
 		     "dequeue after pop");
+}
+
+SQ_TEST(dequeue_or_requeue_through_another_queue)
+{
+	expect_abort(dequeue_first_of_other, "dequeue",
+		     "node is on another queue",
+		     "dequeue of q's first through q2");
+	expect_abort(dequeue_last_of_other, "dequeue",
+		     "node is on another queue",
+		     "dequeue of q2's last through q");
+	expect_abort(dequeue_through_empty, "dequeue",
+		     "node is on another queue",
+		     "dequeue through an empty queue");
+	expect_abort(requeue_of_other, "requeue", "node is on another queue",
+		     "requeue of q2's node through q");
+	expect_abort(requeue_of_other_in_place, "requeue",
+		     "node is on another queue",
+		     "requeue through q2 of q's node to its own key");
+	expect_abort(requeue_slack_of_other, "requeue",
+		     "node is on another queue",
+		     "requeue with slack of q2's node through q");
+#if MISUSE_ELIG
+	expect_abort(set_elig_of_other, "set_elig", "node is on another queue",
+		     "set_elig through q2 of q's node");
+#endif
 }
 
 SQ_TEST(visit_that_changes_the_queue)
@@ -378,8 +498,11 @@ static void fill(void)
 	unsigned i;
 
 	setup();
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < 7; i++) {
 		SQ_ENQUEUE(K, &q, &nodes[i], 10 + 3 * (uint64_t)i);
+		if (*node_key(&nodes[i]) != SQ_KEY(K, &nodes[i]))
+			_exit(5);	/* node_key() is not the key */
+	}
 	if (SQ_CHECK(K, &q) != 0)
 		_exit(4);		/* sound before the damage */
 }
@@ -395,14 +518,14 @@ static void check_and_exit(void)
 static void damage_first_key(void)
 {
 	fill();
-	NODE_KEY(nodes[0]) = UINT64_MAX;		/* the first now sorts last */
+	*node_key(&nodes[0]) = UINT64_MAX;		/* the first now sorts last */
 	check_and_exit();
 }
 
 static void damage_middle_key(void)
 {
 	fill();
-	NODE_KEY(nodes[3]) = 0;			/* a middle node now sorts first */
+	*node_key(&nodes[3]) = 0;			/* a middle node now sorts first */
 	check_and_exit();
 }
 
@@ -413,7 +536,8 @@ static void expect_check_fails(void (*fn)(void), const char *what)
 	child_run(fn, &res);
 	SQ_ASSERTF(res.exit_code == 0,
 		   "%s: check() did not return -1 (exit %d: 1 = returned 0, "
-		   "2 = other value, 4 = unsound before; signal %d)\n%s\n",
+		   "2 = other value, 4 = unsound before, 5 = node_key() "
+		   "is not the key; signal %d)\n%s\n",
 		   what, res.exit_code, res.signal, res.err);
 	SQ_ASSERTF(strstr(res.err, "check failed") != NULL,
 		   "%s: no \"check failed\" message on stderr:\n%s\n", what,
@@ -466,6 +590,7 @@ SQ_TEST(check_sees_damage)
 static const sq_test_entry tests[] = {
 	SQ_T(enqueue_of_a_queued_node),
 	SQ_T(dequeue_of_an_unqueued_node),
+	SQ_T(dequeue_or_requeue_through_another_queue),
 	SQ_T(visit_that_changes_the_queue),
 	SQ_T(visit_until_or_find_that_changes_the_queue),
 	SQ_T(correct_use_does_not_stop),

@@ -147,11 +147,10 @@ endif
 
 SQT_WB    := $(patsubst tests/%.c,%,$(wildcard tests/wb_*.c))
 # erb and egavl (the eligible picks, smartq/rb_elig.h, gavl_elig.h) are
-# not in SQ_KINDS but keep the whole contract: their contract suites run,
-# and erb's misuse suite (egavl's node has no .key for it to damage;
-# wb_egavl checks egavl's misuse).
+# not in SQ_KINDS but keep the whole contract: their contract and misuse
+# suites run too.
 SQT_PROGS := $(SQT_WB) keys diff $(addprefix contract-,$(SQT_KINDS) erb egavl) \
-             $(addprefix misuse-,$(SQT_KINDS) erb) \
+             $(addprefix misuse-,$(SQT_KINDS) erb egavl) \
              $(addprefix contract-tie-,$(SQ_TIE_KINDS)) \
              $(addprefix misuse-tie-,$(SQ_TIE_KINDS))
 

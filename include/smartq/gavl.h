@@ -920,6 +920,21 @@ SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n)
 	sq_gavl__remove_aug(q, n, NULL);
 }
 
+#ifdef SQ_DEBUG
+/* sq_gavl__on - is queued node @n in @q's tree (its root is @q's root)?
+ * O(log n), for the SQ_DEBUG misuse checks only: dequeue, requeue (and
+ * the eligible pick's) through another queue. */
+static inline bool sq_gavl__on(const struct sq_gavl *q,
+			       const struct sq_gavl_node *n)
+{
+	while (n->gv_parent) {
+		SQ__STEP(1);
+		n = n->gv_parent;
+	}
+	return q->gv_root == n;
+}
+#endif
+
 /*
  * The verbs that compare or check for misuse, once for the plain kind and
  * the tie kinds (SQ_GAVL_TIE, SQ__TIE_KIND in common.h): @tie is the order
@@ -943,6 +958,7 @@ SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	(void)tie;	/* removal never compares */
 	(void)who;
 	SQ__MISUSE(!sq_gavl_queued(n), who, "node is not queued");
+	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
 	sq_gavl__remove(q, n);
 	return was_first;
 }
@@ -964,11 +980,13 @@ SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 /**
  * sq_gavl_dequeue - remove a queued node
  * @q: the queue
- * @n: a node queued on @q
+ * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
+ *     on another queue: its root is not @q's)
  * Return: true if @n was the first node (the first node changed: a timer
  *         reprograms its deadline); @n is not queued afterwards.
  * Complexity: O(log n).  The first node is cut without rotations, like
- * sq_gavl_pop(); any other node is erased with AVL rotations.
+ * sq_gavl_pop(); any other node is erased with AVL rotations (SQ_DEBUG
+ * adds a walk to the root).
  */
 static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
 {
@@ -1217,9 +1235,10 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 				     struct sq_gavl_node *n, uint64_t key,
 				     sq_gavl__tie_fn tie, const char *who)
 {
-	(void)who;	/* no misuse to report: an idle node is armed */
+	(void)who;	/* read only under SQ_DEBUG; an idle node is armed */
 	if (!sq_gavl_queued(n))
 		return sq_gavl__insert(q, n, key, tie);
+	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
 	return sq_gavl__requeue_aug(q, n, key, tie, NULL);
 }
 
@@ -1227,11 +1246,13 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
  * sq_gavl_requeue - give a node a new key: re-arm it
  * @q:   the queue
  * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired)
+ *       a timer armed for the first time, or again after it fired); SQ_DEBUG
+ *       stops the program when it is queued on another queue
  * @key: the new key; @n goes after every other node queued with this key
  * Return: true if the first node, or the first node's key, changed.
  * Complexity: O(log n); in place, without rebalancing, when @n's previous
- * node has a key <= @key and its next node (if any) a key > @key.
+ * node has a key <= @key and its next node (if any) a key > @key (SQ_DEBUG
+ * adds a walk to the root).
  */
 static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 				   uint64_t key)

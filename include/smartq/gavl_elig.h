@@ -313,9 +313,11 @@ static inline bool sq_egavl_enqueue(struct sq_egavl *q, struct sq_egavl_node *n,
 /**
  * sq_egavl_dequeue - remove a queued node
  * @q: the queue
- * @n: a node queued on @q
+ * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
+ *     on another queue)
  * Return: true if @n was the first node; @n is not queued afterwards.
- * Complexity: O(log n); the first node is cut without rotations.
+ * Complexity: O(log n); the first node is cut without rotations (SQ_DEBUG
+ *             adds a walk to the root).
  */
 static inline bool sq_egavl_dequeue(struct sq_egavl *q, struct sq_egavl_node *n)
 {
@@ -323,6 +325,8 @@ static inline bool sq_egavl_dequeue(struct sq_egavl *q, struct sq_egavl_node *n)
 
 	SQ__MISUSE(!sq_egavl_queued(n), "sq_egavl_dequeue",
 		   "node is not queued");
+	SQ__MISUSE(!sq_gavl__on(&q->eg_tree, &n->gavl), "sq_egavl_dequeue",
+		   "node is on another queue");
 	sq_gavl__remove_aug(&q->eg_tree, &n->gavl, &sq_egavl__aug);
 	return was_first;
 }
@@ -362,10 +366,12 @@ static inline struct sq_egavl_node *sq_egavl_pop_due(struct sq_egavl *q,
 /**
  * sq_egavl_requeue - give a node a new key, keeping its elig
  * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued)
+ * @n:   a node queued on @q, or a node that is not queued (it is
+ *       enqueued); SQ_DEBUG stops the program when it is on another queue
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
- * Complexity: O(log n); in place when the order still holds.
+ * Complexity: O(log n); in place when the order still holds (SQ_DEBUG
+ *             adds a walk to the root).
  */
 static inline bool sq_egavl_requeue(struct sq_egavl *q, struct sq_egavl_node *n,
 				    uint64_t key)
@@ -373,23 +379,28 @@ static inline bool sq_egavl_requeue(struct sq_egavl *q, struct sq_egavl_node *n,
 	if (!sq_egavl_queued(n))
 		return sq_gavl__insert_aug(&q->eg_tree, &n->gavl, key, NULL,
 					   &sq_egavl__aug);
+	SQ__MISUSE(!sq_gavl__on(&q->eg_tree, &n->gavl), "sq_egavl_requeue",
+		   "node is on another queue");
 	return sq_gavl__requeue_aug(&q->eg_tree, &n->gavl, key, NULL,
 				    &sq_egavl__aug);
 }
 
 /**
  * sq_egavl_set_elig - give a node a new eligibility value
- * @q:    the queue @n is on; not read when @n is not queued
+ * @q:    the queue @n is on; read only by SQ_DEBUG's check that @n is
+ *        on it, when @n is queued
  * @n:    a node, queued on @q or not
  * @elig: the new value
  * Return: nothing.  The node keeps its place (its key is unchanged).
  * Complexity: O(1) when not queued, else O(log n): a walk up that ends
- *             where a subtree's minimum stays.
+ *             where a subtree's minimum stays (SQ_DEBUG: to the root).
  */
 static inline void sq_egavl_set_elig(struct sq_egavl *q,
 				     struct sq_egavl_node *n, uint64_t elig)
 {
-	(void)q;
+	(void)q;	/* read only under SQ_DEBUG */
+	SQ__MISUSE(sq_egavl_queued(n) && !sq_gavl__on(&q->eg_tree, &n->gavl),
+		   "sq_egavl_set_elig", "node is on another queue");
 	n->elig = elig;
 	if (sq_egavl_queued(n))
 		sq_egavl__propagate(&n->gavl, NULL);

@@ -337,15 +337,19 @@ static inline bool sq_erb_enqueue(struct sq_erb *q, struct sq_erb_node *n,
 /**
  * sq_erb_dequeue - remove a queued node
  * @q: the queue
- * @n: a node queued on @q
+ * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
+ *     on another queue)
  * Return: true if @n was the first node; @n is not queued afterwards.
- * Complexity: O(log n); at most three rotations.
+ * Complexity: O(log n); at most three rotations (SQ_DEBUG adds a walk to
+ *             the root).
  */
 static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
 {
 	bool was_first = q->erb_tree.rb_leftmost == &n->rb_link;
 
 	SQ__MISUSE(!sq_erb_queued(n), "sq_erb_dequeue", "node is not queued");
+	SQ__MISUSE(!sq_rb__on(&q->erb_tree, &n->rb_link), "sq_erb_dequeue",
+		   "node is on another queue");
 	sq_rb__remove_aug(&q->erb_tree, &n->rb_link, &sq_erb__aug);
 	return was_first;
 }
@@ -385,33 +389,40 @@ static inline struct sq_erb_node *sq_erb_pop_due(struct sq_erb *q,
 /**
  * sq_erb_requeue - give a node a new key, keeping its elig
  * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued)
+ * @n:   a node queued on @q, or a node that is not queued (it is
+ *       enqueued); SQ_DEBUG stops the program when it is on another queue
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
- * Complexity: O(log n); in place when the order still holds.
+ * Complexity: O(log n); in place when the order still holds (SQ_DEBUG
+ *             adds a walk to the root).
  */
 static inline bool sq_erb_requeue(struct sq_erb *q, struct sq_erb_node *n,
 				  uint64_t key)
 {
 	if (!sq_erb_queued(n))
 		return sq_erb__insert(q, n, key);
+	SQ__MISUSE(!sq_rb__on(&q->erb_tree, &n->rb_link), "sq_erb_requeue",
+		   "node is on another queue");
 	return sq_rb__requeue_aug(&q->erb_tree, &n->rb_link, key, NULL,
 				  &sq_erb__aug);
 }
 
 /**
  * sq_erb_set_elig - give a node a new eligibility value
- * @q:    the queue @n is on; not read when @n is not queued
+ * @q:    the queue @n is on; read only by SQ_DEBUG's check that @n is
+ *        on it, when @n is queued
  * @n:    a node, queued on @q or not
  * @elig: the new value
  * Return: nothing.  The node keeps its place (its key is unchanged).
  * Complexity: O(1) when not queued, else O(log n): a walk up that ends
- *             where a subtree's minimum stays.
+ *             where a subtree's minimum stays (SQ_DEBUG: to the root).
  */
 static inline void sq_erb_set_elig(struct sq_erb *q, struct sq_erb_node *n,
 				   uint64_t elig)
 {
-	(void)q;
+	(void)q;	/* read only under SQ_DEBUG */
+	SQ__MISUSE(sq_erb_queued(n) && !sq_rb__on(&q->erb_tree, &n->rb_link),
+		   "sq_erb_set_elig", "node is on another queue");
 	n->elig = elig;
 	if (sq_erb_queued(n))
 		sq_erb__propagate(&n->rb_link, NULL);

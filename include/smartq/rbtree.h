@@ -994,6 +994,22 @@ static inline struct sq_rb_node *sq_rb_prev(const struct sq_rb_node *n)
 	return sq_rb__node(sq_rb__prev(&n->rb_link));
 }
 
+#ifdef SQ_DEBUG
+/* sq_rb__on - is queued link @l in @q's tree (its root is @q's root)?
+ * O(log n), for the SQ_DEBUG misuse checks only: dequeue, requeue (and
+ * the eligible pick's) through another queue. */
+static inline bool sq_rb__on(const struct sq_rb *q, const struct sq_rb__link *l)
+{
+	const struct sq_rb__link *p;
+
+	while ((p = sq_rb__parent(l)) != NULL) {
+		SQ__STEP(1);
+		l = p;
+	}
+	return q->rb_root == l;
+}
+#endif
+
 /*
  * The verbs that compare or check for misuse, once for the plain kind and
  * the tie kinds (SQ_RB_TIE, SQ__TIE_KIND in common.h): @tie is the order
@@ -1017,6 +1033,7 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 	(void)tie;	/* removal never compares */
 	(void)who;
 	SQ__MISUSE(!sq_rb_queued(n), who, "node is not queued");
+	SQ__MISUSE(!sq_rb__on(q, &n->rb_link), who, "node is on another queue");
 	sq_rb__remove(q, &n->rb_link);
 	return was_first;
 }
@@ -1038,10 +1055,12 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 /**
  * sq_rb_dequeue - remove a queued node
  * @q: the queue
- * @n: a node queued on @q
+ * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
+ *     on another queue: its root is not @q's)
  * Return: true if @n was the first node (the first node changed: a timer
  *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(log n); at most three rotations.
+ * Complexity: O(log n); at most three rotations (SQ_DEBUG adds a walk to
+ *             the root).
  */
 static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
 {
@@ -1306,9 +1325,10 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 {
 	struct sq_rb__link *l = &n->rb_link;
 
-	(void)who;	/* no misuse to report: an idle node is armed */
+	(void)who;	/* read only under SQ_DEBUG; an idle node is armed */
 	if (!sq_rb_queued(n))
 		return sq_rb__insert(q, l, key, tie);
+	SQ__MISUSE(!sq_rb__on(q, l), who, "node is on another queue");
 	return sq_rb__requeue_aug(q, l, key, tie, NULL);
 }
 
@@ -1316,12 +1336,14 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
  * sq_rb_requeue - give a node a new key: re-arm it
  * @q:   the queue
  * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired)
+ *       a timer armed for the first time, or again after it fired); SQ_DEBUG
+ *       stops the program when it is queued on another queue
  * @key: the new key; @n ends after every other node with this key
  * Return: true if the first node or the first key changed.
  * Complexity: O(log n): finding both neighbours (usually a step or two);
  *             when the order still holds the key is just rewritten, else
- *             it costs a dequeue + enqueue.
+ *             it costs a dequeue + enqueue (SQ_DEBUG adds a walk to the
+ *             root).
  */
 static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
