@@ -287,6 +287,7 @@ int main(int argc, char **argv)
 	nq = o.nq;
 	if (o.cpu >= 0)
 		bq_pin(o.cpu);
+	bq.event = o.event;
 	bq_gran_shift = o.gran_shift >= 0 ? (unsigned)o.gran_shift
 					  : bq_fit_gran(o.inc_max);
 	bq_machine_probe(&m);

@@ -53,12 +53,14 @@ struct bq_state {
 	uint64_t tick;		/* position in the tables */
 	uint64_t now;		/* timer: deadline of the last expiry;
 				 * churn: the clock */
-	uint32_t *sleep;	/* sched: FIFO of sleeping node indices */
+	void **sleep;		/* sched: FIFO of sleeping nodes */
 	uint64_t sleep_head, sleep_tail, sleep_mask;	/* (updown: popped) */
 	size_t phase_left;	/* updown: steps left in this phase */
 	int down;		/* updown: 1 while draining */
 	uint64_t reprograms;	/* timer: deadline reprogrammed, so far */
 	uint64_t ops;		/* timer: queue calls made, so far */
+	size_t event;		/* bytes an event (the node at its start);
+				 * 0: each queue's own node size */
 	int ref_set;		/* correctness pass: the first exact queue's */
 	uint64_t ref_sink, ref_reprograms;	/* keys popped, answers */
 };
@@ -76,6 +78,7 @@ struct bq_queue {
 	int peer;
 	uint64_t span;		/* keys further apart than this come out
 				 * out of order (the seed's ring); 0: none */
+	size_t node_size;	/* sizeof its node: --event must hold it */
 	void (*setup)(void);
 	uint64_t (*run)(enum bq_workload w, size_t loops);
 	void (*teardown)(void);
@@ -96,6 +99,8 @@ struct bq_options {
 	const struct bq_queue *queues[BQ_MAX_QUEUES];
 	size_t nq;
 	const char *dropped;	/* a queue left out: it cannot hold the keys */
+	char too_big[256];	/* queues left out: their node > --event */
+	size_t event;		/* --event: bytes an event, 0: the node's */
 	enum bq_workload workload;
 	enum bq_dist dist;
 	uint32_t inc_max;

@@ -68,7 +68,7 @@ endif
 BENCH_SRCS := bench/bench.c bench/options.c bench/tables.c bench/queues.c \
 	bench/report.c
 BENCH_DEPS  = $(BENCH_SRCS) bench/bench.h bench/queue.h bench/kind.h \
-	bench/peers.h $(HEADERS) $(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
+	bench/peers.h bench/peers-stream.h $(HEADERS) $(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
 
 BENCH_FLAGS = $(CPPFLAGS) -Ibench $(BENCH_BSD_CPPFLAGS) $(bench_have_bsd) \
 	$(BENCH_LINUX_FLAGS) $(CFLAGS) $(WARN) -std=c11 \

@@ -93,6 +93,9 @@ static void bq_usage(FILE *f)
 "                        ring's) holds 2*MAX\n"
 "      --csv FILE        also write the results as CSV\n"
 "      --json FILE       also write the results as JSON\n"
+"      --event B         every queue's events are B bytes (a multiple of 8),\n"
+"                        its node at the start; a queue whose node is larger\n"
+"                        is left out.  Default: each queue's own node size\n"
 "      --chase           after each N, time a dependent load from memory (a\n"
 "                        pointer chase over 32 MiB, one cache line a step)\n"
 "                        and print each queue's ns/loop in such loads\n"
@@ -284,6 +287,38 @@ static void bq_drop_unfit(struct bq_options *o)
 		       o->dropped, (unsigned long)o->inc_max);
 }
 
+/*
+ * --event B: every queue's events are B bytes, its node at the start; a
+ * queue whose node is larger cannot be given such events and is left out
+ * (the header names it).
+ */
+static void bq_drop_too_big(struct bq_options *o)
+{
+	size_t i, k = 0, used = 0;
+
+	if (!o->event)
+		return;
+	for (i = 0; i < o->nq; i++) {
+		const struct bq_queue *qu = o->queues[i];
+
+		if (qu->node_size > o->event) {
+			int w = snprintf(o->too_big + used,
+					 sizeof(o->too_big) - used, "%s%s (%zu)",
+					 used ? ", " : "", qu->name,
+					 qu->node_size);
+
+			if (w > 0 && (size_t)w < sizeof(o->too_big) - used)
+				used += (size_t)w;
+			continue;
+		}
+		o->queues[k++] = qu;
+	}
+	o->nq = k;
+	if (!k)
+		bq_die("--event %zu: no queue's node fits (%s)", o->event,
+		       o->too_big);
+}
+
 static const struct option bq_longopts[] = {
 	{ "n", required_argument, NULL, 'n' },
 	{ "queues", required_argument, NULL, 'q' },
@@ -300,6 +335,7 @@ static const struct option bq_longopts[] = {
 	{ "json", required_argument, NULL, 'J' },
 	{ "fault", required_argument, NULL, 'F' },
 	{ "chase", no_argument, NULL, 'D' },
+	{ "event", required_argument, NULL, 'E' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -358,6 +394,12 @@ static void bq_number_option(struct bq_options *o, int c, const char *arg,
 	case 'c':
 		o->cpu = (int)bq_parse_num(arg, NULL, "--cpu");
 		break;
+	case 'E':
+		v = bq_parse_num(arg, NULL, "--event");
+		if (v < 8 || v > 4096 || v % 8)
+			bq_die("--event: a multiple of 8 from 8 to 4096 bytes");
+		o->event = (size_t)v;
+		break;
 	default:	/* 'G' */
 		v = bq_parse_num(arg, NULL, "--gran-shift");
 		if (v > 40)
@@ -404,6 +446,7 @@ static void bq_option(struct bq_options *o, int c, const char *arg,
 		bq_usage(stdout);
 		exit(0);
 	case 'm': case 'l': case 'r': case 'W': case 's': case 'c': case 'G':
+	case 'E':
 		bq_number_option(o, c, arg, given);
 		break;
 	default:
@@ -435,4 +478,5 @@ void bq_parse_options(struct bq_options *o, int argc, char **argv)
 			o->gran_shift = 0;
 	}
 	bq_drop_unfit(o);
+	bq_drop_too_big(o);
 }

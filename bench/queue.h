@@ -38,8 +38,20 @@
 
 #define BQ_FN(name) BQ_XCAT3(bq_, BQ_K, _##name)
 
+/*
+ * The events: bq.n of them, each bq.event bytes (--event) with the
+ * queue's node at its start, or each just the node (bq.event 0), so that
+ * every queue of a run can be given events of one size.  BQ_AT(mem,
+ * stride, i) is event i's node.
+ */
+#ifndef BQ_AT
+#define BQ_AT(mem, stride, i) \
+	((SQ_NODE(BQ_K) *)(void *)((mem) + (size_t)(i) * (stride)))
+#endif
+
 static SQ_QUEUE(BQ_K) BQ_FN(q);
-static SQ_NODE(BQ_K) *BQ_FN(nodes);
+static char *BQ_FN(mem);
+static size_t BQ_FN(stride);
 
 /*
  * hold: the seeds' smart-queue loop.  Pick the first node, pop it, move its
@@ -73,7 +85,8 @@ static uint64_t BQ_FN(hold)(size_t loops)
 static uint64_t BQ_FN(sched)(size_t loops)
 {
 	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
-	SQ_NODE(BQ_K) *nodes = BQ_FN(nodes);
+	char *mem = BQ_FN(mem);
+	size_t stride = BQ_FN(stride);
 	const uint32_t *inc = bq.inc, *rnd = bq.rnd;
 	uint64_t t = bq.tick, sink = 0;
 	size_t i;
@@ -85,15 +98,15 @@ static uint64_t BQ_FN(sched)(size_t loops)
 		uint64_t key;
 
 		if ((r & 15u) == 0 && SQ_COUNT(BQ_K, q) > 1) {
-			n = &nodes[bq_pick(r, bq.n)];
+			n = BQ_AT(mem, stride, bq_pick(r, bq.n));
 			if (SQ_QUEUED(BQ_K, n)) {
 				SQ_DEQUEUE(BQ_K, q, n);
-				bq.sleep[bq.sleep_tail++ & bq.sleep_mask] =
-					(uint32_t)(n - nodes);
+				bq.sleep[bq.sleep_tail++ & bq.sleep_mask] = n;
 				continue;
 			}
 		} else if ((r & 15u) == 1 && bq.sleep_head != bq.sleep_tail) {
-			n = &nodes[bq.sleep[bq.sleep_head++ & bq.sleep_mask]];
+			n = (SQ_NODE(BQ_K) *)
+				bq.sleep[bq.sleep_head++ & bq.sleep_mask];
 			key = SQ_FIRST(BQ_K, q)->key + (d >> 4);
 			SQ_ENQUEUE(BQ_K, q, n, key);
 			continue;
@@ -121,7 +134,9 @@ static uint64_t BQ_FN(sched)(size_t loops)
 static uint64_t BQ_FN(timer)(size_t loops)
 {
 	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
-	SQ_NODE(BQ_K) *nodes = BQ_FN(nodes), *n;
+	SQ_NODE(BQ_K) *n;
+	char *mem = BQ_FN(mem);
+	size_t stride = BQ_FN(stride);
 	const uint32_t *inc = bq.inc, *rnd = bq.rnd;
 	uint64_t t = bq.tick, now = bq.now, sink = 0, reprograms = 0;
 	uint64_t ops = loops;	/* one call a step, plus the expiries' */
@@ -132,10 +147,10 @@ static uint64_t BQ_FN(timer)(size_t loops)
 		uint32_t d = inc[(t + i) & BQ_TAB_MASK];
 
 		if ((r & 7u) > 1u) {
-			n = &nodes[bq_pick(r, bq.n)];
+			n = BQ_AT(mem, stride, bq_pick(r, bq.n));
 			reprograms += SQ_REQUEUE(BQ_K, q, n, now + d);
 		} else if (r & 7u) {
-			n = &nodes[bq_pick(r, bq.n)];
+			n = BQ_AT(mem, stride, bq_pick(r, bq.n));
 			reprograms += SQ_QUEUED(BQ_K, n) &&
 				      SQ_DEQUEUE(BQ_K, q, n);
 		} else if ((n = SQ_FIRST(BQ_K, q)) != NULL) {
@@ -171,7 +186,9 @@ static uint64_t BQ_FN(timer)(size_t loops)
 static uint64_t BQ_FN(churn)(size_t loops)
 {
 	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
-	SQ_NODE(BQ_K) *nodes = BQ_FN(nodes), *n;
+	SQ_NODE(BQ_K) *n;
+	char *mem = BQ_FN(mem);
+	size_t stride = BQ_FN(stride);
 	const uint32_t *inc = bq.inc, *rnd = bq.rnd;
 	uint64_t t = bq.tick, now = bq.now, sink = 0, reprograms = 0;
 	uint64_t ops = loops;
@@ -179,7 +196,8 @@ static uint64_t BQ_FN(churn)(size_t loops)
 
 	for (i = 0; i < loops; i++) {
 		if (((t + i) & 63u) != 63u) {
-			n = &nodes[bq_pick(rnd[(t + i) & BQ_TAB_MASK], bq.n)];
+			n = BQ_AT(mem, stride,
+				  bq_pick(rnd[(t + i) & BQ_TAB_MASK], bq.n));
 			reprograms += SQ_REQUEUE(BQ_K, q, n,
 					now + inc[(t + i) & BQ_TAB_MASK]);
 			continue;
@@ -208,7 +226,6 @@ static uint64_t BQ_FN(churn)(size_t loops)
 static uint64_t BQ_FN(updown)(size_t loops)
 {
 	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
-	SQ_NODE(BQ_K) *nodes = BQ_FN(nodes);
 	const uint32_t *inc = bq.inc;
 	uint64_t t = bq.tick, now = bq.now, sink = 0;
 	size_t i, left = bq.phase_left;
@@ -221,10 +238,10 @@ static uint64_t BQ_FN(updown)(size_t loops)
 			n = SQ_POP(BQ_K, q);
 			now = n->key;
 			sink += now;
-			bq.sleep[bq.sleep_tail++ & bq.sleep_mask] =
-				(uint32_t)(n - nodes);
+			bq.sleep[bq.sleep_tail++ & bq.sleep_mask] = n;
 		} else {
-			n = &nodes[bq.sleep[bq.sleep_head++ & bq.sleep_mask]];
+			n = (SQ_NODE(BQ_K) *)
+				bq.sleep[bq.sleep_head++ & bq.sleep_mask];
 			SQ_ENQUEUE(BQ_K, q, n, now + inc[(t + i) & BQ_TAB_MASK]);
 		}
 		if (--left == 0) {
@@ -262,14 +279,16 @@ static uint64_t BQ_FN(run)(enum bq_workload w, size_t loops)
 static void BQ_FN(setup)(void)
 {
 	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
-	size_t i;
+	size_t i, stride = bq.event ? bq.event : sizeof(SQ_NODE(BQ_K));
+	char *mem = (char *)bq_xalloc_lines(bq.n * stride);
 
-	BQ_FN(nodes) = (SQ_NODE(BQ_K) *)bq_xalloc_lines(bq.n *
-						sizeof(*BQ_FN(nodes)));
+	memset(mem, 0, bq.n * stride);
+	BQ_FN(mem) = mem;
+	BQ_FN(stride) = stride;
 	BQ_INIT(q);
 	for (i = 0; i < bq.n; i++) {
-		SQ_NODE_INIT(BQ_K, &BQ_FN(nodes)[i]);
-		SQ_ENQUEUE(BQ_K, q, &BQ_FN(nodes)[i], bq.keys[i]);
+		SQ_NODE_INIT(BQ_K, BQ_AT(mem, stride, i));
+		SQ_ENQUEUE(BQ_K, q, BQ_AT(mem, stride, i), bq.keys[i]);
 	}
 }
 
@@ -280,8 +299,8 @@ static void BQ_FN(teardown)(void)
 	while (SQ_POP(BQ_K, q))
 		;
 	BQ_FINI(q);
-	free(BQ_FN(nodes));
-	BQ_FN(nodes) = NULL;
+	free(BQ_FN(mem));
+	BQ_FN(mem) = NULL;
 }
 
 /*
@@ -319,7 +338,8 @@ static const char *BQ_FN(verify)(enum bq_workload w, size_t steps, int fault)
 	}
 	/* sleeping tasks, drained nodes, cancelled timers: not queued */
 	for (asleep = 0, i = 0; i < bq.n; i++)
-		asleep += !SQ_QUEUED(BQ_K, &BQ_FN(nodes)[i]);
+		asleep += !SQ_QUEUED(BQ_K,
+				     BQ_AT(BQ_FN(mem), BQ_FN(stride), i));
 	if (SQ_COUNT(BQ_K, q) + asleep != bq.n)
 		return "count() after the workload is wrong";
 	if (fault && SQ_FIRST(BQ_K, q))
@@ -342,13 +362,13 @@ static const char *BQ_FN(verify)(enum bq_workload w, size_t steps, int fault)
 	if (SQ_CHECK(BQ_K, q) != 0)
 		return "check() failed on the drained queue";
 	BQ_FINI(q);
-	free(BQ_FN(nodes));
-	BQ_FN(nodes) = NULL;
+	free(BQ_FN(mem));
+	BQ_FN(mem) = NULL;
 	return NULL;
 }
 
 static const struct bq_queue BQ_FN(ops) = {
-	BQ_NAME, BQ_PEER, BQ_SPAN, BQ_FN(setup), BQ_FN(run), BQ_FN(teardown),
+	BQ_NAME, BQ_PEER, BQ_SPAN, sizeof(SQ_NODE(BQ_K)), BQ_FN(setup), BQ_FN(run), BQ_FN(teardown),
 	BQ_FN(verify),
 };
 

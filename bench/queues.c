@@ -5,8 +5,8 @@
  * The backends come from the one list, SQ_KINDS(X) in include/smartq.h:
  * kind.h is included once per entry, and queue.h, which it includes,
  * writes the loops of that backend against the macro API.  No backend is
- * named here.  The peers (peers.h) are written out below, each with its
- * printed name.
+ * named here.  The peers (peers.h, peers-stream.h) are written out below,
+ * each with its printed name.
  */
 #define _GNU_SOURCE		/* tsearch's twalk VISIT, in peers.h */
 #include <string.h>
@@ -14,6 +14,7 @@
 #include "bench.h"
 #include "smartq.h"
 #include "peers.h"
+#include "peers-stream.h"
 
 /* Headers from before the common clock (make compare builds against an
  * older tree too) name the ring's init_geom, not the macro. */
@@ -144,6 +145,28 @@ unsigned bq_gran_shift;
 #define BQ_FINI(q) sq_peer_cal_destroy(q)
 #include "queue.h"
 
+#define BQ_K peer_radix
+#define BQ_NAME "radix"
+#define BQ_PEER 1
+#define BQ_GRAN 1
+#define BQ_FINI(q) sq_peer_radix_destroy(q)
+#include "queue.h"
+
+#define BQ_K peer_heap4
+#define BQ_NAME "heap4"
+#define BQ_PEER 1
+#define BQ_GRAN 1
+#define BQ_FINI(q) sq_peer_heap4_destroy(q)
+#include "queue.h"
+
+/* exact to the run's granularity, as the ring is */
+#define BQ_K peer_wheel
+#define BQ_NAME "wheel"
+#define BQ_PEER 1
+#define BQ_GRAN ((uint64_t)1 << bq_gran_shift)
+#define BQ_INIT(q) sq_peer_wheel_init_geom(q, bq_gran_shift)
+#include "queue.h"
+
 /* ---- the registry --------------------------------------------------- */
 
 #define BQ_OPS(k, e) &bq_##k##_ops,
@@ -158,6 +181,7 @@ const struct bq_queue *const bq_all[] = {
 	&bq_peer_linux_rb_ops,
 #endif
 	&bq_peer_tr_seed_ops, &bq_peer_heap_ops, &bq_peer_cal_ops,
+	&bq_peer_radix_ops, &bq_peer_heap4_ops, &bq_peer_wheel_ops,
 };
 const size_t bq_nqueues = sizeof(bq_all) / sizeof(bq_all[0]);
 

@@ -150,7 +150,10 @@ void bq_print_header(const struct bq_options *o, const struct bq_machine *m)
 	printf("peers (for comparison, marked [peer]): tsearch = libc tsearch "
 	       "RB tree, malloc per node; %s; %s; tr_seed = the 2007 seed's "
 	       "ring (Ns 1024, Tg 2048, bitmap scan); heap = array binary "
-	       "heap; calq = Brown's calendar queue (1988)\n",
+	       "heap; calq = Brown's calendar queue (1988); radix = radix heap "
+	       "(Ahuja et al. 1990) of (key, node) arrays; heap4 = 4-ary heap "
+	       "of (key, node), libev's layout; wheel = hierarchical timing "
+	       "wheel, 64 slots a level, cascading, exact to Tg\n",
 #ifdef BQ_HAVE_BSD_TREE
 	       "bsd_rb = libbsd <sys/tree.h> RB, cached minimum",
 #else
@@ -166,6 +169,12 @@ void bq_print_header(const struct bq_options *o, const struct bq_machine *m)
 	if (o->dropped)
 		printf("%s left out: it cannot hold keys up to 2 x max "
 		       "increment apart in order\n", o->dropped);
+	if (o->event)
+		printf("events: %zu bytes each, the queue's node at the "
+		       "start\n", o->event);
+	if (o->too_big[0])
+		printf("left out, node larger than --event %zu: %s\n",
+		       o->event, o->too_big);
 }
 
 /* The workloads that count queue calls and deadline reprograms. */

@@ -124,7 +124,7 @@ void bq_make_tables(const struct bq_options *o, size_t n)
 	}
 	while (cap < n)
 		cap *= 2;
-	bq.sleep = (uint32_t *)bq_xrealloc(bq.sleep, cap * sizeof(*bq.sleep));
+	bq.sleep = (void **)bq_xrealloc(bq.sleep, cap * sizeof(*bq.sleep));
 	bq.sleep_mask = cap - 1;
 }
 

@@ -22,7 +22,7 @@ ok() {
 # --help documents every option.
 "$BIN" --help >"$tmp/help" || fail "--help exited non-zero"
 for opt in --n --queues --workload --dist --loops --reps --seed --cpu \
-	--csv --json; do
+	--csv --json --event; do
 	grep -q -- "$opt" "$tmp/help" || fail "--help does not mention $opt"
 done
 ok
@@ -46,13 +46,13 @@ check_run() {
 	/^Summary: median ns/ { sumns = 1 }
 	t > 0 && !sum && / cycles\/loop/ {
 		seen++
-		if ($0 !~ /^[a-z_]+ = [0-9]+\.[0-9][0-9] cycles\/loop/) {
+		if ($0 !~ /^[a-z_0-9]+ = [0-9]+\.[0-9][0-9] cycles\/loop/) {
 			print "bad line: " $0; bad = 1
 		}
 		if ($1 != order[seen]) {
 			print "N=" cur " line " seen ": " $1 ", expected " order[seen]; bad = 1
 		}
-		if (($0 ~ /\[peer\]/) != ($1 == "tsearch" || $1 == "bsd_rb" || $1 == "linux_rb" || $1 == "tr_seed" || $1 == "heap" || $1 == "calq")) {
+		if (($0 ~ /\[peer\]/) != ($1 == "tsearch" || $1 == "bsd_rb" || $1 == "linux_rb" || $1 == "tr_seed" || $1 == "heap" || $1 == "calq" || $1 == "radix" || $1 == "heap4" || $1 == "wheel")) {
 			print "peer mark wrong: " $0; bad = 1
 		}
 	}
@@ -127,7 +127,7 @@ last=${kinds##* }
 queues="$kinds tsearch"
 grep -q 'bsd_rb not built' "$tmp/probe" || queues="$queues bsd_rb"
 grep -q 'linux_rb not built' "$tmp/probe" || queues="$queues linux_rb"
-queues="$queues tr_seed heap calq"
+queues="$queues tr_seed heap calq radix heap4 wheel"
 nq=$(echo $queues | wc -w)
 [ -n "${SQ_BENCH_DEBUG:-}" ] && echo "queues: $queues"
 
@@ -256,8 +256,25 @@ fi
 check_run "$tmp/sub.out" "heap $first" "1 2 3" || fail "-q heap,$first: layout"
 ok
 
+# --event B: every queue's events B bytes; a queue whose node is larger
+# is left out, and the header names it with its size.
+"$BIN" -n 1,2 -l 100 -r 1 --warmup 10 --event 64 >"$tmp/ev.out" 2>&1 ||
+	fail "--event 64 exited non-zero: $(tail -n 3 "$tmp/ev.out")"
+check_run "$tmp/ev.out" "$queues" "1 2" || fail "--event 64: layout"
+grep -q '^events: 64 bytes each' "$tmp/ev.out" || fail "--event 64: not said"
+"$BIN" -n 1,2 -l 100 -r 1 --warmup 10 --event 16 -q radix,heap,rb \
+	>"$tmp/ev.out" 2>&1 || fail "--event 16 exited non-zero"
+grep -q '^left out, node larger than --event 16: heap (24), rb (32)$' \
+	"$tmp/ev.out" || fail "--event 16: rb and heap not said left out"
+check_run "$tmp/ev.out" "radix" "1 2" || fail "--event 16: layout"
+for bad in 4 12 8192; do
+	"$BIN" -n 1 --event $bad >/dev/null 2>&1
+	[ $? -eq 2 ] || fail "--event $bad was not refused"
+done
+ok
+
 # A broken queue never publishes a number: error, exit status 1.
-for k in $kinds calq; do
+for k in $kinds calq radix heap4 wheel; do
 	other=$first
 	[ "$k" = "$first" ] && other=$last
 	"$BIN" -n 4 -l 100 -r 1 -q "$other,$k" --fault "$k" >"$tmp/fault.out" 2>"$tmp/fault.err"
