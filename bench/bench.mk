@@ -77,6 +77,16 @@ BENCH_FLAGS = $(CPPFLAGS) -Ibench $(BENCH_BSD_CPPFLAGS) $(bench_have_bsd) \
 CHECK_PROGS += bench/test-bench.sh
 CHECK_DEPS  += $(BENCH_BIN)
 
+# The streaming peers (peers-stream.h) against a model, randomized, the
+# seed printed on failure: test-peers [SEED [STEPS]].
+PEERS_TEST  := $(BUILD)/bench/test-peers
+CHECK_PROGS += $(PEERS_TEST)
+CHECK_DEPS  += $(PEERS_TEST)
+$(PEERS_TEST): bench/test-peers.c bench/peers-stream.h bench/peers.h \
+		bench/bench.h $(HEADERS) $(BUILD)/bench/flags
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ibench $(CFLAGS) $(WARN) -std=c11 -o $@ bench/test-peers.c
+
 .PHONY: bench plot costs bench-always
 bench: $(BENCH_BIN) ## the rdtsc harness, N = 1..2048 (BENCH_ARGS=--help lists options)
 	@mkdir -p $(dir $(BENCH_CSV)) $(dir $(BENCH_JSON))
