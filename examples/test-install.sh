@@ -3,8 +3,9 @@
 # outside the tree, uninstall.
 #
 #   1. `make install DESTDIR=$stage PREFIX=/usr` installs exactly the
-#      headers of include/ (unchanged) and share/pkgconfig/smartq.pc,
-#      whose Version is the headers' SQ_VERSION_STRING;
+#      headers of include/ (unchanged), share/pkgconfig/smartq.pc, whose
+#      Version is the headers' SQ_VERSION_STRING, and the CMake package in
+#      share/cmake/smartq (tests/consumer/cmake.sh uses it);
 #   2. a program in a directory of its own, compiled with the flags from
 #      pkg-config (or, without pkg-config, with -I from the .pc's
 #      includedir), runs with every backend;
@@ -34,10 +35,12 @@ for h in include/smartq.h include/smartq/*.h; do
 	cmp -s "$h" "$stage/usr/$h" || fail "$h is not installed unchanged"
 done
 echo ./usr/share/pkgconfig/smartq.pc >>"$tmp/want"
+echo ./usr/share/cmake/smartq/smartqConfig.cmake >>"$tmp/want"
+echo ./usr/share/cmake/smartq/smartqConfigVersion.cmake >>"$tmp/want"
 sort -o "$tmp/want" "$tmp/want"
 (cd "$stage" && find . -type f) | sort >"$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" ||
-	{ diff -u "$tmp/want" "$tmp/got"; fail "installed files are not exactly the headers and smartq.pc"; }
+	{ diff -u "$tmp/want" "$tmp/got"; fail "installed files are not exactly the headers, smartq.pc and the CMake package"; }
 pc=$stage/usr/share/pkgconfig/smartq.pc
 
 # 2. a program outside the tree.
@@ -109,6 +112,7 @@ left=$(find "$stage" -type f -o -name '*smartq*')
 $make -s install DESTDIR="$tmp/default" >/dev/null || fail "make install (default PREFIX)"
 [ -f "$tmp/default/usr/local/include/smartq.h" ] &&
 	[ -f "$tmp/default/usr/local/share/pkgconfig/smartq.pc" ] &&
+	[ -f "$tmp/default/usr/local/share/cmake/smartq/smartqConfig.cmake" ] &&
 	grep -qx 'prefix=/usr/local' "$tmp/default/usr/local/share/pkgconfig/smartq.pc" ||
 	fail "default PREFIX is not /usr/local"
 $make -s uninstall DESTDIR="$tmp/default" >/dev/null || fail "make uninstall (default PREFIX)"

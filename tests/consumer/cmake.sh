@@ -5,10 +5,12 @@
 #   2. smartq as the top-level project: ctest lists smartq.suite and runs
 #      smartq.consumer; cmake --install into a scratch prefix;
 #   3. that prefix moved elsewhere (the package is relocatable), then
-#      find_package(smartq 0.2 CONFIG REQUIRED) from it; a version of
-#      another minor (0.1, 0.3) is refused;
-#   4. cmake --install and make install write the same headers and the
-#      same smartq.pc for the same prefix (cmake adds share/cmake/smartq).
+#      find_package(smartq 0.2 CONFIG REQUIRED) from it; the same after
+#      make install PREFIX=...: the same target (include directory below
+#      the prefix, C99); a version of another minor (0.1, 0.3) is refused
+#      by both; make uninstall then leaves no file;
+#   4. cmake --install and make install write the same files, byte for
+#      byte, for the same prefix: headers, smartq.pc, the CMake package.
 #
 # The consumer is tests/consumer/consumer.c (every backend, the version).
 # Skips, saying so, when cmake is missing.  Run from the top of the tree.
@@ -71,29 +73,41 @@ grep -q 'smartq\.suite' "$tmp/log" || fail "ctest does not list smartq.suite"
 cmake --install "$tmp/top" --prefix "$tmp/prefix" >"$tmp/log" 2>&1 ||
 	fail "cmake --install failed"
 
-# 3. relocated, found by version
+# 3. found by version: cmake --install's prefix, relocated, then make
+# install's; each gives smartq::smartq with its own include directory
 mv "$tmp/prefix" "$tmp/moved"
-configure found -DSMARTQ_HOW=find_package -DSMARTQ_WANT="$major_minor" \
-	-DCMAKE_PREFIX_PATH="$tmp/moved" || fail "find_package(smartq $major_minor) failed"
-grep -q "consumer: smartq $version from $tmp/moved/" "$tmp/log" ||
-	fail "find_package found '$(grep 'consumer: smartq' "$tmp/log")', not $tmp/moved"
-build_run found
+$make -s install PREFIX="$tmp/made" >"$tmp/log" 2>&1 || fail "make install failed"
 minor=${major_minor#*.}
-for want in "${version%%.*}.$((minor + 1))" "${version%%.*}.$((minor - 1))"; do
-	[ "${want#*.}" -ge 0 ] 2>/dev/null || continue
-	if configure "no-$want" -DSMARTQ_HOW=find_package -DSMARTQ_WANT="$want" \
-		-DSMARTQ_FIND_ONLY=ON -DCMAKE_PREFIX_PATH="$tmp/moved"; then
-		fail "find_package(smartq $want) accepted $version"
-	fi
-	grep -q 'not accepted' "$tmp/log" ||
-		fail "find_package(smartq $want) failed for another reason"
+for prefix in "$tmp/moved" "$tmp/made"; do
+	how=${prefix##*/}
+	configure "found-$how" -DSMARTQ_HOW=find_package -DSMARTQ_WANT="$major_minor" \
+		-DCMAKE_PREFIX_PATH="$prefix" ||
+		fail "$how: find_package(smartq $major_minor) failed"
+	grep -q "consumer: smartq $version from $prefix/share/cmake/smartq\$" "$tmp/log" ||
+		fail "$how: find_package found '$(grep 'consumer: smartq' "$tmp/log")', not $prefix"
+	grep -q "consumer: smartq::smartq includes $prefix/include, features c_std_99\$" "$tmp/log" ||
+		fail "$how: the target is '$(grep 'consumer: smartq::' "$tmp/log")'"
+	build_run "found-$how"
+	for want in "${version%%.*}.$((minor + 1))" "${version%%.*}.$((minor - 1))"; do
+		[ "${want#*.}" -ge 0 ] 2>/dev/null || continue
+		if configure "no-$want-$how" -DSMARTQ_HOW=find_package -DSMARTQ_WANT="$want" \
+			-DSMARTQ_FIND_ONLY=ON -DCMAKE_PREFIX_PATH="$prefix"; then
+			fail "$how: find_package(smartq $want) accepted $version"
+		fi
+		grep -q 'not accepted' "$tmp/log" ||
+			fail "$how: find_package(smartq $want) failed for another reason"
+	done
 done
+$make -s uninstall PREFIX="$tmp/made" >"$tmp/log" 2>&1 || fail "make uninstall failed"
+left=$(find "$tmp/made" -type f)
+[ -z "$left" ] || fail "make uninstall left $left"
 : >"$tmp/log"
 
 # 4. the same files as make install, for the same prefix
 DESTDIR="$tmp/by-cmake" cmake --install "$tmp/top" --prefix /opt/smartq \
 	>"$tmp/log" 2>&1 || fail "cmake --install with DESTDIR failed"
-same_files_as_make "cmake --install" "$tmp/by-cmake" '^\./opt/smartq/share/cmake/smartq/'
+same_files_as_make "cmake --install" "$tmp/by-cmake"
 
 echo "cmake: add_subdirectory, FetchContent, ctest, find_package($major_minor) after" \
-	"install and a move, other minors refused, same files as make install: ok"
+	"cmake --install and a move and after make install, other minors refused," \
+	"same files as make install: ok"
