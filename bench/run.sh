@@ -47,6 +47,10 @@ run() {
 		"commit: $commit | date: $date | load: $load" >>"$tmp/data"
 	[ -s "$tmp/data.head" ] || sed -n 1p "$tmp/csv" >"$tmp/data.head"
 	sed 1d "$tmp/csv" >>"$tmp/data"
+	# --chase: each N's dependent load, as a comment table.sh skips
+	awk '/^Testing N=/ { n = substr($0, 11) }
+	     /^dependent load/ { print "# load: n=" n ", " $(NF - 1) " ns" }' \
+		"$tmp/out" >>"$tmp/data"
 }
 
 for name in "$@"; do
@@ -77,6 +81,25 @@ for name in "$@"; do
 		run -w spread -n 1k,64k,1M -q backends,heap
 		run -w hold -m 3600000 --gran-shift 0 -n 1k,64k \
 			-q backends,heap ;;
+	rivals-hold) # the seeds' loop to 64k against the streaming peers,
+		# events of 40 bytes (the largest smartq node) for all
+		run -n 1..64k --event 40 \
+			-q backends,tr_seed,heap,calq,radix,heap4,wheel ;;
+	rivals-des) # DES hold at 10^5 and 10^6, every distribution, the
+		# ladder and the ring against the streaming peers, events of
+		# 32 bytes (the ladder's node), a dependent load beside
+		reps=$long
+		for d in exp uniform triangular negtriangular bimodal camel \
+			ties loguniform; do
+			run -d $d -m 3G -n 100k,1M --event 32 --chase \
+				-q ladder,tring,radix,heap4,wheel
+		done ;;
+	rivals-timer) # the timer mixes against the streaming peers,
+		# events of 32 bytes
+		run -w timer -n 4k,64k,1M --event 32 \
+			-q ladder,tring,radix,heap4,wheel
+		run -w churn -n 64k,1M --event 32 \
+			-q ladder,tring,radix,heap4,wheel ;;
 	kernel)	# the trees against the kernel's and libbsd's
 		run -n 1..64k -q rb,gavl,binom,linux_rb,bsd_rb ;;
 	costs)	# counted by callgrind, not timed
@@ -93,7 +116,7 @@ for name in "$@"; do
 		mv "$tmp/costs" "$dir/costs.txt"
 		echo "run: $dir/costs.txt"
 		continue ;;
-	*)	echo "run: no run named $name (hold kernel dists collapse timer spread costs)" >&2
+	*)	echo "run: no run named $name (hold kernel dists collapse timer spread rivals-hold rivals-des rivals-timer costs)" >&2
 		exit 2 ;;
 	esac
 	mkdir -p "$dir"
