@@ -586,6 +586,9 @@ struct sq_peer_wheel {
 	unsigned wh_shift;			/* tick = key >> shift */
 	uint64_t wh_now;			/* the wheel's time, a tick */
 	size_t wh_count;
+	/* level 0 empty: the first node, found by a scan of the lowest
+	 * slot and kept until it leaves or time moves (NULL: not known) */
+	struct sq_peer_wheel_node *wh_first;
 };
 
 static inline void sq_peer_wheel_init_geom(struct sq_peer_wheel *q,
@@ -682,7 +685,15 @@ bq_wh_least_tick(const struct sq_peer_wheel *q, uint32_t s)
 static inline struct sq_peer_wheel_node *
 sq_peer_wheel_first(const struct sq_peer_wheel *q)
 {
-	return q->wh_levels ? bq_wh_least_tick(q, bq_wh_lowest(q)) : NULL;
+	struct sq_peer_wheel *mq = (struct sq_peer_wheel *)(uintptr_t)q;
+
+	if (!q->wh_levels)
+		return NULL;
+	if (q->wh_levels & 1u)
+		return q->wh_slot[sq__ctz64(q->wh_pending[0])].head;
+	if (!q->wh_first)	/* a cache: first() changes no order */
+		mq->wh_first = bq_wh_least_tick(q, bq_wh_lowest(q));
+	return q->wh_first;
 }
 
 static inline bool sq_peer_wheel_enqueue(struct sq_peer_wheel *q,
@@ -694,6 +705,8 @@ static inline bool sq_peer_wheel_enqueue(struct sq_peer_wheel *q,
 	n->key = key;
 	bq_wh_link(q, n);
 	q->wh_count++;
+	if (q->wh_first && key >> q->wh_shift < q->wh_first->key >> q->wh_shift)
+		q->wh_first = n;	/* an earlier tick: first of the equal */
 	return sq_peer_wheel_first(q) == n;
 }
 
@@ -703,6 +716,8 @@ static inline bool sq_peer_wheel_dequeue(struct sq_peer_wheel *q,
 {
 	bool first = sq_peer_wheel_first(q) == n;
 
+	if (q->wh_first == n)
+		q->wh_first = NULL;
 	bq_wh_unlink(q, n);
 	q->wh_count--;
 	return first;
@@ -736,6 +751,7 @@ sq_peer_wheel_pop(struct sq_peer_wheel *q)
 
 	if (!q->wh_levels)
 		return NULL;
+	q->wh_first = NULL;
 	while (!(q->wh_levels & 1u))
 		bq_wh_cascade(q);
 	n = q->wh_slot[sq__ctz64(q->wh_pending[0])].head;
@@ -789,6 +805,10 @@ static inline int sq_peer_wheel_check(const struct sq_peer_wheel *q)
 	for (level = 0; level < BQ_WH_LEVELS; level++)
 		if ((q->wh_levels >> level & 1u) != (q->wh_pending[level] != 0))
 			return -1;
+	/* the cached first, when known, is the first node */
+	if (q->wh_first && (!q->wh_levels ||
+			    q->wh_first != bq_wh_least_tick(q, bq_wh_lowest(q))))
+		return -1;
 	return count == q->wh_count ? 0 : -1;
 }
 
