@@ -10004,18 +10004,22 @@ static inline int sq_egavl_check(const struct sq_egavl *q)
  *	                                      plain verb between drains
  *	SQ_REMOTE_IDLE(K, &r, &n);            owner: n may be freed or reused
  *
- * A command takes effect at the owner's next drain: per node, commands
- * apply in the order they were posted and the last one wins; a node
- * posted many times before a drain is in the inbox once and is applied
- * once (a storm of re-arms costs one requeue).  Nothing allocates; the
- * owner waits for no poster but one caught between the two steps of its
- * push (a drain applies every post that returned before it began), and
- * a cancel never waits.  Arms of one node
- * take turns on its state word for the few instructions of an arm (two
- * stores and a CAS); posters of different nodes never meet but in the
- * inbox's one exchange.
- * The state machine, its memory orders and the proof are in
- * doc/remote.md.
+ * The promise: once a post has returned, the next drain that begins
+ * applies it or a later post of the same node; per node, commands apply
+ * in the order they were published and the last one wins, so a cancel
+ * that returned is never followed by a fire of the key it cancelled
+ * unless a later arm re-armed the node.  A node posted many times
+ * before a drain is in the inbox once and is applied once (a storm of
+ * re-arms costs one requeue).  Nothing allocates and nothing locks.
+ * Posters of different nodes never wait for each other (they meet only
+ * in the inbox's one exchange).  Two waits remain, each for another
+ * thread's few instructions, not for a lock: arms of one node take turns
+ * writing its key (two stores and a CAS), and any post of a node whose
+ * push is under way waits until that pusher has exchanged the inbox's
+ * head; a drain waits for a poster caught between the two steps of its
+ * push.  The state machine, its memory orders and the proof are in
+ * doc/remote.md; tests/remote_model.c runs this code under every
+ * schedule of two posters and the owner to a bound.
  *
  * Between drains the owner may pop, requeue or dequeue a node through the
  * plain queue while other threads post for it: a command pending then
@@ -10025,8 +10029,10 @@ static inline int sq_egavl_check(const struct sq_egavl *q)
  *
  * Freeing a node: only the owner frees or reuses a node, only when
  * SQ_REMOTE_IDLE says so, and only once no other thread can still post
- * for it (an idle node that a thread then posts for is pending again).
- * Telling the other threads first is the user's contract.
+ * for it.  IDLE true means the node is not queued, no command is pending
+ * and no push or arm of it is under way; a post still running (one that
+ * has read the state word and not yet written it) may still land, which
+ * is why the second rule is the user's: tell the other threads first.
  *
  * Needs C11 atomics (<stdatomic.h>); where there are none (C99, C++, or
  * __STDC_NO_ATOMICS__) SQ_HAVE_REMOTE is 0 and the macros name the type
@@ -10037,8 +10043,9 @@ static inline int sq_egavl_check(const struct sq_egavl *q)
  * egavl; a tie kind (SQ_TIE) needs one line after its SQ_TIE.
  *
  * Under SQ_DEBUG: an owner verb (drain, q, idle) from a thread other than
- * the one that called init, and a node posted to a second queue while it
- * is pending on the first, stop the program with a message.
+ * the one that called init, a post for a node that SQ_REMOTE_NODE_INIT
+ * never initialised, and a node posted to a second queue while it is
+ * pending on the first, stop the program with a message.
  */
 #ifndef SMARTQ_REMOTE_H
 #define SMARTQ_REMOTE_H
@@ -10079,51 +10086,64 @@ static inline int sq_egavl_check(const struct sq_egavl *q)
  * The node's state word, one atomic 64-bit value:
  *
  *	bits 0-1  CMD   the pending command: 0 none, ARM, CANCEL
- *	bit  2    Q     the node is in the inbox (or its poster is pushing it)
- *	bit  3    W     an arm is writing its key (a cancel takes no W)
- *	bits 4-63 SEQ   posts so far: a drain's snapshot that a post overtook
+ *	bit  2    Q     the node is in the inbox, or its pusher is pushing it
+ *	bit  3    P     its pusher has not yet exchanged the inbox's head
+ *	bit  4    W     an arm is writing the key slot that K does not name
+ *	bit  5    K     the key slot (0 or 1) of the newest arm published
+ *	bits 6-63 SEQ   posts so far: a drain's snapshot that a post overtook
  *	                fails its CAS even when the bits above came back
  *
- * Q goes 0 -> 1 only in a post's publishing CAS (whose poster then pushes
- * the node) and 1 -> 0 only in a drain that has popped the node, so the
- * node is in the inbox at most once.  doc/remote.md draws the machine.
+ * Q goes 0 -> 1 only in a post's publishing CAS, which sets P with it;
+ * that poster (the pusher) exchanges the inbox's head, clears P, then
+ * links the node.  Q goes 1 -> 0 only in a drain that popped the node.
+ * So the node is in the inbox at most once, and P is clear whenever a
+ * drain can reach the node.  doc/remote.md draws the machine and argues
+ * each memory order.
  */
 #define SQ__R_NONE   ((uint64_t)0)
 #define SQ__R_ARM    ((uint64_t)1)
 #define SQ__R_CANCEL ((uint64_t)2)
 #define SQ__R_CMD    ((uint64_t)3)
 #define SQ__R_Q      ((uint64_t)4)
-#define SQ__R_W      ((uint64_t)8)
-#define SQ__R_SEQ1   ((uint64_t)16)
+#define SQ__R_P      ((uint64_t)8)
+#define SQ__R_W      ((uint64_t)16)
+#define SQ__R_K      ((uint64_t)32)
+#define SQ__R_SEQ1   ((uint64_t)64)
 
 /*
- * The machine's moves on the state word, apart from W's taking, as
- * functions so that tests/remote_model.c runs the very same ones:
- *   publish    an arm (holding W) makes @cmd pending, sets Q, counts itself
- *   cancelled  the same for a cancel, which holds no W and leaves W as is
- *   taken      a drain took the command of @s: nothing pending, not in inbox
- *   left       a drain found a poster writing: only Q is cleared
+ * SQ__R_STEP(what) - the hook before every atomic step on a word another
+ * thread may touch, @what naming the step.  Nothing by default;
+ * tests/remote_model.c defines it to stop the thread there and run
+ * another, so it runs this header's own code under every schedule.
  */
-SQ__INLINE uint64_t sq_remote__publish(uint64_t cur, uint64_t cmd)
+#ifndef SQ__R_STEP
+#define SQ__R_STEP(what) ((void)0)
+#endif
+
+/* node_init's mark, checked by every post under SQ_DEBUG */
+#define SQ__R_MAGIC  ((uint64_t)0x5351726e6f646521)	/* "SQRnode!" */
+
+/*
+ * sq_remote__published - the word after a post's publishing CAS over
+ * @cur: @cmd pending, Q set (and P with it if this post sets Q), SEQ
+ * counted.  An arm (the holder of W) also releases W and makes its slot
+ * the named one; a cancel writes no key, leaving W and K as they are.
+ */
+SQ__INLINE uint64_t sq_remote__published(uint64_t cur, uint64_t cmd)
 {
-	return ((cur & ~(SQ__R_W | SQ__R_CMD)) | cmd | SQ__R_Q) + SQ__R_SEQ1;
+	uint64_t s = (cur & ~SQ__R_CMD) | cmd | SQ__R_Q;
+
+	if (!(cur & SQ__R_Q))
+		s |= SQ__R_P;
+	if (cmd == SQ__R_ARM)
+		s = (s & ~SQ__R_W) ^ SQ__R_K;
+	return s + SQ__R_SEQ1;
 }
 
-/* a cancel writes no key, so it needs no W: it publishes in one CAS,
- * even over a poster holding W, whose publish then comes after it */
-SQ__INLINE uint64_t sq_remote__cancelled(uint64_t s)
-{
-	return ((s & ~SQ__R_CMD) | SQ__R_CANCEL | SQ__R_Q) + SQ__R_SEQ1;
-}
-
+/* a drain took the command of @s: nothing pending, not in the inbox */
 SQ__INLINE uint64_t sq_remote__taken(uint64_t s)
 {
 	return s & ~(SQ__R_Q | SQ__R_CMD);
-}
-
-SQ__INLINE uint64_t sq_remote__left(uint64_t s)
-{
-	return s & ~SQ__R_Q;
 }
 
 /* the inbox's link: Vyukov's intrusive MPSC queue */
@@ -10131,13 +10151,19 @@ struct sq_remote_link {
 	_Atomic(struct sq_remote_link *) sq_next;
 };
 
+/* an arm's key and slack, written under W, read by a drain */
+struct sq_remote_slot {
+	atomic_uint_least64_t sq_key;
+	atomic_uint_least64_t sq_slack;
+};
+
 /* what every remote node carries beside its plain node */
 struct sq_remote_cmd {
 	struct sq_remote_link sq_link;
 	atomic_uint_least64_t sq_state;
-	atomic_uint_least64_t sq_key;	/* the pending arm's key and slack: */
-	atomic_uint_least64_t sq_slack;	/* written under W, read by a drain */
+	struct sq_remote_slot sq_slot[2];	/* K names the newest */
 	_Atomic(const void *) sq_home;	/* SQ_DEBUG: the inbox last posted to */
+	uint64_t sq_magic;		/* SQ__R_MAGIC once initialised */
 };
 
 /*
@@ -10158,9 +10184,11 @@ struct sq_remote_inbox {
  */
 #define SQ__R_SELF() ((const void *)&errno)
 
-/* a poster waiting for another poster of the same node to finish */
+/* a thread waiting for another's few instructions (a poster of the same
+ * node, or, for a drain, a half-pushed poster) */
 static inline void sq_remote__pause(void)
 {
+	SQ__R_STEP("pause");
 #if defined(SQ__GNUC) && (defined(__x86_64__) || defined(__i386__))
 	__builtin_ia32_pause();
 #elif defined(SQ__GNUC) && (defined(__aarch64__) || \
@@ -10182,24 +10210,52 @@ static inline void sq_remote__cmd_init(struct sq_remote_cmd *c)
 {
 	atomic_init(&c->sq_link.sq_next, NULL);
 	atomic_init(&c->sq_state, 0);
-	atomic_init(&c->sq_key, 0);
-	atomic_init(&c->sq_slack, 0);
+	atomic_init(&c->sq_slot[0].sq_key, 0);
+	atomic_init(&c->sq_slot[0].sq_slack, 0);
+	atomic_init(&c->sq_slot[1].sq_key, 0);
+	atomic_init(&c->sq_slot[1].sq_slack, 0);
 	atomic_init(&c->sq_home, NULL);
+	c->sq_magic = SQ__R_MAGIC;
 }
 
 /*
- * Push @l (its poster alone holds it: Q was 0).  The exchange orders the
- * pushes; until the last store links @l behind the previous head, the
- * owner's pop stops short of it (and of everything pushed after it).
+ * The two steps of a push: the exchange orders the pushes; until the
+ * link stores @l behind the previous head, the owner's pop stops short
+ * of it (and of everything pushed after it).  Between them a node's
+ * pusher clears P (sq_remote__push_node), so the stub's push is split.
  */
-static inline void sq_remote__push(struct sq_remote_inbox *in,
+static inline struct sq_remote_link *
+sq_remote__exchange(struct sq_remote_inbox *in, struct sq_remote_link *l)
+{
+	SQ__R_STEP("push: clear the link");
+	atomic_store_explicit(&l->sq_next, NULL, memory_order_relaxed);
+	SQ__R_STEP("push: exchange the head");
+	return atomic_exchange_explicit(&in->sq_head, l, memory_order_acq_rel);
+}
+
+static inline void sq_remote__link(struct sq_remote_link *prev,
 				   struct sq_remote_link *l)
 {
-	struct sq_remote_link *prev;
-
-	atomic_store_explicit(&l->sq_next, NULL, memory_order_relaxed);
-	prev = atomic_exchange_explicit(&in->sq_head, l, memory_order_acq_rel);
+	SQ__R_STEP("push: link");
 	atomic_store_explicit(&prev->sq_next, l, memory_order_release);
+}
+
+/*
+ * Push @c, whose publish set Q (so it alone pushes it).  P is cleared
+ * after the exchange, before the link: a post riding on this push may
+ * return once the node is behind the head (any drain that begins then
+ * reaches it), and a drain, reaching the node only through the link,
+ * never sees P set (so a later pusher's P is never cleared by this one).
+ */
+static inline void sq_remote__push_node(struct sq_remote_inbox *in,
+					struct sq_remote_cmd *c)
+{
+	struct sq_remote_link *prev = sq_remote__exchange(in, &c->sq_link);
+
+	SQ__R_STEP("push: clear P");
+	atomic_fetch_and_explicit(&c->sq_state, ~SQ__R_P,
+				  memory_order_release);
+	sq_remote__link(prev, &c->sq_link);
 }
 
 /*
@@ -10210,22 +10266,27 @@ static inline void sq_remote__push(struct sq_remote_inbox *in,
 static inline struct sq_remote_link *
 sq_remote__pop(struct sq_remote_inbox *in)
 {
-	struct sq_remote_link *tail = in->sq_tail, *next;
+	struct sq_remote_link *tail = in->sq_tail, *next, *head;
 
+	SQ__R_STEP("pop: load the next link");
 	next = atomic_load_explicit(&tail->sq_next, memory_order_acquire);
 	if (tail == &in->sq_stub) {
 		if (!next)
 			return NULL;
 		in->sq_tail = tail = next;
+		SQ__R_STEP("pop: load the next link");
 		next = atomic_load_explicit(&tail->sq_next,
 					    memory_order_acquire);
 	}
 	if (!next) {
 		/* the last link, or one whose successor is half pushed */
-		if (tail != atomic_load_explicit(&in->sq_head,
-						 memory_order_acquire))
+		SQ__R_STEP("pop: load the head");
+		head = atomic_load_explicit(&in->sq_head, memory_order_acquire);
+		if (tail != head)
 			return NULL;
-		sq_remote__push(in, &in->sq_stub);
+		sq_remote__link(sq_remote__exchange(in, &in->sq_stub),
+				&in->sq_stub);
+		SQ__R_STEP("pop: load the next link");
 		next = atomic_load_explicit(&tail->sq_next,
 					    memory_order_acquire);
 		if (!next)
@@ -10235,20 +10296,22 @@ sq_remote__pop(struct sq_remote_inbox *in)
 	return tail;
 }
 
-/* SQ_DEBUG: stop if @c is pending (state @s) on another queue's inbox
- * than @in, then make @in its home; without SQ_DEBUG nothing, so a post
- * writes no word that only this check reads */
+/* SQ_DEBUG: stop if @c was never initialised, or is pending (state @s)
+ * on another queue's inbox than @in, then make @in its home; without
+ * SQ_DEBUG nothing, so a post writes no word that only this check reads */
 static inline void sq_remote__home(struct sq_remote_cmd *c,
 				   const struct sq_remote_inbox *in,
 				   uint64_t s, const char *fn)
 {
 #ifdef SQ_DEBUG
-	const void *home = atomic_load_explicit(&c->sq_home,
-						memory_order_relaxed);
+	const void *home;
 
+	SQ__R_STEP("debug: load the home");
+	home = atomic_load_explicit(&c->sq_home, memory_order_relaxed);
 	SQ__MISUSE(home && home != (const void *)in &&
 		   (s & (SQ__R_Q | SQ__R_CMD)), fn,
 		   "node is pending on another queue's inbox");
+	SQ__R_STEP("debug: store the home");
 	atomic_store_explicit(&c->sq_home, (const void *)in,
 			      memory_order_relaxed);
 #else
@@ -10261,120 +10324,146 @@ static inline void sq_remote__home(struct sq_remote_cmd *c,
 
 /*
  * sq_remote__post - any thread: make @cmd (ARM with @key and @slack, or
- * CANCEL) @c's pending command in @in and see that @c is in the inbox.
+ * CANCEL) @c's pending command in @in, and return only once a drain that
+ * begins will find @c in the inbox.
  *
  * An arm:
- *   1. take W: CAS state s -> s | W (acquire: after the last poster)
- *   2. store key, slack (and home, under SQ_DEBUG) (relaxed: no one
- *      reads them under W)
- *   3. publish: CAS cur -> (cur & ~(W | CMD)) | ARM | Q, SEQ + 1
- *      (acq_rel: the stores of 2 go with it; and it follows a drain
- *      that cleared Q, so a push of 4 follows that drain's pop)
- *   4. if Q was 0 in cur, push @c: this post set it
- * A cancel has no key to write: it is 3 and 4 alone, its CAS keeping W
- * (an arm that holds W publishes after it, and wins), so it never waits.
+ *   1. take W: CAS state s -> s | W (acquire: after the last arm)
+ *   2. store key, slack in the slot K does not name (relaxed: a drain
+ *      reads only the named one, and no other arm writes while W is held)
+ *   3. publish: CAS cur -> published(cur, ARM) (acq_rel: the stores of 2
+ *      go with it; and it follows the drain that cleared Q, so a push of
+ *      4 follows that drain's pop of the node)
+ * A cancel writes no key: it is 3 alone, with CANCEL, keeping W and K (an
+ * arm that holds W publishes after it, and wins).  Then either
+ *   4. Q was clear in cur: this post set it, and pushes @c; or
+ *   5. P was set in cur: the pusher of the push this post rides on has
+ *      not exchanged the head yet; wait until it has (its few
+ *      instructions, the only wait of a cancel, and on this node alone).
  */
 static inline void sq_remote__post(struct sq_remote_inbox *in,
 				   struct sq_remote_cmd *c, uint64_t cmd,
 				   uint64_t key, uint64_t slack,
 				   const char *fn)
 {
-	uint64_t s = atomic_load_explicit(&c->sq_state, memory_order_relaxed);
-	uint64_t cur, next;
+	uint64_t cur;
 
-	if (cmd == SQ__R_CANCEL) {
-		sq_remote__home(c, in, s, fn);
-		while (!atomic_compare_exchange_weak_explicit(&c->sq_state, &s,
-				sq_remote__cancelled(s), memory_order_acq_rel,
-				memory_order_relaxed))
-			;
-		if (!(s & SQ__R_Q))
-			sq_remote__push(in, &c->sq_link);
-		return;
+	SQ__MISUSE(c->sq_magic != SQ__R_MAGIC, fn,
+		   "node was not initialised (SQ_REMOTE_NODE_INIT)");
+	SQ__R_STEP("post: load the state");
+	cur = atomic_load_explicit(&c->sq_state, memory_order_relaxed);
+	if (cmd == SQ__R_ARM) {
+		struct sq_remote_slot *slot;
+
+		for (;;) {
+			if (cur & SQ__R_W) {
+				sq_remote__pause();
+				SQ__R_STEP("arm: load the state");
+				cur = atomic_load_explicit(&c->sq_state,
+							   memory_order_relaxed);
+				continue;
+			}
+			SQ__R_STEP("arm: take W");
+			if (atomic_compare_exchange_weak_explicit(&c->sq_state,
+					&cur, cur | SQ__R_W,
+					memory_order_acquire,
+					memory_order_relaxed))
+				break;
+		}
+		sq_remote__home(c, in, cur, fn);
+		slot = &c->sq_slot[(cur & SQ__R_K) ? 0 : 1];
+		SQ__R_STEP("arm: store the key");
+		atomic_store_explicit(&slot->sq_key, key, memory_order_relaxed);
+		SQ__R_STEP("arm: store the slack");
+		atomic_store_explicit(&slot->sq_slack, slack,
+				      memory_order_relaxed);
+		cur |= SQ__R_W;
+	} else {
+		sq_remote__home(c, in, cur, fn);
 	}
 	for (;;) {
-		if (s & SQ__R_W) {
-			sq_remote__pause();
-			s = atomic_load_explicit(&c->sq_state,
-						 memory_order_relaxed);
-			continue;
-		}
-		if (atomic_compare_exchange_weak_explicit(&c->sq_state, &s,
-				s | SQ__R_W, memory_order_acquire,
-				memory_order_relaxed))
+		SQ__R_STEP("post: publish");
+		if (atomic_compare_exchange_weak_explicit(&c->sq_state, &cur,
+				sq_remote__published(cur, cmd),
+				memory_order_acq_rel, memory_order_relaxed))
 			break;
 	}
-	sq_remote__home(c, in, s, fn);
-	atomic_store_explicit(&c->sq_key, key, memory_order_relaxed);
-	atomic_store_explicit(&c->sq_slack, slack, memory_order_relaxed);
-	cur = s | SQ__R_W;
-	do {
-		next = sq_remote__publish(cur, cmd);
-	} while (!atomic_compare_exchange_weak_explicit(&c->sq_state, &cur,
-			next, memory_order_acq_rel, memory_order_relaxed));
-	if (!(cur & SQ__R_Q))
-		sq_remote__push(in, &c->sq_link);
+	if (!(cur & SQ__R_Q)) {
+		sq_remote__push_node(in, c);
+		return;
+	}
+	while (cur & SQ__R_P) {
+		sq_remote__pause();
+		SQ__R_STEP("post: wait for the push");
+		cur = atomic_load_explicit(&c->sq_state, memory_order_acquire);
+	}
 }
 
 /*
  * sq_remote__take - owner: @c was just popped; take its command.
- * Return: ARM (with *@key, *@slack), CANCEL, or NONE when a poster holds
- *         W: then only Q is cleared, and that poster, seeing Q clear when
- *         it publishes, pushes @c again with its command.
+ * Return: ARM (with *@key, *@slack) or CANCEL.
  *
- * A seqlock read: load s (acquire: the key of the post s published),
- * read key and slack, CAS s -> s & ~(Q | CMD) (acq_rel: the reads stay
- * before it).  If the CAS succeeds no poster took W in between (a post
- * changes SEQ, so no ABA), so the key is the one of s's command.
+ * A seqlock read: load s (acquire: the slot of the arm that named it),
+ * read the slot K names, CAS s -> taken(s) (acq_rel: the reads stay
+ * before it).  If the CAS succeeds no arm published in between (every
+ * post changes SEQ, so no ABA), so no arm wrote that slot: an arm holding
+ * W now writes the other one, and publishes over Q clear, pushing @c
+ * again.  The owner never waits here.
  */
 static inline uint64_t sq_remote__take(struct sq_remote_cmd *c,
 				       uint64_t *key, uint64_t *slack)
 {
-	uint64_t s = atomic_load_explicit(&c->sq_state, memory_order_acquire);
+	struct sq_remote_slot *slot;
+	uint64_t s;
 
+	SQ__R_STEP("take: load the state");
+	s = atomic_load_explicit(&c->sq_state, memory_order_acquire);
 	for (;;) {
-		if (s & SQ__R_W) {
-			if (atomic_compare_exchange_weak_explicit(&c->sq_state,
-					&s, sq_remote__left(s), memory_order_acq_rel,
-					memory_order_acquire))
-				return SQ__R_NONE;
-			continue;
-		}
-		*key = atomic_load_explicit(&c->sq_key, memory_order_relaxed);
-		*slack = atomic_load_explicit(&c->sq_slack,
+		slot = &c->sq_slot[(s & SQ__R_K) ? 1 : 0];
+		SQ__R_STEP("take: load the key");
+		*key = atomic_load_explicit(&slot->sq_key,
+					    memory_order_relaxed);
+		SQ__R_STEP("take: load the slack");
+		*slack = atomic_load_explicit(&slot->sq_slack,
 					      memory_order_relaxed);
+		SQ__R_STEP("take: clear Q");
 		if (atomic_compare_exchange_weak_explicit(&c->sq_state, &s,
 				sq_remote__taken(s),
-				memory_order_acq_rel, memory_order_acquire)) {
-			SQ__MISUSE(!(s & SQ__R_CMD) || !(s & SQ__R_Q),
-				   "sq_remote_drain",
-				   "a node in the inbox has no command "
-				   "(its memory was reused while pending?)");
-			return s & SQ__R_CMD;
-		}
+				memory_order_acq_rel, memory_order_acquire))
+			break;
 	}
+	SQ__MISUSE(!(s & SQ__R_CMD) || !(s & SQ__R_Q) || (s & SQ__R_P),
+		   "sq_remote_drain",
+		   "a node in the inbox has no command "
+		   "(its memory was reused while pending?)");
+	return s & SQ__R_CMD;
 }
 
 /*
  * The inbox is empty: two loads, nothing written (the owner's fast path).
- * Relaxed: an acquire load would keep the compiler from carrying the
- * queue's fields in registers across it, in the owner's loop; the pops
- * that follow a non-empty answer read the same link again, acquiring.
+ * It reads the head, not the stub's link: a poster stopped between its
+ * exchange and its link has made the head new, and the drain must not
+ * answer "empty" past it (nor past the posts behind it).  Relaxed: an
+ * acquire load would keep the compiler from carrying the queue's fields
+ * in registers across it, in the owner's loop; the drain that follows a
+ * non-empty answer loads the head again, acquiring.
  */
 SQ__INLINE bool sq_remote__empty(const struct sq_remote_inbox *in)
 {
+	SQ__R_STEP("drain: load the head");
 	return in->sq_tail == &in->sq_stub &&
-	       !atomic_load_explicit(&in->sq_stub.sq_next,
-				     memory_order_relaxed);
+	       atomic_load_explicit(&in->sq_head, memory_order_relaxed) ==
+		       &in->sq_stub;
 }
 
 /*
  * sq_remote__drain - owner: pop and apply each command posted before the
  * drain began (the head it saw then is the last it takes, so posters
  * cannot keep one drain going); @apply is the kind's, a constant that
- * inlines.  A post whose exchange came before that head but whose link
- * is not stored yet is waited for (a poster between its push's two
- * steps): so every post that returned before the drain is applied by it.
+ * inlines.  A poster whose exchange came before that head but whose link
+ * is not stored yet is waited for (its one store, unless it is preempted
+ * there): so every post that returned before the drain began is applied
+ * by it.
  * Return: the commands applied.
  */
 SQ__INLINE size_t sq_remote__drain(struct sq_remote_inbox *in,
@@ -10391,6 +10480,7 @@ SQ__INLINE size_t sq_remote__drain(struct sq_remote_inbox *in,
 		   "called from a thread that is not the queue's owner");
 	if (sq_remote__empty(in))
 		return 0;
+	SQ__R_STEP("drain: load the last");
 	last = atomic_load_explicit(&in->sq_head, memory_order_acquire);
 	for (;;) {
 		/* the head seen was the stub (a pop put it behind the last
@@ -10399,10 +10489,7 @@ SQ__INLINE size_t sq_remote__drain(struct sq_remote_inbox *in,
 			break;
 		l = sq_remote__pop(in);
 		if (!l) {
-			/* a post that began before this drain is half pushed
-			 * (its exchange done, its link not yet stored): it is
-			 * one store from done, and every post that returned
-			 * before the drain began must be applied by it */
+			/* a poster before the head seen is half pushed */
 			sq_remote__pause();
 			continue;
 		}
@@ -10412,10 +10499,8 @@ SQ__INLINE size_t sq_remote__drain(struct sq_remote_inbox *in,
 		uint64_t cmd = sq_remote__take(c, &key, &slack);
 
 		SQ__STEP(1);
-		if (cmd != SQ__R_NONE) {
-			apply(r, c, cmd, key, slack);
-			applied++;
-		}
+		apply(r, c, cmd, key, slack);
+		applied++;
 		if (l == last)
 			break;
 	}
@@ -10425,8 +10510,9 @@ SQ__INLINE size_t sq_remote__drain(struct sq_remote_inbox *in,
 /* owner: nothing pending, no poster inside a post (acquire: after it) */
 static inline bool sq_remote__quiet(const struct sq_remote_cmd *c)
 {
+	SQ__R_STEP("idle: load the state");
 	return !(atomic_load_explicit(&c->sq_state, memory_order_acquire) &
-		 (SQ__R_CMD | SQ__R_Q | SQ__R_W));
+		 (SQ__R_CMD | SQ__R_Q | SQ__R_P | SQ__R_W));
 }
 
 /*

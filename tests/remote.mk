@@ -10,9 +10,13 @@
 #                    aarch64, armhf          qemu-user, weaker memory
 #                                            order than x86 (check; the
 #                                            toolchains of tests/cross.mk)
-#   remote_model   tests/remote_model.c, every interleaving of two posters
-#                  and the owner over the node's state machine (make test;
-#                  remote_model-big adds its largest scenario: make check)
+#   remote_model   tests/remote_model.c, the header's own code under every
+#                  schedule of two posters and the owner to a preemption
+#                  bound, and random ones: rb in make test; every other
+#                  backend and a tie kind, and rb to a bound of 3 (40 s),
+#                  in make check
+#   remote_mutants tests/remote_mutants.sh: the model on copies of the
+#                  header broken on purpose must fail (make check)
 #   remote_misuse  tests/remote_misuse.c, SQ_DEBUG's messages (make test)
 #
 #   make bench-remote [REMOTE_ARGS=...]   bench/remote.c (never a test)
@@ -85,10 +89,11 @@ $(foreach t,aarch64 armhf,$(eval $(call sqr_cross,$(t))))
 .PRECIOUS: $(SQT_DIR)/aarch64/bin/remote-% $(SQT_DIR)/armhf/bin/remote-%
 
 SQR_TEST  := $(addprefix $(SQT_DIR)/o2/remote-,$(SQ_KINDS)) \
-             $(SQT_DIR)/o2/remote_model $(SQT_DIR)/o2/remote_misuse
-SQR_CHECK := $(SQT_DIR)/o2/remote_model-big \
-             $(addprefix $(SQT_DIR)/asan/remote-,$(if $(filter yes,$(SQ_ASAN)),$(SQ_KINDS))) \
-             $(if $(filter yes,$(SQ_ASAN)),$(SQT_DIR)/asan/remote_model)
+             $(SQT_DIR)/o2/remote_model-rb $(SQT_DIR)/o2/remote_misuse
+SQR_CHECK := $(SQT_DIR)/o2/remote_model3-rb \
+             $(addprefix $(SQT_DIR)/o2/remote_model-,$(filter-out rb,$(SQ_KINDS)) tie_rb) \
+             $(SQT_DIR)/o2/remote_mutants \
+             $(addprefix $(SQT_DIR)/asan/remote-,$(if $(filter yes,$(SQ_ASAN)),$(SQ_KINDS)))
 ifeq ($(SQ_TSAN),yes)
 SQR_TEST  += $(SQT_DIR)/tsan-gcc/remote-rb
 SQR_CHECK += $(addprefix $(SQT_DIR)/tsan-gcc/remote-,$(filter-out rb,$(SQ_KINDS)))
@@ -125,10 +130,24 @@ $(REMOTE_BIN): bench/remote.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -pthread -o $@ $<
 
-# the model's largest scenario: four million states, 2 s, 0.7 GB
-$(SQT_DIR)/o2/remote_model-big: tests/remote_model.c $(SQR_HDRS)
+# the model checker: remote_model-K to the default bound (2),
+# remote_model3-K a script running it to a bound of 3; tie_rb is rb
+# ordered among equal keys (SQ_TIE)
+$(SQT_DIR)/o2/remote_model-tie_%: tests/remote_model.c $(SQR_HDRS)
 	@mkdir -p $(@D)
-	$(call sqt_cc,o2) -DREMOTE_MODEL_BIG -o $@ $<
+	$(call sqt_cc,o2) -DSQ_TIE_BASE=$* -o $@ $<
+$(SQT_DIR)/o2/remote_model-%: tests/remote_model.c $(SQR_HDRS)
+	@mkdir -p $(@D)
+	$(call sqt_cc,o2) -DSQ_K=$* -o $@ $<
+.PRECIOUS: $(SQT_DIR)/o2/remote_model-% $(SQT_DIR)/o2/remote_model-tie_%
+$(SQT_DIR)/o2/remote_model3-%: $(SQT_DIR)/o2/remote_model-%
+	printf '#!/bin/sh\nexec "%s" -b 3 -r 100000\n' "$$PWD/$<" >$@
+	chmod +x $@
+$(SQT_DIR)/o2/remote_mutants: tests/remote_mutants.sh tests/remote_model.c $(SQR_HDRS)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec sh "%s" "%s" "%s/mutants"\n' "$$PWD/$<" \
+		'$(SQT_CC_o2) $(SQT_FLAGS_o2) $(WARN)' "$$PWD/$(@D)" >$@
+	chmod +x $@
 
 # the misuse suite: SQ_DEBUG always, threads
 $(SQT_DIR)/o2/remote_misuse: tests/remote_misuse.c $(SQR_HDRS) tests/child.h

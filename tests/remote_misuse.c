@@ -5,7 +5,9 @@
  * Each case runs in a forked child (tests/child.h) and must die by
  * SIGABRT with exactly its message: an owner verb (drain, q, idle) from
  * a thread that did not call init, and a node posted to a second queue
- * while it is pending on the first.  The correct uses beside them must
+ * while it is pending on the first, and a post for a node that
+ * SQ_REMOTE_NODE_INIT never initialised (its memory all ones, with W set,
+ * would spin for ever; all zeros would pass).  The correct uses beside them must
  * not die.  Always built with SQ_DEBUG.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -71,6 +73,22 @@ static void cancel_second(void)
 	SQ_REMOTE_CANCEL(rb, &r2, &node);
 }
 
+/* node_init never ran: memory of all ones (W set: an arm would wait for
+ * ever on a writer that is not there), or of zeros */
+static void arm_uninit(void)
+{
+	SQ_REMOTE_INIT(rb, &r1);
+	memset(&node, 0xff, sizeof(node));
+	SQ_REMOTE_ARM(rb, &r1, &node, 5);
+}
+
+static void cancel_uninit(void)
+{
+	SQ_REMOTE_INIT(rb, &r1);
+	memset(&node, 0, sizeof(node));
+	SQ_REMOTE_CANCEL(rb, &r1, &node);
+}
+
 /* correct: posts from anywhere; a node moves to a second queue once the
  * first has applied its command and let it go */
 static void correct_use(void)
@@ -113,6 +131,16 @@ SQ_TEST(remote_misuse_second_queue)
 		"inbox\n", "cancel on a second queue while pending");
 }
 
+SQ_TEST(remote_misuse_uninitialised)
+{
+	child_expect_abort(arm_uninit,
+		"sq_remote_rb_arm: node was not initialised "
+		"(SQ_REMOTE_NODE_INIT)\n", "arm of a node of all ones");
+	child_expect_abort(cancel_uninit,
+		"sq_remote_rb_cancel: node was not initialised "
+		"(SQ_REMOTE_NODE_INIT)\n", "cancel of a node of zeros");
+}
+
 SQ_TEST(remote_misuse_correct_use)
 {
 	struct child_result res;
@@ -124,6 +152,7 @@ SQ_TEST(remote_misuse_correct_use)
 static const sq_test_entry tests[] = {
 	SQ_T(remote_misuse_owner_verbs),
 	SQ_T(remote_misuse_second_queue),
+	SQ_T(remote_misuse_uninitialised),
 	SQ_T(remote_misuse_correct_use),
 };
 SQ_TEST_MAIN("remote_misuse", tests)

@@ -1,610 +1,642 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * remote_model.c - every interleaving of two posters and the owner over
- * the state machine of smartq/remote.h
+ * remote_model.c - smartq/remote.h's own code under every schedule of two
+ * posters and the owner, to a bound
  *
- * A model checker: each thread is the header's code cut at
- * its atomic operations (every load, store, exchange and CAS of the
- * state word, the key, the inbox's head and links is one step; what a
- * thread does between them is part of the step), the state word's moves
- * are the header's own sq_remote__publish, __taken and __left, and the
- * inbox is Vyukov's queue with its stub, as sq_remote__push and __pop
- * walk it.  From the initial state a depth-first search takes every
- * enabled step of every thread, in every order, remembering the states
- * it has seen (a state is everything: shared words, each thread's
- * program counter and locals, the ghost record below), so every
- * schedule is covered.  Sequential consistency: the weaker orders are
- * argued in doc/remote.md and tested by tests/remote.c on aarch64 and
- * armhf.
+ * A stateless model checker.  The header calls SQ__R_STEP(what) before
+ * each atomic step on a word another thread may touch (every load, store,
+ * exchange and CAS of a node's state word and key slots, of the inbox's
+ * head and of its links, the two steps of a push and the drain's empty
+ * test included); this file defines it to park the calling thread there.
+ * The three threads are coroutines (ucontext) running the header's own
+ * verbs of kind SQ_K, and a scheduler picks which parked thread takes its
+ * next step.  Each schedule is run from the start; a depth-first search
+ * over the scheduler's choices covers every schedule with at most BOUND
+ * preemptions (a switch away from a thread that could go on; CHESS's
+ * preemption bound: every bug found so far needed one), then random
+ * schedules with no bound.  A thread at a "pause" (a spin waiting for
+ * another thread) that has gone round its loop once with no shared word
+ * changed is not run again until one changes: it would only spin.
+ * Sequential consistency: the memory orders are argued in doc/remote.md
+ * and run on weaker hardware orders by tests/remote.c (aarch64, armhf).
  *
- * Checked on every path:
- *   - a push never finds its link already in the inbox (at most one entry
- *     per node);
- *   - each command a drain applies is the newest one published, and none
- *     is applied twice (a ghost serial number per publication);
- *   - from every state where the posters are done, the owner alone drains
- *     to quiescence (nothing pending, inbox empty, the stub home), and
- *     then the node is as its last command left it: armed at its key (or
- *     fired at it since), or not queued;
- *   - no state but the end is stuck.
- * The owner also fires a node (pops it, as pop_due does) between
- * drains.  The scenarios post for one node, then for two (whose entries
- * then interleave in the inbox); the largest, four million states, runs
- * with -DREMOTE_MODEL_BIG (make check).  Each scenario is then run with
- * the machine broken on purpose, so the checker is known to bite: a drain
- * that ignores W and a state word without SEQ must be found in every
- * scenario, a cancel that clears W (as an arm's publish does) in some.
+ * The promise checked, against a record of every publication (a post's
+ * publishing CAS, seen as its node's SEQ counting up in that step):
+ *   - a drain applies a node's publications in order, each at most once,
+ *     each with the command, key and slack its poster published;
+ *   - when a drain ends, it has applied, for each node, the newest
+ *     publication of a post that had returned before the drain began, or
+ *     a later one;
+ *   - a node the owner fires was queued by the newest arm applied;
+ *   - at the end (posters done, one more drain) each node is as its last
+ *     publication left it (armed within [key, key + slack], or fired since,
+ *     or not queued), IDLE says so, and check() passes;
+ *   - no schedule is stuck (every thread spinning) or runs away.
+ * The three schedules that broke the earlier inbox are also run as
+ * scripts: an arm holding W while a cancel returns and a drain runs; a
+ * poster stopped between its exchange and its link while another's post
+ * returns; a poster stopped between its publish and its exchange while
+ * another post for that node returns.
+ *
+ *	remote_model [-b BOUND] [-r RANDOM_RUNS] [-s SEED] [-n]
+ *
+ * -n leaves the scripts out (to see that the search alone finds what they
+ * find: tests/remote_mutants.sh).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
+
+static void mc_step(const char *what);
+#define SQ__R_STEP(what) mc_step(what)
 
 #include "smartq.h"
+#include "rng.h"
 
-enum { NODES = 2, STUB = NODES, NIL };	/* the links: nodes, the stub */
-enum { ARM = (int)SQ__R_ARM, CANCEL = (int)SQ__R_CANCEL };
+#ifdef SQ_TIE_BASE
+#define SQ_K SQ__XCAT2(tie_, SQ_TIE_BASE)
+SQ_TIE(SQ_TIE_BASE, SQ_K, tie_less);
+#define REMOTE_KIND(K) SQ_REMOTE_KIND(K)	/* expands SQ_K first */
+REMOTE_KIND(SQ_K)
+/* equal keys in the order of the nodes' addresses */
+static bool tie_less(const SQ_NODE(SQ_K) *a, const SQ_NODE(SQ_K) *b)
+{
+	return (uintptr_t)a < (uintptr_t)b;
+}
+#endif
+#ifndef SQ_K
+#define SQ_K rb
+#endif
+#define K SQ_K
+#define STR2(x) #x
+#define STR(x) STR2(x)
 
-/* poster program counters */
-enum { A_LOAD, A_CAS, A_KEY, A_PUB, A_CCAS, A_PUSH_NULL, A_PUSH_XCHG,
-       A_PUSH_LINK, A_FIN };
-/* owner program counters */
-enum { O_IDLE, O_EMPTY, O_LAST, O_POP0, O_POP1, O_POP3, O_STUB_NULL,
-       O_STUB_XCHG, O_STUB_LINK, O_POP4, O_TAKE0, O_TAKE_W, O_TAKE_K,
-       O_TAKE_CAS, O_END };
-/* the owner's choices when idle */
-enum { C_DRAIN, C_FIRE0, C_FIRE1, C_STOP, C_CHOICES };
+enum { NODES = 2, THREADS = 3, OWNER = 2 };
+enum { MAXOPS = 4, MAXPUB = 16, MAXSTEPS = 4000 };
 
-#define MAXCMD 3
-#define MAXFIRE 2
+/* ---- the scenarios --------------------------------------------------- */
 
-/* a state word's value: the model's few posts keep SEQ small */
-typedef uint16_t word;
+enum op_kind { OP_END, OP_ARM, OP_CANCEL, OP_DRAIN, OP_FIRE };
 
-struct poster {
-	word s, cur;
-	uint8_t pc, idx, prev;
-};
-
-/* everything; states are copied and compared as bytes (memcpy, memcmp),
- * each made from a zeroed one, so padding is always zero */
-struct ms {
-	word S[NODES];			/* each node's state word */
-	word os;			/* owner's s */
-	struct poster P[2];
-	uint8_t key[NODES];		/* each node's key slot */
-	uint8_t head, next[NODES + 1], tail;	/* the inbox */
-	uint8_t in_list[NODES + 1];	/* ghost: linked in the inbox */
-	uint8_t queued[NODES], qkey[NODES];	/* the owner's queue */
-	/* ghost, per node: the newest publication, the last applied */
-	uint8_t pub_cmd[NODES], pub_key[NODES], pub_serial[NODES];
-	uint8_t applied_serial[NODES], fired_since_apply[NODES];
-	uint8_t fires;
-	uint8_t opc, last, popped, onext, oprev, okey;
+struct op {
+	enum op_kind kind;
+	unsigned node;
+	uint64_t key, slack;
 };
 
 struct scenario {
 	const char *name;
-	int n[2];
-	int cmd[2][MAXCMD];
-	int key[2][MAXCMD];
-	int node[2][MAXCMD];		/* which node each command is for */
-	int big;			/* millions of states: make check */
+	struct op ops[THREADS][MAXOPS];	/* two posters, then the owner */
 };
 
-static const struct scenario *SC;
-static int broken;		/* 0: the header's machine; 1-3: faults */
-static const char *fault;	/* the first violation found */
+#define ARM(n, k)         { OP_ARM, n, k, 0 }
+#define ARM_SLACK(n, k, s) { OP_ARM, n, k, s }
+#define CANCEL(n)         { OP_CANCEL, n, 0, 0 }
+#define DRAIN             { OP_DRAIN, 0, 0, 0 }
+#define FIRE              { OP_FIRE, 0, 0, 0 }
 
-/* ---- the visited set: open addressing over whole states ------------ */
+static const struct scenario scenarios[] = {
+	{ "arm, cancel", {
+		{ ARM(0, 10) }, { CANCEL(0) }, { DRAIN, DRAIN } } },
+	{ "arm twice, cancel", {
+		{ ARM(0, 10), CANCEL(0) }, { ARM(0, 20) }, { DRAIN, DRAIN } } },
+	{ "re-arm with slack, fire", {
+		{ ARM(0, 10), ARM_SLACK(0, 12, 5) }, { CANCEL(0), ARM(0, 30) },
+		{ DRAIN, FIRE, DRAIN } } },
+	{ "two nodes, crossed", {
+		{ ARM(0, 10), CANCEL(1) }, { ARM(1, 20), CANCEL(0) },
+		{ DRAIN, DRAIN } } },
+	{ "two nodes, each poster its own", {
+		{ ARM(0, 10), ARM(0, 11) }, { CANCEL(1), ARM(1, 21) },
+		{ DRAIN, FIRE, DRAIN } } },
+};
+#define NSCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 
-static struct ms *mc_states;
-static unsigned char *mc_used;
-static size_t seen_cap, seen_n, transitions;
+/* ---- the world one schedule runs in ---------------------------------- */
 
-static uint64_t hash_ms(const struct ms *m)
+struct pub {			/* one publication of a node */
+	uint64_t cmd, key, slack;
+};
+
+struct thread {
+	ucontext_t ctx;
+	const char *at;		/* the step it is parked before */
+	bool done, paused;
+	bool waited;		/* it has paused before, and ran since */
+	unsigned since;		/* the epoch when it last ran from a pause */
+	const struct op *op;	/* the post it is making */
+	uint64_t my_seq;	/* that post's publication, once made */
+};
+
+static struct {
+	SQ_REMOTE(K) r;
+	SQ_REMOTE_NODE(K) n[NODES];
+	struct thread t[THREADS];
+	const struct scenario *sc;
+	unsigned cur;			/* the thread running */
+	bool running;			/* in a thread, not the scheduler */
+	unsigned steps;			/* steps taken by all */
+	unsigned epoch;			/* steps that changed a shared word */
+	uint64_t words;			/* shared_words() after the last */
+	uint64_t seen_seq[NODES];	/* SEQ at the last look */
+	struct pub pub[NODES][MAXPUB];	/* by SEQ, 1 the first */
+	uint64_t returned[NODES];	/* newest SEQ of a returned post */
+	uint64_t applied[NODES];	/* the SEQ last applied */
+	bool fired_since[NODES];	/* fired after its last apply */
+	char trace[MAXSTEPS][2];	/* the schedule, for a failure */
+	const char *labels[MAXSTEPS];
+} w;
+
+static ucontext_t sched_ctx;
+static char stacks[THREADS][256 * 1024];
+static const char *failure;
+static char failure_buf[256];
+
+static void fail(const char *fmt, unsigned node, uint64_t a, uint64_t b)
 {
-	const unsigned char *p = (const unsigned char *)m;
-	uint64_t h = 0xcbf29ce484222325u;
-	size_t i;
+	if (failure)
+		return;
+	snprintf(failure_buf, sizeof(failure_buf), fmt, node, a, b);
+	failure = failure_buf;
+}
 
-	for (i = 0; i < sizeof(*m); i++)
-		h = (h ^ p[i]) * 0x100000001b3u;
+static uint64_t seq_of(unsigned i)
+{
+	return atomic_load_explicit(&w.n[i].sq_r.sq_state,
+				    memory_order_relaxed) / SQ__R_SEQ1;
+}
+
+/* the thread running took a step: a node whose SEQ counted up was
+ * published by it, with the command of the post it is making */
+static void observe(void)
+{
+	for (unsigned i = 0; i < NODES; i++) {
+		uint64_t s = seq_of(i);
+
+		if (s == w.seen_seq[i])
+			continue;
+		struct thread *t = &w.t[w.cur];
+
+		if (s != w.seen_seq[i] + 1 || !t->op || t->op->node != i ||
+		    s >= MAXPUB) {
+			fail("node %u: SEQ went from %" PRIu64 " to %" PRIu64
+			     " in one step not a publish", i, w.seen_seq[i], s);
+			w.seen_seq[i] = s;
+			continue;
+		}
+		w.pub[i][s].cmd = t->op->kind == OP_ARM ? SQ__R_ARM :
+							   SQ__R_CANCEL;
+		w.pub[i][s].key = t->op->key;
+		w.pub[i][s].slack = t->op->slack;
+		t->my_seq = s;
+		w.seen_seq[i] = s;
+	}
+}
+
+/* the shared words, hashed: a spinning thread waits for them to change */
+static uint64_t shared_words(void)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 0x100000001b3u)
+	MIX((uintptr_t)atomic_load(&w.r.sq_in.sq_head));
+	MIX((uintptr_t)atomic_load(&w.r.sq_in.sq_stub.sq_next));
+	for (unsigned i = 0; i < NODES; i++) {
+		const struct sq_remote_cmd *c = &w.n[i].sq_r;
+
+		MIX((uintptr_t)atomic_load(&c->sq_link.sq_next));
+		MIX(atomic_load(&c->sq_state));
+	}
+	for (unsigned i = 0; i < THREADS; i++)
+		MIX(w.t[i].done);
+#undef MIX
 	return h;
 }
 
-/* the table twice as large, every state in it again */
-static void grow(void)
+static void mc_step(const char *what)
 {
-	struct ms *old = mc_states;
-	unsigned char *was = mc_used;
-	size_t i, j, cap = seen_cap;
+	struct thread *t = &w.t[w.cur];
 
-	seen_cap = cap ? 2 * cap : (size_t)1 << 16;
-	mc_states = malloc(seen_cap * sizeof(*mc_states));
-	mc_used = calloc(seen_cap, 1);
-	if (!mc_states || !mc_used) {
-		fprintf(stderr, "remote_model: out of memory\n");
-		exit(1);
+	if (!w.running)
+		return;		/* the scheduler's own end checks */
+	observe();
+	t->at = what;
+	t->paused = !strcmp(what, "pause");
+	swapcontext(&t->ctx, &sched_ctx);
+}
+
+/* ---- the threads ----------------------------------------------------- */
+
+static void check_promise(const uint64_t required[NODES])
+{
+	for (unsigned i = 0; i < NODES; i++)
+		if (w.applied[i] < required[i])
+			fail("node %u: a drain ended having applied publication "
+			     "%" PRIu64 ", but publication %" PRIu64
+			     " had returned before it began", i, w.applied[i],
+			     required[i]);
+}
+
+/* the kind's apply, with the record checked first */
+static void apply(void *rv, struct sq_remote_cmd *c, uint64_t cmd,
+		  uint64_t key, uint64_t slack)
+{
+	unsigned i = (unsigned)(sq_entry(c, SQ_REMOTE_NODE(K), sq_r) - w.n);
+	uint64_t s = seq_of(i);	/* the take's CAS left the word as it was */
+
+	if (s <= w.applied[i])
+		fail("node %u: publication %" PRIu64 " applied after %" PRIu64,
+		     i, s, w.applied[i]);
+	else if (w.pub[i][s].cmd != cmd ||
+		 (cmd == SQ__R_ARM && (w.pub[i][s].key != key ||
+				       w.pub[i][s].slack != slack)))
+		fail("node %u: publication %" PRIu64 " applied with command "
+		     "%" PRIu64 " not the one published", i, s, cmd);
+	w.applied[i] = s;
+	w.fired_since[i] = false;
+	SQ__RXCAT3(sq_remote_, K, __apply)(rv, c, cmd, key, slack);
+}
+
+static void drain(void)
+{
+	uint64_t required[NODES];
+
+	memcpy(required, w.returned, sizeof(required));
+	(void)sq_remote__drain(&w.r.sq_in, apply, &w.r);
+	check_promise(required);
+}
+
+static void fire(void)
+{
+	SQ_QUEUE(K) *q = SQ_REMOTE_Q(K, &w.r);
+	SQ_NODE(K) *b;
+
+	while ((b = SQ_POP(K, q)) != NULL) {
+		unsigned i = (unsigned)(sq_entry(b, SQ_REMOTE_NODE(K), base) -
+					w.n);
+
+		if (w.pub[i][w.applied[i]].cmd != SQ__R_ARM)
+			fail("node %u fired, but publication %" PRIu64
+			     " applied last is a cancel%" PRIu64, i,
+			     w.applied[i], 0);
+		w.fired_since[i] = true;
 	}
-	for (i = 0; i < cap; i++) {
-		if (!was[i])
+}
+
+static void run_thread(int ti)
+{
+	struct thread *t = &w.t[ti];
+	const struct op *o;
+
+	for (o = w.sc->ops[ti]; o->kind != OP_END; o++) {
+		t->op = o;
+		t->my_seq = 0;
+		switch (o->kind) {
+		case OP_ARM:
+			SQ_REMOTE_ARM_SLACK(K, &w.r, &w.n[o->node], o->key,
+					    o->slack);
+			break;
+		case OP_CANCEL:
+			SQ_REMOTE_CANCEL(K, &w.r, &w.n[o->node]);
+			break;
+		case OP_DRAIN:
+			drain();
+			break;
+		case OP_FIRE:
+			fire();
+			break;
+		case OP_END:
+			break;
+		}
+		observe();
+		if (o->kind == OP_ARM || o->kind == OP_CANCEL) {
+			if (!t->my_seq)
+				fail("node %u: a post returned without "
+				     "publishing%" PRIu64 "%" PRIu64, o->node,
+				     0, 0);
+			if (t->my_seq > w.returned[o->node])
+				w.returned[o->node] = t->my_seq;
+		}
+		t->op = NULL;
+	}
+	if (ti == OWNER) {
+		/* wait for the posters, then one more drain */
+		while (!w.t[0].done || !w.t[1].done)
+			mc_step("pause");
+		drain();
+	}
+	observe();
+	t->done = true;
+	swapcontext(&t->ctx, &sched_ctx);
+}
+
+/* after the last drain, with every thread done: the end state */
+static void check_end(void)
+{
+	SQ_QUEUE(K) *q = &w.r.sq_q;
+
+	for (unsigned i = 0; i < NODES; i++) {
+		uint64_t last = w.seen_seq[i];
+		const struct pub *p = &w.pub[i][last];
+		bool queued = SQ_QUEUED(K, &w.n[i].base);
+
+		if (w.applied[i] != last)
+			fail("node %u: at the end publication %" PRIu64
+			     " applied, %" PRIu64 " the last", i, w.applied[i],
+			     last);
+		else if (last && p->cmd == SQ__R_ARM && !w.fired_since[i] &&
+			 (!queued || SQ_KEY(K, &w.n[i].base) < p->key ||
+			  SQ_KEY(K, &w.n[i].base) > p->key + p->slack))
+			fail("node %u: armed last at %" PRIu64 " but %s",
+			     i, p->key, queued ? 1 : 0);
+		else if (last && (p->cmd == SQ__R_CANCEL || w.fired_since[i]) &&
+			 queued)
+			fail("node %u: cancelled or fired last, still queued"
+			     "%" PRIu64 "%" PRIu64, i, 0, 0);
+		else if (!queued && !SQ_REMOTE_IDLE(K, &w.r, &w.n[i]))
+			fail("node %u: not queued, nothing pending, not idle"
+			     "%" PRIu64 "%" PRIu64, i, 0, 0);
+	}
+	if (SQ_CHECK(K, q) != 0)
+		fail("check() failed at the end%u%" PRIu64 "%" PRIu64, 0, 0,
+		     0);
+	if (!sq_remote__empty(&w.r.sq_in))
+		fail("the inbox is not empty at the end%u%" PRIu64 "%" PRIu64,
+		     0, 0, 0);
+}
+
+/* ---- the scheduler --------------------------------------------------- */
+
+static void world_init(const struct scenario *sc)
+{
+	memset(&w, 0, sizeof(w));
+	w.sc = sc;
+	w.cur = OWNER;		/* init is the owner's */
+	SQ_REMOTE_INIT(K, &w.r);
+	for (unsigned i = 0; i < NODES; i++)
+		SQ_REMOTE_NODE_INIT(K, &w.n[i]);
+	for (int i = 0; i < THREADS; i++) {
+		struct thread *t = &w.t[i];
+
+		getcontext(&t->ctx);
+		t->ctx.uc_stack.ss_sp = stacks[i];
+		t->ctx.uc_stack.ss_size = sizeof(stacks[i]);
+		t->ctx.uc_link = NULL;
+		makecontext(&t->ctx, (void (*)(void))run_thread, 1, i);
+		t->at = "start";
+	}
+	w.words = shared_words();
+	failure = NULL;
+}
+
+static bool enabled(unsigned i)
+{
+	const struct thread *t = &w.t[i];
+
+	return !t->done &&
+	       (!t->paused || !t->waited || t->since != w.epoch);
+}
+
+/* run thread i one step (to where it parks next, or to its end) */
+static void step(unsigned i)
+{
+	w.trace[w.steps][0] = (char)('0' + i);
+	w.labels[w.steps] = w.t[i].at;
+	w.steps++;
+	w.cur = i;
+	if (w.t[i].paused) {
+		w.t[i].waited = true;
+		w.t[i].since = w.epoch;
+	}
+	w.t[i].paused = false;
+	w.running = true;
+	swapcontext(&sched_ctx, &w.t[i].ctx);
+	w.running = false;
+	if (shared_words() != w.words) {
+		w.words = shared_words();
+		w.epoch++;
+	}
+}
+
+static void print_trace(const char *what)
+{
+	fprintf(stderr, "remote_model-" STR(K) ": %s: %s\n  schedule:", what,
+		failure);
+	for (unsigned i = 0; i < w.steps; i++)
+		fprintf(stderr, "%s %c:%s", i % 4 ? "" : "\n   ", w.trace[i][0],
+			w.labels[i]);
+	fprintf(stderr, "\n");
+}
+
+/*
+ * Choices: a decision point is each step.  choice[d] indexes the enabled
+ * threads ordered with the default first (the thread that ran last, if
+ * it may go on, else the lowest); taking another while the last could go
+ * on is a preemption.  The DFS re-runs with the prefix it backtracks to.
+ */
+static unsigned choice[MAXSTEPS], nchoices[MAXSTEPS];
+static unsigned pre_before[MAXSTEPS];	/* preemptions before the point */
+static bool can_preempt[MAXSTEPS];	/* the last thread could go on */
+static unsigned depth_forced;	/* choices below this are replayed */
+
+/* the enabled threads at this point, the default first */
+static unsigned candidates(unsigned last, unsigned out[THREADS])
+{
+	unsigned n = 0;
+
+	if (last < THREADS && enabled(last))
+		out[n++] = last;
+	for (unsigned i = 0; i < THREADS; i++)
+		if (i != last && enabled(i))
+			out[n++] = i;
+	return n;
+}
+
+/* run one schedule: the DFS's (replaying choice[] below depth_forced,
+ * the default beyond), or with @rng a random one.  Return false if the
+ * schedule failed. */
+static bool run_one(const struct scenario *sc, uint64_t *rng)
+{
+	unsigned last = THREADS, pre = 0;
+
+	world_init(sc);
+	while (!failure) {
+		unsigned c[THREADS], n = candidates(last, c), k;
+
+		if (!n) {
+			if (w.t[0].done && w.t[1].done && w.t[OWNER].done)
+				break;
+			fail("stuck: every thread waits for another%u%"
+			     PRIu64 "%" PRIu64, 0, 0, 0);
+			break;
+		}
+		if (w.steps >= MAXSTEPS - 1) {
+			fail("a schedule ran past %u steps%" PRIu64 "%" PRIu64,
+			     MAXSTEPS, 0, 0);
+			break;
+		}
+		if (rng) {
+			k = rng_below(rng, n);
+		} else if (w.steps < depth_forced) {
+			k = choice[w.steps];
+		} else {
+			k = 0;
+			choice[w.steps] = 0;
+		}
+		nchoices[w.steps] = n;
+		pre_before[w.steps] = pre;
+		can_preempt[w.steps] = last < THREADS && c[0] == last;
+		if (k > 0 && can_preempt[w.steps])
+			pre++;
+		last = c[k];
+		step(last);
+	}
+	if (!failure)
+		check_end();
+	return !failure;
+}
+
+/* the next schedule of the DFS: the deepest point with an alternative
+ * left within the bound; false when there is none */
+static bool next_schedule(unsigned steps, unsigned bound)
+{
+	while (steps-- > 0) {
+		unsigned k = choice[steps] + 1;
+
+		if (k >= nchoices[steps] ||
+		    pre_before[steps] + can_preempt[steps] > bound)
 			continue;
-		j = (size_t)hash_ms(&old[i]) & (seen_cap - 1);
-		while (mc_used[j])
-			j = (j + 1) & (seen_cap - 1);
-		mc_used[j] = 1;
-		memcpy(&mc_states[j], &old[i], sizeof(*old));
+		choice[steps] = k;
+		depth_forced = steps + 1;
+		return true;
 	}
-	free(old);
-	free(was);
+	return false;
 }
 
-/* true if @m was new (and is now remembered) */
-static int visit(const struct ms *m)
+static unsigned long explore(const struct scenario *sc, unsigned bound)
 {
-	size_t i;
+	unsigned long runs = 0;
 
-	if (2 * (seen_n + 1) > seen_cap)
-		grow();
-	i = (size_t)hash_ms(m) & (seen_cap - 1);
-	while (mc_used[i]) {
-		if (!memcmp(&mc_states[i], m, sizeof(*m)))
-			return 0;
-		i = (i + 1) & (seen_cap - 1);
-	}
-	mc_used[i] = 1;
-	memcpy(&mc_states[i], m, sizeof(*m));
-	seen_n++;
-	return 1;
-}
-
-static void violation(const char *what)
-{
-	if (!fault)
-		fault = what;
-}
-
-/* ---- the machine, possibly broken ---------------------------------- */
-
-static word publish(word cur, uint64_t cmd)
-{
-	uint64_t s = sq_remote__publish(cur, cmd);
-
-	return (word)(broken == 2 ? s - SQ__R_SEQ1 : s);	/* 2: no SEQ */
-}
-
-/* a cancel's publication; 3: one that clears W as an arm's does */
-static word cancelled(word s)
-{
-	return (word)(broken == 3 ? sq_remote__publish(s, SQ__R_CANCEL)
-				  : sq_remote__cancelled(s));
-}
-
-static int writing(word s)
-{
-	return broken == 1 ? 0 : (s & SQ__R_W) != 0;	/* 1: W ignored */
-}
-
-/* ---- one step of one thread; 0 when it cannot step -------------------- */
-
-static void pop_to(struct ms *m, uint8_t next)
-{
-	m->popped = m->tail;
-	m->in_list[m->tail] = 0;
-	m->tail = next;
-}
-
-static void drain_ends(struct ms *m)
-{
-	m->opc = O_IDLE;
-}
-
-static int step_poster(struct ms *m, int t)
-{
-	struct poster *p = &m->P[t];
-	int cmd = 0, x = 0;	/* the command, its node */
-
-	if (p->idx < SC->n[t]) {
-		cmd = SC->cmd[t][p->idx];
-		x = SC->node[t][p->idx];
-	}
-	switch (p->pc) {
-	case A_LOAD:
-		p->s = m->S[x];
-		if (cmd == CANCEL)
-			p->pc = A_CCAS;	/* a cancel takes no W */
-		else
-			p->pc = (p->s & SQ__R_W) ? A_LOAD : A_CAS;
-		return 1;
-	case A_CCAS:
-		if (m->S[x] != p->s) {
-			p->s = m->S[x];
-			return 1;
+	depth_forced = 0;
+	for (;;) {
+		runs++;
+		if (!run_one(sc, NULL)) {
+			print_trace(sc->name);
+			exit(1);
 		}
-		m->S[x] = cancelled(p->s);
-		m->pub_cmd[x] = (uint8_t)cmd;
-		m->pub_key[x] = 0;
-		m->pub_serial[x]++;
-		if (!(p->s & SQ__R_Q)) {
-			p->pc = A_PUSH_NULL;
-			return 1;
-		}
-		break;			/* the command is done */
-	case A_CAS:
-		if (m->S[x] == p->s) {
-			m->S[x] = (word)(p->s | SQ__R_W);
-			p->pc = A_KEY;
-		} else {
-			p->s = m->S[x];
-			p->pc = (p->s & SQ__R_W) ? A_LOAD : A_CAS;
-		}
-		return 1;
-	case A_KEY:
-		m->key[x] = (uint8_t)SC->key[t][p->idx];
-		p->cur = (word)(p->s | SQ__R_W);
-		p->pc = A_PUB;
-		return 1;
-	case A_PUB:
-		if (m->S[x] != p->cur) {
-			p->cur = m->S[x];
-			return 1;
-		}
-		m->S[x] = publish(p->cur, (uint64_t)cmd);
-		m->pub_cmd[x] = (uint8_t)cmd;
-		m->pub_key[x] = (uint8_t)SC->key[t][p->idx];
-		m->pub_serial[x]++;
-		if (!(p->cur & SQ__R_Q)) {
-			p->pc = A_PUSH_NULL;
-			return 1;
-		}
-		break;			/* the command is done */
-	case A_PUSH_NULL:
-		if (m->in_list[x])
-			violation("a node pushed while it is in the inbox");
-		m->next[x] = NIL;
-		p->pc = A_PUSH_XCHG;
-		return 1;
-	case A_PUSH_XCHG:
-		p->prev = m->head;
-		m->head = (uint8_t)x;
-		m->in_list[x] = 1;
-		p->pc = A_PUSH_LINK;
-		return 1;
-	case A_PUSH_LINK:
-		m->next[p->prev] = (uint8_t)x;
-		break;			/* the command is done */
-	default:
-		return 0;		/* A_FIN */
-	}
-	p->idx++;
-	p->pc = p->idx < SC->n[t] ? A_LOAD : A_FIN;
-	return 1;
-}
-
-static void apply(struct ms *m, int x, uint64_t cmd)
-{
-	if (cmd != (uint64_t)m->pub_cmd[x] ||
-	    (cmd == SQ__R_ARM && m->okey != m->pub_key[x]))
-		violation("a drain applied a command that is not the newest");
-	if (m->pub_serial[x] <= m->applied_serial[x])
-		violation("a command applied twice");
-	m->applied_serial[x] = m->pub_serial[x];
-	m->queued[x] = cmd == SQ__R_ARM;
-	m->qkey[x] = m->queued[x] ? m->okey : 0;
-	m->fired_since_apply[x] = 0;
-}
-
-static int posters_done(const struct ms *m)
-{
-	return m->P[0].pc == A_FIN && m->P[1].pc == A_FIN;
-}
-
-static int quiet(const struct ms *m)
-{
-	int x;
-
-	for (x = 0; x < NODES; x++)
-		if (m->S[x] & (SQ__R_W | SQ__R_Q | SQ__R_CMD))
-			return 0;
-	return m->tail == STUB && m->head == STUB && m->next[STUB] == NIL;
-}
-
-static int step_owner(struct ms *m, int choice)
-{
-	uint8_t next;
-	int x;
-
-	switch (m->opc) {
-	case O_IDLE:
-		if (choice == C_DRAIN) {
-			m->opc = O_EMPTY;
-			return 1;
-		}
-		if (choice == C_FIRE0 || choice == C_FIRE1) {
-			x = choice == C_FIRE0 ? 0 : 1;
-			if (!m->queued[x] || m->fires >= MAXFIRE)
-				return 0;
-			m->queued[x] = 0;	/* pop_due took it */
-			m->qkey[x] = 0;
-			m->fires++;
-			m->fired_since_apply[x] = 1;
-			return 1;
-		}
-		if (choice == C_STOP && posters_done(m) && quiet(m)) {
-			m->opc = O_END;
-			return 1;
-		}
-		return 0;
-	case O_EMPTY:		/* tail == stub && !load(stub.next) */
-		if (m->tail == STUB && m->next[STUB] == NIL)
-			drain_ends(m);
-		else
-			m->opc = O_LAST;
-		return 1;
-	case O_LAST:
-		m->last = m->head;
-		m->opc = O_POP0;
-		return 1;
-	case O_POP0:		/* next = load(tail->next) */
-		next = m->next[m->tail];
-		if (m->tail == STUB) {
-			if (next == NIL) {
-				drain_ends(m);
-				return 1;
-			}
-			m->in_list[STUB] = 0;
-			m->tail = next;
-			m->opc = O_POP1;
-			return 1;
-		}
-		m->onext = next;
-		goto have_next;
-	case O_POP1:		/* next = load(tail->next), past the stub */
-		m->onext = m->next[m->tail];
-have_next:
-		if (m->onext != NIL) {
-			pop_to(m, m->onext);
-			m->opc = O_TAKE0;
-		} else {
-			m->opc = O_POP3;
-		}
-		return 1;
-	case O_POP3:		/* tail != load(head): a push half done */
-		if (m->tail != m->head)
-			drain_ends(m);
-		else
-			m->opc = O_STUB_NULL;
-		return 1;
-	case O_STUB_NULL:
-		if (m->in_list[STUB])
-			violation("the stub pushed while it is in the inbox");
-		m->next[STUB] = NIL;
-		m->opc = O_STUB_XCHG;
-		return 1;
-	case O_STUB_XCHG:
-		m->oprev = m->head;
-		m->head = STUB;
-		m->in_list[STUB] = 1;
-		m->opc = O_STUB_LINK;
-		return 1;
-	case O_STUB_LINK:
-		m->next[m->oprev] = STUB;
-		m->opc = O_POP4;
-		return 1;
-	case O_POP4:
-		next = m->next[m->tail];
-		if (next == NIL) {
-			drain_ends(m);
-			return 1;
-		}
-		pop_to(m, next);
-		m->opc = O_TAKE0;
-		return 1;
-	case O_TAKE0:
-		if (m->popped >= NODES) {
-			violation("a pop returned the stub");
-			return 1;
-		}
-		m->os = m->S[m->popped];
-		m->opc = writing(m->os) ? O_TAKE_W : O_TAKE_K;
-		return 1;
-	case O_TAKE_W:
-		x = m->popped;
-		if (m->S[x] == m->os) {
-			m->S[x] = (word)sq_remote__left(m->os);
-			goto taken;
-		}
-		m->os = m->S[x];
-		m->opc = writing(m->os) ? O_TAKE_W : O_TAKE_K;
-		return 1;
-	case O_TAKE_K:
-		m->okey = m->key[m->popped];
-		m->opc = O_TAKE_CAS;
-		return 1;
-	case O_TAKE_CAS:
-		x = m->popped;
-		if (m->S[x] != m->os) {
-			m->os = m->S[x];
-			m->opc = writing(m->os) ? O_TAKE_W : O_TAKE_K;
-			return 1;
-		}
-		m->S[x] = (word)sq_remote__taken(m->os);
-		if (!(m->os & SQ__R_CMD))
-			violation("a node in the inbox with no command");
-		else
-			apply(m, x, m->os & SQ__R_CMD);
-taken:
-		if (m->popped == m->last)
-			drain_ends(m);
-		else
-			m->opc = O_POP0;
-		return 1;
-	default:
-		return 0;		/* O_END */
+		if (!next_schedule(w.steps, bound))
+			return runs;
 	}
 }
 
-/* The posters are done: the owner alone must reach quiescence, and each
- * node must then be as its last command left it. */
-static void check_finish(const struct ms *start)
-{
-	struct ms m;
-	int steps, x;
+/* ---- the scripted schedules ------------------------------------------ */
 
-	memcpy(&m, start, sizeof(m));
-	for (steps = 0; steps < 1000 && !(m.opc == O_IDLE && quiet(&m));
-	     steps++)
-		if (!step_owner(&m, C_DRAIN)) {
-			violation("the owner is stuck after the posters");
-			return;
-		}
-	if (!quiet(&m)) {
-		violation("the owner alone does not reach quiescence");
-		return;
-	}
-	for (x = 0; x < NODES; x++) {
-		if (m.applied_serial[x] != m.pub_serial[x])
-			violation("the last command was never applied");
-		else if (m.pub_cmd[x] == ARM &&
-			 !(m.queued[x] ? m.qkey[x] == m.pub_key[x]
-				       : m.fired_since_apply[x]))
-			violation("armed last, but not queued at its key nor "
-				  "fired");
-		else if (m.pub_cmd[x] != ARM && m.queued[x])
-			violation("cancelled last (or never armed), but queued");
-	}
-}
+enum { END = THREADS };	/* a script's last directive */
 
-static void explore(const struct ms *m)
-{
-	struct ms n;
-	int t, c, moved = 0, can = 0;
-
-	if (fault || !visit(m))
-		return;
-	if (m->opc == O_END)
-		return;
-	if (posters_done(m) && m->opc == O_IDLE)
-		check_finish(m);
-	for (t = 0; t < 2; t++) {
-		memcpy(&n, m, sizeof(n));
-		if (step_poster(&n, t)) {
-			can = 1;
-			transitions++;
-			moved |= memcmp(&n, m, sizeof(n)) != 0;
-			explore(&n);
-		}
-	}
-	for (c = 0; c < C_CHOICES; c++) {
-		memcpy(&n, m, sizeof(n));
-		if (step_owner(&n, c)) {
-			can = 1;
-			transitions++;
-			moved |= memcmp(&n, m, sizeof(n)) != 0;
-			explore(&n);
-			if (m->opc != O_IDLE)
-				break;	/* a choice only when idle */
-		}
-	}
-	if (!can || !moved)
-		violation("a state where no thread can move");
-}
-
-/* each poster's commands: what, at which key, for which node (A 0, B 1) */
-static const struct scenario scenarios[] = {
-	{ "arm A1 | arm A2", { 1, 1 }, { { ARM }, { ARM } },
-	  { { 1 }, { 2 } }, { { 0 }, { 0 } } , 0 },
-	{ "arm A1, cancel A | arm A2", { 2, 1 }, { { ARM, CANCEL }, { ARM } },
-	  { { 1, 0 }, { 2 } }, { { 0, 0 }, { 0 } } , 0 },
-	{ "cancel A | arm A1, arm A2", { 1, 2 }, { { CANCEL }, { ARM, ARM } },
-	  { { 0 }, { 1, 2 } }, { { 0 }, { 0, 0 } } , 0 },
-	{ "arm A1, arm A2 | cancel A, arm A3", { 2, 2 },
-	  { { ARM, ARM }, { CANCEL, ARM } }, { { 1, 2 }, { 0, 3 } },
-	  { { 0, 0 }, { 0, 0 } } , 0 },
-	{ "arm A1, cancel A, arm A2 | cancel A, arm A3, cancel A", { 3, 3 },
-	  { { ARM, CANCEL, ARM }, { CANCEL, ARM, CANCEL } },
-	  { { 1, 0, 2 }, { 0, 3, 0 } }, { { 0, 0, 0 }, { 0, 0, 0 } } , 0 },
-	{ "arm A1, arm B2 | arm B3, arm A4", { 2, 2 },
-	  { { ARM, ARM }, { ARM, ARM } }, { { 1, 2 }, { 3, 4 } },
-	  { { 0, 1 }, { 1, 0 } } , 0 },
-	{ "arm A1, cancel B, arm A2 | arm B3, cancel A, arm B4", { 3, 3 },
-	  { { ARM, CANCEL, ARM }, { ARM, CANCEL, ARM } },
-	  { { 1, 0, 2 }, { 3, 0, 4 } }, { { 0, 1, 0 }, { 1, 0, 1 } }, 1 },
+struct directive {
+	unsigned thread;	/* END: the script is over */
+	const char *until;	/* the step to stop before; NULL: its end */
 };
 
-static const char *run(const struct scenario *sc, int brk)
-{
-	struct ms m;
+struct script {
+	const char *name;
+	struct scenario sc;
+	struct directive d[8];
+};
 
-	SC = sc;
-	broken = brk;
-	fault = NULL;
-	free(mc_states);
-	free(mc_used);
-	mc_states = NULL;
-	mc_used = NULL;
-	seen_cap = 0;
-	seen_n = 0;
-	grow();
-	transitions = 0;
-	memset(&m, 0, sizeof(m));
-	m.head = STUB;
-	m.tail = STUB;
-	memset(m.next, NIL, sizeof(m.next));
-	m.in_list[STUB] = 1;
-	m.P[0].pc = sc->n[0] ? A_LOAD : A_FIN;
-	m.P[1].pc = sc->n[1] ? A_LOAD : A_FIN;
-	m.opc = O_IDLE;
-	explore(&m);
-	return fault;
+/* each directive runs its thread until it parks before @until, pauses
+ * (it waits for another), or ends; then the rest run round robin */
+static const struct script scripts[] = {
+	{ "an arm holding W while a cancel returns and a drain runs",
+	  { "W", { { ARM(0, 10) }, { CANCEL(0) }, { DRAIN, DRAIN } } },
+	  { { 0, "arm: store the key" }, { 1, NULL }, { 2, "drain: load the head" },
+	    { 2, NULL }, { 0, NULL }, { 2, NULL }, { END, NULL } } },
+	{ "a half-pushed link while another post returns",
+	  { "link", { { ARM(0, 10) }, { CANCEL(1) }, { DRAIN, DRAIN } } },
+	  { { 0, "push: link" }, { 1, NULL }, { 2, NULL }, { 0, NULL },
+	    { 2, NULL }, { END, NULL } } },
+	{ "a post riding on a push not yet made",
+	  { "ride", { { ARM(0, 10) }, { CANCEL(0) }, { DRAIN, DRAIN } } },
+	  { { 0, "push: exchange the head" }, { 1, NULL }, { 2, NULL },
+	    { 0, NULL }, { 1, NULL }, { 2, NULL }, { END, NULL } } },
+};
+
+static void run_script(const struct script *s)
+{
+	const struct directive *d = s->d;
+
+	world_init(&s->sc);
+	for (; d->thread != END; d++) {
+		while (!failure && enabled(d->thread) &&
+		       w.steps < MAXSTEPS - 1) {
+			step(d->thread);
+			if (w.t[d->thread].paused ||
+			    (d->until && !strcmp(w.t[d->thread].at, d->until)))
+				break;
+		}
+	}
+	for (unsigned i = 0; !failure && w.steps < MAXSTEPS - 1; i++) {
+		unsigned n = 0;
+
+		for (unsigned j = 0; j < THREADS; j++)
+			n += !w.t[j].done;
+		if (!n)
+			break;
+		if (enabled(i % THREADS))
+			step(i % THREADS);
+	}
+	if (!failure)
+		check_end();
+	if (failure) {
+		print_trace(s->name);
+		exit(1);
+	}
+	printf("remote_model-" STR(K) ": script \"%s\": passed, %u steps\n",
+	       s->name, w.steps);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	size_t i;
-	unsigned passed = 0, failed = 0;
-	static const char *const faults[] = { "", "a drain that ignores W",
-					      "no sequence count",
-					      "a cancel that clears W" };
-	unsigned found[4] = { 0, 0, 0, 0 };
+	unsigned bound = 2;
+	unsigned long random_runs = 20000;
+	uint64_t seed = 0x5eed;
+	bool scripted = true;
 
-	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
-#ifndef REMOTE_MODEL_BIG
-		if (scenarios[i].big)
-			continue;	/* make check runs it */
-#endif
-		const char *f = run(&scenarios[i], 0);
-		int brk, bites = 1;
-
-		printf("%-54s %8zu states %9zu steps: %s\n", scenarios[i].name,
-		       seen_n, transitions, f ? f : "ok");
-		for (brk = 1; brk <= 3; brk++) {
-			const char *g;
-
-			if (brk == 3 && scenarios[i].big)
-				continue;	/* found by the smaller ones */
-			g = run(&scenarios[i], brk);
-
-			printf("  broken: %-45s found: %s\n", faults[brk],
-			       g ? g : "nothing");
-			found[brk] += g != NULL;
-			/* the first two faults show in every scenario */
-			bites &= g != NULL || brk == 3;
-		}
-		if (!f && bites)
-			passed++;
-		else
-			failed++;
+	for (int i = 1; i < argc; i += 2) {
+		if (!strcmp(argv[i], "-n"))
+			scripted = false, i--;
+		else if (i + 1 == argc)
+			break;
+		else if (!strcmp(argv[i], "-b"))
+			bound = (unsigned)strtoul(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "-r"))
+			random_runs = strtoul(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "-s"))
+			seed = strtoull(argv[i + 1], NULL, 0);
 	}
-	/* the third needs a cancel beside an arm of the same node */
-	printf("a cancel that clears W: found in %u scenarios\n", found[3]);
-	if (found[3])
-		passed++;
-	else
-		failed++;
-	free(mc_states);
-	free(mc_used);
-	printf("remote_model: %u passed, %u failed\n", passed, failed);
-	return failed ? 1 : 0;
+	for (size_t i = 0; scripted && i < sizeof(scripts) / sizeof(scripts[0]);
+	     i++)
+		run_script(&scripts[i]);
+	for (size_t i = 0; i < NSCENARIOS; i++) {
+		unsigned long runs = explore(&scenarios[i], bound);
+		uint64_t rng = seed + i;
+
+		for (unsigned long r = 0; r < random_runs; r++) {
+			uint64_t at = rng;
+
+			if (!run_one(&scenarios[i], &rng)) {
+				fprintf(stderr, "remote_model-" STR(K)
+					": random schedule, seed %#" PRIx64
+					"\n", at);
+				print_trace(scenarios[i].name);
+				return 1;
+			}
+		}
+		printf("remote_model-" STR(K) ": \"%s\": %lu schedules "
+		       "(preemption bound %u), %lu random: passed\n",
+		       scenarios[i].name, runs, bound, random_runs);
+	}
+	printf("remote_model-" STR(K) ": 1 passed, 0 failed\n");
+	return 0;
 }
