@@ -2,13 +2,17 @@
 /*
  * remote.c - smartq/remote.h under real threads: a stress test
  *
- * REMOTE_PRODUCERS threads arm, re-arm (some with slack) and cancel
+ * Up to REMOTE_PRODUCERS threads arm, re-arm (some with slack) and cancel
  * timers on one queue of kind SQ_K that the main thread owns: each its
  * private timers and, all of them, the shared ones.  The owner loops:
  * drain, then expire by pop_due on a virtual clock the producers read to
  * choose their keys.  A key is unique to its arm (time, producer, count),
  * so the owner sees a timer fire twice for one arm as the same key twice.
- * At the end (producers joined, a last drain):
+ * Each producer also has one node at a time that it gives back: it arms
+ * and cancels it, posts a last cancel, and hands it to the owner, who
+ * frees it once SQ_REMOTE_IDLE says so and hands the producer a new one
+ * from malloc (often the same memory): ASan and TSan see a post that
+ * touches a freed node.  At the end (producers joined, a last drain):
  *
  *   - a private timer's state is its last command's: armed at k, it is
  *     queued at k or has fired at k; cancelled, it is not queued and it
@@ -22,7 +26,14 @@
  * Built per backend (-DSQ_K=...), with -pthread, by tests/remote.mk: o2,
  * ThreadSanitizer (gcc and clang), ASan+UBSan, and aarch64 and armhf
  * under qemu-user.  REMOTE_OPS (a macro) sets the commands per producer.
+ *
+ *	remote-K [-p PRODUCERS] [-1]
+ *
+ * -p: 1 to 16 producers (3 by default), more threads than cores; -1: every
+ * thread on the first CPU the process may use (Linux), so each post and
+ * drain can be preempted anywhere by another.
  */
+#define _GNU_SOURCE	/* sched_setaffinity, for -1 */
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
@@ -38,10 +49,11 @@
 #ifndef REMOTE_OPS
 #define REMOTE_OPS 100000
 #endif
-#define REMOTE_PRODUCERS 3
+#define REMOTE_PRODUCERS 16			/* at most */
 #define REMOTE_PRIVATE 8			/* per producer */
 #define REMOTE_SHARED 8
 #define REMOTE_TIMERS (REMOTE_PRODUCERS * REMOTE_PRIVATE + REMOTE_SHARED)
+#define REMOTE_GIVEN 64		/* a given-back node's commands */
 
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -63,6 +75,12 @@ struct timer {
 
 static SQ_REMOTE(SQ_K) remote;
 static struct timer timers[REMOTE_TIMERS];
+static unsigned producers = 3;
+/* each producer's node to give back: the owner stores a new one in
+ * lent, the producer stores it in returned when done with it */
+static _Atomic(struct timer *) lent[REMOTE_PRODUCERS];
+static _Atomic(struct timer *) returned[REMOTE_PRODUCERS];
+static unsigned long given_back;
 static atomic_ulong owner_loop;		/* the owner's loop count */
 static atomic_uint producers_done;
 static atomic_uint sync_point;	/* its RMWs order a post and a loop */
@@ -114,6 +132,72 @@ static void post_arm(struct timer *tm, unsigned p, uint64_t key,
 	tm->last_slack[p] = slack;
 }
 
+/* producer @p's node to give back: arm and cancel it, end with a cancel,
+ * hand it to the owner and wait for the next */
+static void give_back(unsigned p, uint64_t *rng, uint64_t *count)
+{
+	struct timer *tm;
+
+	while ((tm = atomic_load_explicit(&lent[p], memory_order_acquire)) ==
+	       NULL)
+		sched_yield();
+	atomic_store_explicit(&lent[p], NULL, memory_order_relaxed);
+	for (unsigned i = 0; i < REMOTE_GIVEN; i++) {
+		uint64_t r = rng_next(rng);
+		uint64_t now = atomic_load_explicit(&owner_loop,
+						    memory_order_relaxed);
+
+		if (r & 1)
+			SQ_REMOTE_CANCEL(SQ_K, &remote, &tm->node);
+		else
+			SQ_REMOTE_ARM(SQ_K, &remote, &tm->node,
+				      key_of(now + (r >> 50) % 4u, p, ++*count));
+	}
+	SQ_REMOTE_CANCEL(SQ_K, &remote, &tm->node);
+	atomic_store_explicit(&returned[p], tm, memory_order_release);
+}
+
+/* owner, at the end of loop @loop: a node given back was cancelled last,
+ * and its cancel returned before it was given back, so once a drain that
+ * began after this owner saw it has run, it is idle: free it (its memory
+ * goes back to malloc, and is often the next node's) and lend a new one */
+static void lend(unsigned long loop)
+{
+	static unsigned long seen[REMOTE_PRODUCERS];
+
+	for (unsigned p = 0; p < producers; p++) {
+		struct timer *tm = atomic_load_explicit(&returned[p],
+							memory_order_acquire);
+
+		if (!tm)
+			continue;
+		if (!seen[p]) {
+			seen[p] = loop;
+			continue;
+		}
+		if (!SQ_REMOTE_IDLE(SQ_K, &remote, &tm->node)) {
+			FAIL("a node given back after its cancel returned is "
+			     "not idle after a drain (%s)\n",
+			     SQ_QUEUED(SQ_K, &tm->node.base) ? "queued" :
+							      "pending");
+			continue;	/* leaked: the test has failed */
+		}
+		seen[p] = 0;
+		memset(tm, 0xdb, sizeof(*tm));
+		free(tm);
+		atomic_store_explicit(&returned[p], NULL, memory_order_relaxed);
+		given_back++;
+		tm = calloc(1, sizeof(*tm));
+		if (!tm) {
+			fprintf(stderr, "remote: out of memory\n");
+			exit(1);
+		}
+		tm->id = REMOTE_TIMERS;
+		SQ_REMOTE_NODE_INIT(SQ_K, &tm->node);
+		atomic_store_explicit(&lent[p], tm, memory_order_release);
+	}
+}
+
 static void *producer(void *arg)
 {
 	unsigned p = (unsigned)(uintptr_t)arg;
@@ -122,6 +206,8 @@ static void *producer(void *arg)
 	long i;
 
 	for (i = 0; i < REMOTE_OPS; i++) {
+		if (i % 4096 == 4095)
+			give_back(p, &rng, &count);
 		/* 16 commands a loop at most, so the clock moves while they
 		 * come and timers fire between them */
 		if (!(i & 15)) {
@@ -183,6 +269,7 @@ static void owner_step(unsigned long loop)
 		tm->fired_key = k;
 		tm->fired_loop = loop;
 	}
+	lend(loop);
 }
 
 static void check_end(void)
@@ -228,26 +315,70 @@ static void check_end(void)
 		FAIL("check() failed\n");
 }
 
-int main(void)
+/* -1: every thread on the first CPU the process may use */
+static void one_cpu(void)
+{
+#ifdef __linux__
+	cpu_set_t set;
+	size_t cpu;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return;
+	for (cpu = 0; cpu < (size_t)CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++)
+		;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0)
+		perror("remote: sched_setaffinity");
+#else
+	fprintf(stderr, "remote: -1 needs Linux; threads left unpinned\n");
+#endif
+}
+
+int main(int argc, char **argv)
 {
 	pthread_t th[REMOTE_PRODUCERS];
 	unsigned long loop = 1;
 	unsigned t, applied_idle = 0;
 
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-1")) {
+			one_cpu();
+		} else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
+			producers = (unsigned)strtoul(argv[++i], NULL, 10);
+			if (producers < 1 || producers > REMOTE_PRODUCERS) {
+				fprintf(stderr, "remote: -p takes 1 to %d\n",
+					REMOTE_PRODUCERS);
+				return 2;
+			}
+		} else {
+			fprintf(stderr, "usage: remote-K [-p PRODUCERS] [-1]\n");
+			return 2;
+		}
+	}
 	SQ_REMOTE_INIT(SQ_K, &remote);
 	for (t = 0; t < REMOTE_TIMERS; t++) {
 		timers[t].id = t;
 		SQ_REMOTE_NODE_INIT(SQ_K, &timers[t].node);
 	}
-	for (t = 0; t < REMOTE_PRODUCERS; t++)
+	for (t = 0; t < producers; t++) {
+		struct timer *tm = calloc(1, sizeof(*tm));
+
+		if (!tm)
+			return 1;
+		tm->id = REMOTE_TIMERS;
+		SQ_REMOTE_NODE_INIT(SQ_K, &tm->node);
+		atomic_init(&lent[t], tm);
+	}
+	for (t = 0; t < producers; t++)
 		if (pthread_create(&th[t], NULL, producer,
 				   (void *)(uintptr_t)t)) {
 			fprintf(stderr, "remote: pthread_create failed\n");
 			return 1;
 		}
-	while (atomic_load(&producers_done) < REMOTE_PRODUCERS)
+	while (atomic_load(&producers_done) < producers)
 		owner_step(loop++);
-	for (t = 0; t < REMOTE_PRODUCERS; t++)
+	for (t = 0; t < producers; t++)
 		pthread_join(th[t], NULL);
 	atomic_store(&owner_loop, loop);
 	(void)SQ_REMOTE_DRAIN(SQ_K, &remote);	/* the last commands */
@@ -262,9 +393,21 @@ int main(void)
 	if (applied_idle != REMOTE_TIMERS)
 		FAIL("%u of %u nodes idle at the end\n", applied_idle,
 		     (unsigned)REMOTE_TIMERS);
-	printf("remote-%s: %d producers x %d commands, %lu owner loops, "
-	       "%lu fired\n", STR(SQ_K), REMOTE_PRODUCERS, REMOTE_OPS, loop,
-	       fires);
+	for (t = 0; t < producers; t++) {	/* the nodes still out */
+		struct timer *out[2] = { atomic_load(&lent[t]),
+					 atomic_load(&returned[t]) };
+
+		for (unsigned j = 0; j < 2; j++) {
+			if (out[j] && !SQ_REMOTE_IDLE(SQ_K, &remote,
+						      &out[j]->node))
+				FAIL("a node given back is not idle at the "
+				     "end\n");
+			free(out[j]);
+		}
+	}
+	printf("remote-%s: %u producers x %d commands, %lu owner loops, "
+	       "%lu fired, %lu nodes given back and freed\n", STR(SQ_K),
+	       producers, REMOTE_OPS, loop, fires, given_back);
 	printf("remote-%s: %u passed, %u failed\n", STR(SQ_K),
 	       failures ? 0u : 1u, failures);
 	return failures ? 1 : 0;

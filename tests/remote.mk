@@ -7,6 +7,8 @@
 #                    tsan-gcc, tsan-clang    ThreadSanitizer: rb in make
 #                                            test, every backend in check
 #                    asan                    ASan+UBSan, SQ_DEBUG (check)
+#                  (make check runs the sanitizer variants as remote-many-K:
+#                  16 producers, then 8 with every thread on one core)
 #                    aarch64, armhf          qemu-user, weaker memory
 #                                            order than x86 (check; the
 #                                            toolchains of tests/cross.mk)
@@ -77,6 +79,14 @@ $(SQT_DIR)/$(1)/remote-%: $(SQR_SRC) $(SQR_HDRS)
 		-DREMOTE_OPS=$$(SQR_OPS_$(1)) -pthread -o $$@ $$<
 endef
 $(foreach v,o2 tsan-gcc tsan-clang asan,$(eval $(call sqr_rules,$(v))))
+# remote-many-K: the same program with more threads than cores, then
+# with every thread on one core (make check's sanitizer runs)
+define sqr_many
+$(SQT_DIR)/$(1)/remote-many-$(2): $(SQT_DIR)/$(1)/remote-$(2)
+	printf '#!/bin/sh\n"%s" -p 16 && exec "%s" -p 8 -1\n' "$$$$PWD/$$<" "$$$$PWD/$$<" >$$@
+	chmod +x $$@
+endef
+$(foreach v,tsan-gcc tsan-clang asan,$(foreach k,$(SQ_KINDS),$(eval $(call sqr_many,$(v),$(k)))))
 # cross: the binary in TARGET/bin/, a wrapper that runs it under qemu
 define sqr_cross
 $(SQT_DIR)/$(1)/bin/remote-%: $(SQR_SRC) $(SQR_HDRS)
@@ -93,12 +103,12 @@ SQR_TEST  := $(addprefix $(SQT_DIR)/o2/remote-,$(SQ_KINDS)) \
 SQR_CHECK := $(SQT_DIR)/o2/remote_model3-rb \
              $(addprefix $(SQT_DIR)/o2/remote_model-,$(filter-out rb,$(SQ_KINDS)) tie_rb) \
              $(SQT_DIR)/o2/remote_mutants \
-             $(addprefix $(SQT_DIR)/asan/remote-,$(if $(filter yes,$(SQ_ASAN)),$(SQ_KINDS)))
+             $(addprefix $(SQT_DIR)/asan/remote-many-,$(if $(filter yes,$(SQ_ASAN)),$(SQ_KINDS)))
 ifeq ($(SQ_TSAN),yes)
 SQR_TEST  += $(SQT_DIR)/tsan-gcc/remote-rb
-SQR_CHECK += $(addprefix $(SQT_DIR)/tsan-gcc/remote-,$(filter-out rb,$(SQ_KINDS)))
+SQR_CHECK += $(addprefix $(SQT_DIR)/tsan-gcc/remote-many-,$(SQ_KINDS))
 ifeq ($(SQ_TSAN_CLANG),yes)
-SQR_CHECK += $(addprefix $(SQT_DIR)/tsan-clang/remote-,$(SQ_KINDS))
+SQR_CHECK += $(addprefix $(SQT_DIR)/tsan-clang/remote-many-,$(SQ_KINDS))
 endif
 endif
 SQR_CHECK += $(foreach t,$(SQR_CROSS),$(addprefix $(SQT_DIR)/$(t)/remote-,$(SQ_KINDS)))
