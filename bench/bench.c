@@ -124,10 +124,38 @@ static void bq_machine_probe(struct bq_machine *m)
 
 static volatile uint64_t bq_sink;
 
+/*
+ * @qu, set up, runs @w in chunks of 1024 steps, each between two time
+ * stamps, until @max_steps are done or the chunks took @max_ticks (a
+ * queue that collapses cannot hold the advice's minute).  Return: the
+ * ticks; *@steps: the steps run.
+ */
+uint64_t bq_timed_run(const struct bq_queue *qu, enum bq_workload w,
+		      size_t max_steps, uint64_t max_ticks, size_t *steps)
+{
+	uint64_t ticks = 0;
+	size_t done = 0;
+
+	while (done < max_steps && ticks < max_ticks) {
+		size_t chunk = max_steps - done < 1024 ? max_steps - done : 1024;
+		uint64_t c0, c1, s;
+
+		c0 = bq_clock_begin();
+		s = qu->run(w, chunk);
+		c1 = bq_clock_end();
+		bq_sink += s;
+		ticks += c1 - c0;
+		done += chunk;
+	}
+	*steps = done;
+	return ticks;
+}
+
 /* One pass of one queue: @reps samples of cycles per loop into @out.
- * Return: the queue calls a loop made (the timer mixes count them). */
+ * Return: the queue calls a loop made (the timer mixes and the mix count
+ * them); *@fired: the nodes the mix fired a loop. */
 static double bq_measure(const struct bq_options *o, const struct bq_queue *qu,
-			 double *out)
+			 double *out, double *fired)
 {
 	size_t r;
 
@@ -137,6 +165,7 @@ static double bq_measure(const struct bq_options *o, const struct bq_queue *qu,
 		bq_sink += qu->run(o->workload, o->warmup);
 	bq.reprograms = 0;
 	bq.ops = 0;
+	bq.fired = 0;
 	for (r = 0; r < o->reps; r++) {
 		uint64_t c0, c1, s;
 
@@ -147,6 +176,7 @@ static double bq_measure(const struct bq_options *o, const struct bq_queue *qu,
 		out[r] = (double)(c1 - c0) / (double)o->loops;
 	}
 	qu->teardown();
+	*fired = (double)bq.fired / (double)(o->reps * o->loops);
 	return (double)bq.ops / (double)(o->reps * o->loops);
 }
 
@@ -243,12 +273,14 @@ static bool bq_run_n(const struct bq_options *o, const struct bq_machine *m,
 	if (!bq_verify_all(o, n))
 		return false;
 	for (k = 0; k < nq; k++)
-		res[k].ops = 0;
+		res[k].ops = res[k].fired = 0;
 	for (j = 0; j < 2 * nq; j++) {
 		size_t idx = j < nq ? j : 2 * nq - 1 - j;
 		double *pass = res[idx].samples + (j < nq ? 0 : o->reps);
+		double fired;
 
-		res[idx].ops += bq_measure(o, o->queues[idx], pass) / 2;
+		res[idx].ops += bq_measure(o, o->queues[idx], pass, &fired) / 2;
+		res[idx].fired += fired / 2;
 		bq_print_pass(o, o->queues[idx], pass);
 	}
 	for (k = 0; k < nq; k++) {
@@ -291,6 +323,10 @@ int main(int argc, char **argv)
 	bq_gran_shift = o.gran_shift >= 0 ? (unsigned)o.gran_shift
 					  : bq_fit_gran(o.inc_max);
 	bq_machine_probe(&m);
+	if (o.advise) {
+		status = bq_advise(&o, &m);
+		goto out;
+	}
 	bq_print_header(&o, &m);
 
 	res = (struct bq_result *)bq_xrealloc(NULL, o.nn * nq * sizeof(*res));
@@ -313,7 +349,10 @@ int main(int argc, char **argv)
 		free(res[i].samples);
 	free(res);
 	free(bq_chase_line);
+out:
 	free(o.ns);
+	free(o.trace_inc);
+	free(o.trace_op);
 	bq_free_tables();
 	return status;
 }

@@ -10,6 +10,8 @@
  *   bench.c    the clock, the correctness pass and the timed passes, main
  *   report.c   what is printed and written: header, per-pass lines,
  *              summaries, CSV, JSON
+ *   advise.c   --advise: the user's shape run on every queue that fits,
+ *              one recommendation
  */
 #ifndef SQ_BENCH_H
 #define SQ_BENCH_H
@@ -34,7 +36,7 @@
 #define BQ_MAX_QUEUES 32
 
 enum bq_workload {
-	BQ_HOLD, BQ_SCHED, BQ_TIMER, BQ_UPDOWN, BQ_SPREAD, BQ_CHURN,
+	BQ_HOLD, BQ_SCHED, BQ_TIMER, BQ_UPDOWN, BQ_SPREAD, BQ_CHURN, BQ_MIX,
 	BQ_NWORKLOADS
 };
 enum bq_dist {
@@ -42,6 +44,15 @@ enum bq_dist {
 	BQ_LOGUNIFORM, BQ_NDISTS
 };
 extern const char *const bq_workload_names[BQ_NWORKLOADS];
+
+/*
+ * The steps of the mix workload (-w mix, --advise), one a table entry:
+ * arm an idle node at now + increment, fire the first (pop it; now
+ * becomes its key), cancel a random queued node, re-arm one at now +
+ * increment.  BQ_OP_AUTO is an arm while fewer than N are queued, else a
+ * fire, so the queue holds N as the user said.
+ */
+enum bq_op { BQ_OP_AUTO, BQ_OP_ARM, BQ_OP_FIRE, BQ_OP_CANCEL, BQ_OP_REARM };
 extern const char *const bq_dist_names[BQ_NDISTS];
 
 /* What one timing run of one queue reads; reset before every setup. */
@@ -50,6 +61,9 @@ struct bq_state {
 	uint64_t *keys;		/* their initial keys, bq.n of them */
 	uint32_t inc[BQ_TAB];	/* key increments (slices, timeouts) */
 	uint32_t rnd[BQ_TAB];	/* random words: the workloads' choices */
+	uint8_t op[BQ_TAB];	/* mix: each step's enum bq_op */
+	size_t spare;		/* mix: idle nodes beside the n queued */
+	uint64_t fired;		/* mix: nodes fired (popped), so far */
 	uint64_t tick;		/* position in the tables */
 	uint64_t now;		/* timer: deadline of the last expiry;
 				 * churn: the clock */
@@ -76,6 +90,7 @@ static inline size_t bq_pick(uint32_t r, size_t n)
 struct bq_queue {
 	const char *name;
 	int peer;
+	int exact;		/* 1: exact order; 0: only to a granularity */
 	uint64_t span;		/* keys further apart than this come out
 				 * out of order (the seed's ring); 0: none */
 	size_t node_size;	/* sizeof its node: --event must hold it */
@@ -111,6 +126,20 @@ struct bq_options {
 	const char *csv, *json;
 	const char *fault;
 	bool chase;		/* --chase: time a dependent DRAM load per N */
+	/* the mix (-w mix, --advise): shares of the steps, or a trace */
+	double cancel, rearm;	/* --cancel, --rearm: shares of the steps */
+	const char *trace;	/* --trace FILE: recorded delays or steps */
+	uint32_t *trace_inc;	/* its delays, trace_len of them */
+	uint8_t *trace_op;	/* its steps (enum bq_op), or NULL: delays only */
+	size_t trace_len;
+	/* --advise */
+	bool advise;
+	double budget;		/* --time: seconds the whole advice may take */
+	size_t rounds;		/* --rounds: runs of each queue */
+	uint64_t gran;		/* --gran: order within this many key units
+				 * is enough (0: exact order) */
+	bool remote;		/* --remote: other threads post */
+	bool queues_given;	/* -q named the candidates */
 };
 
 /* options.c */
@@ -130,7 +159,8 @@ void bq_free_tables(void);
 struct bq_result {
 	double *samples;	/* 2 * reps: both passes */
 	double min, median;
-	double ops;		/* timer: queue calls a loop (else 0) */
+	double ops;		/* timer, mix: queue calls a loop (else 0) */
+	double fired;		/* mix: nodes fired a loop (else 0) */
 	double chase;		/* --chase: ns a dependent load, this N's */
 };
 struct bq_machine {
@@ -154,6 +184,14 @@ void bq_write_csv(const struct bq_options *o, const struct bq_result *res,
 		  const struct bq_machine *m);
 void bq_write_json(const struct bq_options *o, const struct bq_result *res,
 		   const struct bq_machine *m);
+
+/* bench.c: the clock and one measured run, for advise.c */
+uint64_t bq_timed_run(const struct bq_queue *qu, enum bq_workload w,
+		      size_t max_steps, uint64_t max_ticks, size_t *steps);
+
+/* advise.c */
+int bq_advise(struct bq_options *o, const struct bq_machine *m);
+void bq_read_trace(struct bq_options *o);
 
 /* @p, or the run ends: the harness has nothing to measure without it. */
 static inline void *bq_xcheck(void *p, size_t size)

@@ -66,7 +66,7 @@ BENCH_LINUX_FLAGS :=
 endif
 
 BENCH_SRCS := bench/bench.c bench/options.c bench/tables.c bench/queues.c \
-	bench/report.c
+	bench/report.c bench/advise.c
 BENCH_DEPS  = $(BENCH_SRCS) bench/bench.h bench/queue.h bench/kind.h \
 	bench/peers.h bench/peers-stream.h $(HEADERS) $(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
 
@@ -87,10 +87,20 @@ $(PEERS_TEST): bench/test-peers.c bench/peers-stream.h bench/peers.h \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ibench $(CFLAGS) $(WARN) -std=c11 -o $@ bench/test-peers.c
 
-.PHONY: bench plot costs bench-always
+.PHONY: bench plot costs bench-always advise
 bench: $(BENCH_BIN) ## the rdtsc harness, N = 1..2048 (BENCH_ARGS=--help lists options)
 	@mkdir -p $(dir $(BENCH_CSV)) $(dir $(BENCH_JSON))
 	$(BENCH_BIN) --csv $(BENCH_CSV) --json $(BENCH_JSON) $(BENCH_ARGS)
+
+# Which queue for your shape of work, within a minute: sq-bench --advise
+# with ADVISE's options; alone, a timer service of 10^4 timers (1 ms ..
+# 1 h, 30% cancels, 30% re-arms, order within 1 ms).  E.g.
+#   make advise ADVISE='-n 100000 -d exp --cancel 0.3'
+#   make advise ADVISE='-n 1000000 -d exp -m 3G --cancel 0 --rearm 0 --exact'
+#   make advise ADVISE='-n 50000 --trace my-delays.txt --exact'
+ADVISE ?=
+advise: $(BENCH_BIN) ## which queue for your work, in a minute: one recommendation (ADVISE='-n 100000 -d exp --cancel 0.3')
+	$(BENCH_BIN) --advise $(ADVISE)
 
 plot: ## cycles/loop against N from the last make bench, as a PNG (gnuplot)
 	@sh bench/plot.sh $(BENCH_CSV) $(BENCH_PNG)

@@ -75,7 +75,7 @@ shift 2
 cc=${CC:-cc}
 cflags=${CFLAGS:--O2 -g}
 build=${BUILD:-build}/compare
-srcs="bench/bench.c bench/options.c bench/tables.c bench/queues.c bench/report.c"
+srcs="bench/bench.c bench/options.c bench/tables.c bench/queues.c bench/report.c bench/advise.c"
 
 args_of() {
 	case $1 in

@@ -16,6 +16,7 @@
 #define BQ_GRAN 1
 #else
 #define BQ_GRAN ((uint64_t)1 << bq_gran_shift)
+#define BQ_EXACT 0
 #define BQ_INIT(q) ((void)SQ_INIT_GEOM(BQ_K, q, bq_gran_shift, 0))
 #endif
 #include "queue.h"

@@ -64,6 +64,11 @@ static void bq_usage(FILE *f)
 "                          steps in 64 re-arm a random timer (requeue), the\n"
 "                          64th advances the clock by 1 and fires every\n"
 "                          timer due (pop_due; idle until re-armed)\n"
+"                        mix: your own shape: --cancel and --rearm shares of\n"
+"                          the steps cancel (dequeue) and re-arm (requeue) a\n"
+"                          random queued node; the rest arm an idle node at\n"
+"                          now+increment (enqueue) while fewer than N are\n"
+"                          queued, else fire the first (pop; now = its key)\n"
 	);
 	fprintf(f,
 "  -d, --dist D          key increments, each at most MAX (bench/README.md\n"
@@ -101,6 +106,28 @@ static void bq_usage(FILE *f)
 "                        and print each queue's ns/loop in such loads\n"
 "      --fault QUEUE     corrupt QUEUE before its correctness pass (to test\n"
 "                        that the pass catches it: the run must fail)\n"
+"      --cancel P        mix: share P (0..1) of the steps cancel (0)\n"
+"      --rearm P         mix: share P of the steps re-arm (0); every cancel\n"
+"                        needs an arm, so 2 x cancel + rearm must be below 1\n"
+"      --trace FILE      mix: recorded delays or steps instead of -d/-m, one\n"
+"                        a line: 'DELAY' (key minus now at an arm), or\n"
+"                        'arm DELAY', 'rearm DELAY', 'cancel', 'fire' (the\n"
+"                        steps then come from the file); '#' comments\n"
+"\n"
+"  --advise              run your shape (the mix) on every backend that fits\n"
+"                        and the strongest peers, print one recommendation,\n"
+"                        its ratios, the spread between runs and the command\n"
+"                        that reproduces it.  With it: -n N (one size,\n"
+"                        10000), -d/-m or --trace, --cancel, --rearm, and\n"
+"      --gran T          order within T key units is enough: the ring and\n"
+"                        the wheel join at Tg = T rounded down to a power of\n"
+"                        two (default: exact order, exact queues only)\n"
+"      --remote          other threads post (arm, cancel) through the inbox\n"
+"      --time S          seconds the whole advice may take (40, at most 600)\n"
+"      --rounds R        runs of each queue, alternating order (3)\n"
+"                        --advise alone is a timer service: -n 10000\n"
+"                        -d loguniform -m 3600000 --cancel 0.3 --rearm 0.3\n"
+"                        --gran 1 (keys in ms: timeouts 1 ms .. 1 h)\n"
 "  -h, --help            this text\n"
 "\n"
 "Clock: serialised rdtsc on x86 (lfence;rdtsc;lfence to start, rdtscp;lfence\n"
@@ -336,14 +363,38 @@ static const struct option bq_longopts[] = {
 	{ "fault", required_argument, NULL, 'F' },
 	{ "chase", no_argument, NULL, 'D' },
 	{ "event", required_argument, NULL, 'E' },
+	{ "cancel", required_argument, NULL, 'X' },
+	{ "rearm", required_argument, NULL, 'R' },
+	{ "trace", required_argument, NULL, 'T' },
+	{ "advise", no_argument, NULL, 'A' },
+	{ "gran", required_argument, NULL, 'g' },
+	{ "remote", no_argument, NULL, 'P' },
+	{ "exact", no_argument, NULL, 'x' },
+	{ "time", required_argument, NULL, 't' },
+	{ "rounds", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* Which of the options that have workload-dependent defaults were given. */
 struct bq_given {
-	bool warmup, dist, inc_max;
+	bool warmup, dist, inc_max, n, workload, cancel, rearm, gran, exact;
+	bool budget, loops, reps, gran_shift;
 };
+
+/* A share of the steps: a number from 0 to 1. */
+static double bq_parse_share(const char *s, const char *what)
+{
+	char *e;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &e);
+	if (errno || e == s || *e || !(v >= 0.0 && v <= 1.0))
+		bq_die("%s: a share of the steps from 0 to 1 (0.3 is 30%%), "
+		       "not '%s'", what, s);
+	return v;
+}
 
 static void bq_defaults(struct bq_options *o)
 {
@@ -358,6 +409,8 @@ static void bq_defaults(struct bq_options *o)
 	o->seed = 1;
 	o->cpu = -1;
 	o->gran_shift = -1;
+	o->budget = 40;
+	o->rounds = 3;
 }
 
 /* The numeric options; the rest are in bq_option(). */
@@ -378,15 +431,18 @@ static void bq_number_option(struct bq_options *o, int c, const char *arg,
 		o->loops = (size_t)bq_parse_num(arg, NULL, "--loops");
 		if (!o->loops)
 			bq_die("--loops: at least 1");
+		given->loops = true;
 		break;
 	case 'r':
 		o->reps = (size_t)bq_parse_num(arg, NULL, "--reps");
 		if (!o->reps || o->reps > 1000)
 			bq_die("--reps: between 1 and 1000");
+		given->reps = true;
 		break;
 	case 'W':
 		o->warmup = (size_t)bq_parse_num(arg, NULL, "--warmup");
 		given->warmup = true;
+		given->loops = true;
 		break;
 	case 's':
 		o->seed = bq_parse_num(arg, NULL, "--seed");
@@ -400,11 +456,33 @@ static void bq_number_option(struct bq_options *o, int c, const char *arg,
 			bq_die("--event: a multiple of 8 from 8 to 4096 bytes");
 		o->event = (size_t)v;
 		break;
+	case 't':
+		v = bq_parse_num(arg, NULL, "--time");
+		if (v < 1 || v > 600)
+			bq_die("--time: seconds from 1 to 600");
+		o->budget = (double)v;
+		given->budget = true;
+		break;
+	case 'o':
+		v = bq_parse_num(arg, NULL, "--rounds");
+		if (v < 1 || v > 50)
+			bq_die("--rounds: from 1 to 50");
+		o->rounds = (size_t)v;
+		given->budget = true;
+		break;
+	case 'g':
+		v = bq_parse_num(arg, NULL, "--gran");
+		if (v < 1 || v > ((uint64_t)1 << 40))
+			bq_die("--gran: key units from 1 to 2^40");
+		o->gran = v;
+		given->gran = true;
+		break;
 	default:	/* 'G' */
 		v = bq_parse_num(arg, NULL, "--gran-shift");
 		if (v > 40)
 			bq_die("--gran-shift: at most 40");
 		o->gran_shift = (int)v;
+		given->gran_shift = true;
 		break;
 	}
 }
@@ -415,13 +493,37 @@ static void bq_option(struct bq_options *o, int c, const char *arg,
 	switch (c) {
 	case 'n':
 		bq_parse_ns(o, arg);
+		given->n = true;
 		break;
 	case 'q':
 		bq_parse_queues(o, arg);
+		o->queues_given = true;
 		break;
 	case 'w':
 		o->workload = (enum bq_workload)bq_lookup(bq_workload_names,
 			BQ_NWORKLOADS, arg, "--workload");
+		given->workload = true;
+		break;
+	case 'X':
+		o->cancel = bq_parse_share(arg, "--cancel");
+		given->cancel = true;
+		break;
+	case 'R':
+		o->rearm = bq_parse_share(arg, "--rearm");
+		given->rearm = true;
+		break;
+	case 'T':
+		o->trace = arg;
+		break;
+	case 'A':
+		o->advise = true;
+		break;
+	case 'P':
+		o->remote = true;
+		break;
+	case 'x':
+		o->gran = 0;
+		given->exact = true;
 		break;
 	case 'd':
 		o->dist = (enum bq_dist)bq_lookup(bq_dist_names, BQ_NDISTS,
@@ -446,7 +548,7 @@ static void bq_option(struct bq_options *o, int c, const char *arg,
 		bq_usage(stdout);
 		exit(0);
 	case 'm': case 'l': case 'r': case 'W': case 's': case 'c': case 'G':
-	case 'E':
+	case 'E': case 't': case 'o': case 'g':
 		bq_number_option(o, c, arg, given);
 		break;
 	default:
@@ -455,10 +557,56 @@ static void bq_option(struct bq_options *o, int c, const char *arg,
 	}
 }
 
+/*
+ * --advise: one size, the mix, and a timer service's shape for whatever
+ * is not given (keys in ms: timeouts 1 ms .. 1 h, 30% of the steps
+ * cancel, 30% re-arm, order within 1 ms).  Each option's default stands
+ * alone: --exact, --cancel 0 --rearm 0 make a simulator's hold.
+ */
+static void bq_advise_options(struct bq_options *o, const struct bq_given *g)
+{
+	if (g->workload && o->workload != BQ_MIX)
+		bq_die("--advise runs your own mix (--cancel, --rearm, --trace), "
+		       "not -w %s", bq_workload_names[o->workload]);
+	if (g->loops || g->reps)
+		bq_die("--advise times each queue by --time and --rounds, not "
+		       "by -l, -r or --warmup");
+	if (g->gran_shift)
+		bq_die("--advise: say the order you need with --gran T (key "
+		       "units) or --exact, not --gran-shift");
+	if (g->gran && g->exact)
+		bq_die("--advise: --gran and --exact disagree: give one");
+	o->workload = BQ_MIX;
+	if (!g->n) {
+		o->nn = 0;
+		bq_add_n(o, 10000);
+	} else if (o->nn != 1) {
+		bq_die("--advise: -n takes one size, the N you keep queued, "
+		       "not a list");
+	}
+	if (o->trace && (g->dist || g->inc_max))
+		bq_die("--advise: --trace gives the delays: drop -d and -m");
+	if (!g->dist)
+		o->dist = BQ_LOGUNIFORM;
+	if (!g->inc_max)
+		o->inc_max = 3600000;
+	if (!g->cancel)
+		o->cancel = 0.3;
+	if (!g->rearm)
+		o->rearm = 0.3;
+	if (!g->gran && !g->exact)
+		o->gran = 1;
+	o->gran_shift = 0;
+	while (o->gran >> (o->gran_shift + 1))
+		o->gran_shift++;
+}
+
 void bq_parse_options(struct bq_options *o, int argc, char **argv)
 {
-	struct bq_given given = { false, false, false };
+	struct bq_given given;
 	int c;
+
+	memset(&given, 0, sizeof(given));
 
 	bq_defaults(o);
 	while ((c = getopt_long(argc, argv, "n:q:w:d:m:l:r:s:c:h", bq_longopts,
@@ -466,6 +614,27 @@ void bq_parse_options(struct bq_options *o, int argc, char **argv)
 		bq_option(o, c, optarg, &given);
 	if (optind < argc)
 		bq_die("unexpected argument '%s' (see --help)", argv[optind]);
+	if (o->advise)
+		bq_advise_options(o, &given);
+	else if ((given.cancel || given.rearm || o->trace) &&
+		 o->workload != BQ_MIX)
+		bq_die("--cancel, --rearm and --trace shape the mix: add "
+		       "-w mix (or --advise)");
+	else if (given.gran || o->remote || given.exact || given.budget)
+		bq_die("--gran, --exact, --remote, --time and --rounds are "
+		       "--advise's (the plain harness takes --gran-shift)");
+	if (o->workload == BQ_MIX) {
+		if (o->trace)
+			bq_read_trace(o);
+		if (o->trace_op && (given.cancel || given.rearm))
+			bq_die("--trace %s has its own steps: drop --cancel and "
+			       "--rearm", o->trace);
+		if (!o->trace_op && 2 * o->cancel + o->rearm >= 1.0)
+			bq_die("--cancel %g --rearm %g: every cancelled node was "
+			       "armed first, so 2 x cancel + rearm must be below "
+			       "1 (the rest are arms and fires)", o->cancel,
+			       o->rearm);
+	}
 	if (!given.warmup)
 		o->warmup = o->loops;
 	if (o->workload == BQ_SPREAD || o->workload == BQ_CHURN) {

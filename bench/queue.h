@@ -14,9 +14,12 @@
  *	BQ_FINI(q)  optional, how to release what the queue allocated itself
  *	BQ_SPAN     optional, how far apart keys may lie and still come out
  *	            in order (default 0: any distance)
+ *	BQ_EXACT    optional, 0 for a queue exact only to a granularity
+ *	            (default 1: exact)
  *
  * and it defines static functions bq_<K>_hold(), _sched(), _timer(),
- * _churn(), _updown(), _setup(), _teardown(), _verify() and the table entry bq_<K>_ops, every
+ * _churn(), _updown(), _mix(), _setup(), _teardown(), _verify() and the
+ * table entry bq_<K>_ops, every
  * one written against the common macro API (SQ_POP(K, q) and friends), so
  * the timing loop has one shape for every queue and the algorithms stay in
  * their headers.  Each include ends by undefining its parameters.
@@ -34,6 +37,9 @@
 #endif
 #ifndef BQ_SPAN
 #define BQ_SPAN 0
+#endif
+#ifndef BQ_EXACT
+#define BQ_EXACT 1
 #endif
 
 #define BQ_FN(name) BQ_XCAT3(bq_, BQ_K, _##name)
@@ -256,6 +262,80 @@ static uint64_t BQ_FN(updown)(size_t loops)
 	return sink;
 }
 
+/*
+ * A queued node for a cancel or a re-arm: the first queued one from a
+ * random index on (about two looks with half the nodes idle).
+ */
+static SQ_NODE(BQ_K) *BQ_FN(queued_near)(uint32_t r, size_t total)
+{
+	size_t j = bq_pick(r, total);
+	SQ_NODE(BQ_K) *n;
+
+	while (!SQ_QUEUED(BQ_K, n = BQ_AT(BQ_FN(mem), BQ_FN(stride), j)))
+		j = j + 1 == total ? 0 : j + 1;
+	return n;
+}
+
+/*
+ * mix: the user's own shape (-w mix, --advise).  Each step is the
+ * table's: arm an idle node at now + increment (enqueue), fire the first
+ * (pop; now becomes its key, a clock that never runs back), cancel a
+ * random queued node (dequeue; it goes idle) or re-arm one at now +
+ * increment (requeue).  BQ_OP_AUTO arms while fewer than N are queued
+ * and fires otherwise; an arm with no idle node fires, and any other
+ * step on an empty queue arms, so every queue makes the same calls.  One
+ * queue call a step: ns a step is ns per operation of the mix.
+ */
+static uint64_t BQ_FN(mix)(size_t loops)
+{
+	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
+	SQ_NODE(BQ_K) *n;
+	const uint32_t *inc = bq.inc, *rnd = bq.rnd;
+	const uint8_t *op = bq.op;
+	uint64_t t = bq.tick, now = bq.now, sink = 0, fired = 0;
+	size_t i, total = bq.n + bq.spare;
+
+	for (i = 0; i < loops; i++) {
+		size_t at = (size_t)((t + i) & BQ_TAB_MASK);
+		unsigned o = op[at];
+
+		if (o == BQ_OP_AUTO)
+			o = SQ_COUNT(BQ_K, q) < bq.n ? BQ_OP_ARM : BQ_OP_FIRE;
+		if (o == BQ_OP_ARM && bq.sleep_head == bq.sleep_tail)
+			o = BQ_OP_FIRE;
+		else if (o != BQ_OP_ARM && SQ_EMPTY(BQ_K, q))
+			o = BQ_OP_ARM;
+		switch (o) {
+		case BQ_OP_ARM:
+			n = (SQ_NODE(BQ_K) *)
+				bq.sleep[bq.sleep_head++ & bq.sleep_mask];
+			SQ_ENQUEUE(BQ_K, q, n, now + inc[at]);
+			break;
+		case BQ_OP_FIRE:
+			n = SQ_POP(BQ_K, q);
+			now = n->key > now ? n->key : now;
+			sink += n->key;
+			fired++;
+			bq.sleep[bq.sleep_tail++ & bq.sleep_mask] = n;
+			break;
+		case BQ_OP_CANCEL:
+			n = BQ_FN(queued_near)(rnd[at], total);
+			SQ_DEQUEUE(BQ_K, q, n);
+			bq.sleep[bq.sleep_tail++ & bq.sleep_mask] = n;
+			break;
+		default:	/* BQ_OP_REARM */
+			n = BQ_FN(queued_near)(rnd[at], total);
+			(void)SQ_REQUEUE(BQ_K, q, n, now + inc[at]);
+			break;
+		}
+	}
+	bq.tick = t + loops;
+	bq.now = now;
+	bq.fired += fired;
+	bq.ops += loops;
+	return sink;
+}
+
 static uint64_t BQ_FN(run)(enum bq_workload w, size_t loops)
 {
 	switch (w) {
@@ -268,6 +348,8 @@ static uint64_t BQ_FN(run)(enum bq_workload w, size_t loops)
 		return BQ_FN(updown)(loops);
 	case BQ_CHURN:
 		return BQ_FN(churn)(loops);
+	case BQ_MIX:
+		return BQ_FN(mix)(loops);
 	case BQ_HOLD:
 	case BQ_NWORKLOADS:
 		break;
@@ -275,20 +357,26 @@ static uint64_t BQ_FN(run)(enum bq_workload w, size_t loops)
 	return BQ_FN(hold)(loops);
 }
 
-/* N nodes with the run's initial keys, in index order. */
+/* N nodes with the run's initial keys, in index order; the mix's spare
+ * nodes after them, idle, in the sleep FIFO. */
 static void BQ_FN(setup)(void)
 {
 	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
 	size_t i, stride = bq.event ? bq.event : sizeof(SQ_NODE(BQ_K));
-	char *mem = (char *)bq_xalloc_lines(bq.n * stride);
+	size_t total = bq.n + bq.spare;
+	char *mem = (char *)bq_xalloc_lines(total * stride);
 
-	memset(mem, 0, bq.n * stride);
+	memset(mem, 0, total * stride);
 	BQ_FN(mem) = mem;
 	BQ_FN(stride) = stride;
 	BQ_INIT(q);
 	for (i = 0; i < bq.n; i++) {
 		SQ_NODE_INIT(BQ_K, BQ_AT(mem, stride, i));
 		SQ_ENQUEUE(BQ_K, q, BQ_AT(mem, stride, i), bq.keys[i]);
+	}
+	for (; i < total; i++) {
+		SQ_NODE_INIT(BQ_K, BQ_AT(mem, stride, i));
+		bq.sleep[bq.sleep_tail++ & bq.sleep_mask] = BQ_AT(mem, stride, i);
 	}
 }
 
@@ -315,7 +403,7 @@ static const char *BQ_FN(verify)(enum bq_workload w, size_t steps, int fault)
 {
 	SQ_QUEUE(BQ_K) *q = &BQ_FN(q);
 	SQ_NODE(BQ_K) *n;
-	size_t popped = 0, asleep, i;
+	size_t popped = 0, asleep, i, total = bq.n + bq.spare;
 	uint64_t prev = 0, sink;
 
 	BQ_FN(setup)();
@@ -337,10 +425,10 @@ static const char *BQ_FN(verify)(enum bq_workload w, size_t steps, int fault)
 		bq.ref_reprograms = bq.reprograms;
 	}
 	/* sleeping tasks, drained nodes, cancelled timers: not queued */
-	for (asleep = 0, i = 0; i < bq.n; i++)
+	for (asleep = 0, i = 0; i < total; i++)
 		asleep += !SQ_QUEUED(BQ_K,
 				     BQ_AT(BQ_FN(mem), BQ_FN(stride), i));
-	if (SQ_COUNT(BQ_K, q) + asleep != bq.n)
+	if (SQ_COUNT(BQ_K, q) + asleep != total)
 		return "count() after the workload is wrong";
 	if (fault && SQ_FIRST(BQ_K, q))
 		SQ_FIRST(BQ_K, q)->key = UINT64_MAX / 2;	/* the fault */
@@ -352,10 +440,10 @@ static const char *BQ_FN(verify)(enum bq_workload w, size_t steps, int fault)
 		if (popped > 0 && n->key + (uint64_t)(BQ_GRAN) <= prev)
 			return "pop returned keys out of order";
 		prev = n->key;
-		if (++popped > bq.n)
+		if (++popped > total)
 			return "pop returned more nodes than were queued";
 	}
-	if (popped + asleep != bq.n)
+	if (popped + asleep != total)
 		return "pop returned fewer nodes than were queued";
 	if (!SQ_EMPTY(BQ_K, q) || SQ_COUNT(BQ_K, q) != 0 || SQ_FIRST(BQ_K, q))
 		return "the drained queue does not say it is empty";
@@ -368,8 +456,8 @@ static const char *BQ_FN(verify)(enum bq_workload w, size_t steps, int fault)
 }
 
 static const struct bq_queue BQ_FN(ops) = {
-	BQ_NAME, BQ_PEER, BQ_SPAN, sizeof(SQ_NODE(BQ_K)), BQ_FN(setup), BQ_FN(run), BQ_FN(teardown),
-	BQ_FN(verify),
+	BQ_NAME, BQ_PEER, BQ_EXACT, BQ_SPAN, sizeof(SQ_NODE(BQ_K)),
+	BQ_FN(setup), BQ_FN(run), BQ_FN(teardown), BQ_FN(verify),
 };
 
 #undef BQ_FN
@@ -380,3 +468,4 @@ static const struct bq_queue BQ_FN(ops) = {
 #undef BQ_INIT
 #undef BQ_FINI
 #undef BQ_SPAN
+#undef BQ_EXACT

@@ -128,6 +128,7 @@ unsigned bq_gran_shift;
 #define BQ_NAME "tr_seed"
 #define BQ_PEER 1
 #define BQ_GRAN BQ_TR_GRAN
+#define BQ_EXACT 0
 #define BQ_SPAN ((uint64_t)BQ_TR_SLOTS * BQ_TR_GRAN)
 #include "queue.h"
 
@@ -164,6 +165,7 @@ unsigned bq_gran_shift;
 #define BQ_NAME "wheel"
 #define BQ_PEER 1
 #define BQ_GRAN ((uint64_t)1 << bq_gran_shift)
+#define BQ_EXACT 0
 #define BQ_INIT(q) sq_peer_wheel_init_geom(q, bq_gran_shift)
 #include "queue.h"
 

@@ -200,10 +200,10 @@ void bq_print_pass(const struct bq_options *o, const struct bq_queue *qu,
 	printf("\n");
 }
 
-/* One summary table: a row per N, a column per queue, medians * @scale
- * (divided by the calls a loop made, when @per_call). */
+/* One summary table: a row per N, a column per queue, medians * @scale,
+ * per loop (@per 0), per queue call (1) or per node fired (2). */
 static void bq_summary(const struct bq_options *o, const struct bq_result *res,
-		       double scale, bool per_call)
+		       double scale, int per)
 {
 	size_t i, k, nq = o->nq;
 
@@ -213,9 +213,12 @@ static void bq_summary(const struct bq_options *o, const struct bq_result *res,
 	printf("\n");
 	for (i = 0; i < o->nn; i++) {
 		printf("%9zu", o->ns[i]);
-		for (k = 0; k < nq; k++)
-			printf(" %9.1f ", res[i * nq + k].median * scale /
-			       (per_call ? res[i * nq + k].ops : 1.0));
+		for (k = 0; k < nq; k++) {
+			const struct bq_result *r = &res[i * nq + k];
+			double d = per == 1 ? r->ops : per == 2 ? r->fired : 1;
+
+			printf(" %9.1f ", d > 0 ? r->median * scale / d : 0.0);
+		}
 		printf("\n");
 	}
 }
@@ -226,16 +229,22 @@ void bq_print_summaries(const struct bq_options *o,
 {
 	printf("\nSummary: median cycles/loop over both passes "
 	       "(%s workload; * = peer)\n", bq_workload_names[o->workload]);
-	bq_summary(o, res, 1.0, false);
+	bq_summary(o, res, 1.0, 0);
 	printf("\nSummary: median ns/loop (%s %.1f MHz)\n",
 	       m->tsc ? "TSC" : "clock", m->hz / 1e6);
-	bq_summary(o, res, 1e9 / m->hz, false);
+	bq_summary(o, res, 1e9 / m->hz, 0);
+	/* the mix makes one queue call a step: a loop is an operation */
+	if (o->workload == BQ_MIX) {
+		printf("\nSummary: median ns per node fired (a loop is one "
+		       "operation of the mix)\n");
+		bq_summary(o, res, 1e9 / m->hz, 2);
+	}
 	/* A ring pops by its granularity, so its expiries fire more timers
 	 * a step than an exact queue's: compare costs per call. */
 	if (bq_timer_mix(o)) {
 		printf("\nSummary: median ns per queue call (calls a step "
 		       "differ when an expiry fires several timers)\n");
-		bq_summary(o, res, 1e9 / m->hz, true);
+		bq_summary(o, res, 1e9 / m->hz, 1);
 	}
 }
 
@@ -272,17 +281,19 @@ void bq_write_csv(const struct bq_options *o, const struct bq_result *res,
 		return;		/* not reached; for the analyzers */
 	}
 	fprintf(f, "workload,dist,n,queue,peer,loops,reps,"
-		"min_cycles,median_cycles,min_ns,median_ns\n");
+		"min_cycles,median_cycles,min_ns,median_ns,calls_per_loop\n");
 	for (i = 0; i < o->nn; i++)
 		for (k = 0; k < nq; k++) {
 			const struct bq_result *r = &res[i * nq + k];
 
-			fprintf(f, "%s,%s,%zu,%s,%d,%zu,%zu,%.2f,%.2f,%.2f,%.2f\n",
+			fprintf(f, "%s,%s,%zu,%s,%d,%zu,%zu,%.2f,%.2f,%.2f,"
+				"%.2f,%.4f\n",
 				bq_workload_names[o->workload],
 				bq_dist_names[o->dist], o->ns[i],
 				o->queues[k]->name, o->queues[k]->peer,
 				o->loops, 2 * o->reps, r->min, r->median,
-				r->min * 1e9 / m->hz, r->median * 1e9 / m->hz);
+				r->min * 1e9 / m->hz, r->median * 1e9 / m->hz,
+				r->ops);
 		}
 	if (fclose(f))
 		bq_die("--csv %s: write failed", o->csv);
@@ -339,12 +350,13 @@ void bq_write_json(const struct bq_options *o, const struct bq_result *res,
 			fprintf(f, "%s\n    {\"n\": %zu, \"queue\": \"%s\", "
 				"\"peer\": %s, \"min_cycles\": %.2f, "
 				"\"median_cycles\": %.2f, "
-				"\"min_ns\": %.2f, \"median_ns\": %.2f}",
+				"\"min_ns\": %.2f, \"median_ns\": %.2f, "
+				"\"calls_per_loop\": %.4f}",
 				(i + k) ? "," : "", o->ns[i],
 				o->queues[k]->name,
 				o->queues[k]->peer ? "true" : "false",
 				r->min, r->median, r->min * 1e9 / m->hz,
-				r->median * 1e9 / m->hz);
+				r->median * 1e9 / m->hz, r->ops);
 		}
 	fprintf(f, "\n  ]\n}\n");
 	if (fclose(f))

@@ -16,7 +16,7 @@
 struct bq_state bq;
 
 const char *const bq_workload_names[BQ_NWORKLOADS] = {
-	"hold", "sched", "timer", "updown", "spread", "churn"
+	"hold", "sched", "timer", "updown", "spread", "churn", "mix"
 };
 const char *const bq_dist_names[BQ_NDISTS] = {
 	"uniform", "exp", "ties", "triangular", "negtriangular", "bimodal",
@@ -112,17 +112,29 @@ void bq_make_tables(const struct bq_options *o, size_t n)
 	bq.n = n;
 	bq.keys = (uint64_t *)bq_xrealloc(bq.keys, n * sizeof(*bq.keys));
 	/* uniform and ties keep the start they always had; the others start
-	 * as the classic hold model does, one increment after time 0 */
+	 * as the classic hold model does, one increment after time 0 (a
+	 * trace's delays, from its end, so the steps start at its start) */
 	for (i = 0; i < n; i++)
-		bq.keys[i] = o->dist == BQ_TIES
+		bq.keys[i] = o->trace ? o->trace_inc[(n - 1 - i) % o->trace_len]
+			: o->dist == BQ_TIES
 			? (bq_random() % 4u) * (o->inc_max / 4u)
 			: o->dist == BQ_UNIFORM ? bq_random() % o->inc_max
 			: bq_increment(o);
 	for (i = 0; i < BQ_TAB; i++) {
-		bq.inc[i] = bq_increment(o);
+		double u;
+
+		bq.inc[i] = o->trace ? o->trace_inc[i % o->trace_len]
+				     : bq_increment(o);
 		bq.rnd[i] = (uint32_t)(bq_random() >> 32);
+		u = bq_unit();
+		bq.op[i] = (uint8_t)(o->trace_op ? o->trace_op[i % o->trace_len]
+				     : u < o->cancel ? BQ_OP_CANCEL
+				     : u < o->cancel + o->rearm ? BQ_OP_REARM
+				     : BQ_OP_AUTO);
 	}
-	while (cap < n)
+	/* the mix keeps as many idle nodes as queued ones, to arm */
+	bq.spare = o->workload == BQ_MIX ? n : 0;
+	while (cap < n + bq.spare)
 		cap *= 2;
 	bq.sleep = (void **)bq_xrealloc(bq.sleep, cap * sizeof(*bq.sleep));
 	bq.sleep_mask = cap - 1;
@@ -138,6 +150,7 @@ void bq_reset(void)
 	bq.down = 1;
 	bq.reprograms = 0;
 	bq.ops = 0;
+	bq.fired = 0;
 }
 
 void bq_free_tables(void)

@@ -71,14 +71,14 @@ check_run() {
 check_csv() {
 	awk -F, -v rows="$2" '
 	NR == 1 {
-		if ($0 != "workload,dist,n,queue,peer,loops,reps,min_cycles,median_cycles,min_ns,median_ns") {
+		if ($0 != "workload,dist,n,queue,peer,loops,reps,min_cycles,median_cycles,min_ns,median_ns,calls_per_loop") {
 			print "bad CSV header: " $0; bad = 1
 		}
 		next
 	}
 	{
-		if (NF != 11) { print "CSV line " NR ": " NF " fields"; bad = 1 }
-		for (i = 8; i <= 11; i++)
+		if (NF != 12) { print "CSV line " NR ": " NF " fields"; bad = 1 }
+		for (i = 8; i <= 12; i++)
 			if ($i !~ /^[0-9]+\.[0-9]+$/) { print "CSV line " NR ": field " i " = " $i; bad = 1 }
 		if ($3 !~ /^[0-9]+$/ || ($5 != 0 && $5 != 1)) { print "CSV line " NR ": " $0; bad = 1 }
 		n++
@@ -131,7 +131,7 @@ queues="$queues tr_seed heap calq radix heap4 wheel"
 nq=$(echo $queues | wc -w)
 [ -n "${SQ_BENCH_DEBUG:-}" ] && echo "queues: $queues"
 
-for w in hold sched timer updown; do
+for w in hold sched timer updown mix; do
 	"$BIN" -n 1,2,4 -l 200 -r 2 --warmup 50 -w "$w" \
 		--csv "$tmp/$w.csv" --json "$tmp/$w.json" >"$tmp/$w.out" 2>&1 ||
 		fail "workload $w exited non-zero: $(tail -n 3 "$tmp/$w.out")"
@@ -144,6 +144,9 @@ for w in hold sched timer updown; do
 			fail "workload timer: not every pass line says how often the deadline moved and how many calls a step made"
 		grep -q '^Summary: median ns per queue call' "$tmp/$w.out" ||
 			fail "workload timer: no summary per queue call"
+	elif [ "$w" = mix ]; then
+		grep -q '^Summary: median ns per node fired' "$tmp/$w.out" ||
+			fail "workload mix: no summary per node fired"
 	elif grep -q 'deadline reprogrammed\|per queue call' "$tmp/$w.out"; then
 		fail "workload $w: a reprogram count outside the timer mix"
 	fi
@@ -168,6 +171,16 @@ sh "$(dirname "$0")/table.sh" -q nosuch "$tmp/data.csv" >/dev/null 2>&1 &&
 	fail "table.sh -q nosuch did not fail"
 ok
 
+# -c: per queue call, from the CSV's calls_per_loop (the timer mix
+# writes it; the hold loop does not, and -c refuses it).
+sh "$(dirname "$0")/table.sh" -c "$tmp/timer.csv" >"$tmp/percall.md" ||
+	fail "table.sh -c on the timer mix exited non-zero"
+[ "$(grep -c '^| [124] | [0-9]' "$tmp/percall.md")" -eq 3 ] ||
+	fail "table.sh -c: not one row per N"
+sh "$(dirname "$0")/table.sh" -c "$tmp/hold.csv" >/dev/null 2>&1 &&
+	fail "table.sh -c on a CSV without calls did not fail"
+ok
+
 # costs-table.sh turns bench/costs.sh's output (bench/run.sh costs) into
 # one row per queue, each cell its figures at every N.
 { echo "# run: sh bench/costs.sh B 16,2048 rb,gavl | compiler: gcc X | commit: abc1234"
@@ -186,7 +199,7 @@ grep -q 'commit: abc1234' "$tmp/costs.md" ||
 ok
 
 for d in exp ties triangular negtriangular bimodal camel loguniform; do
-	for w in hold sched timer updown; do
+	for w in hold sched timer updown mix; do
 		"$BIN" -n 1..8 -l 100 -r 1 --warmup 10 -d "$d" -w "$w" \
 			>"$tmp/$d.out" 2>&1 ||
 			fail "--dist $d -w $w exited non-zero: $(tail -n 3 "$tmp/$d.out")"
@@ -307,6 +320,65 @@ for args in "--no-such-option" "-q nosuchqueue" "-n 0" "-w nosuch" "-d nosuch"; 
 	[ "$rc" -eq 2 ] || fail "'$args': exit status $rc, expected 2"
 	[ -s "$tmp/usage.err" ] || fail "'$args': no message"
 done
+ok
+
+# --advise, tiny: one recommendation (a backend), its reproduce
+# command, a CSV with one row per queue and one "take"; then a trace of
+# delays and one of steps; then shapes it must refuse, each with a
+# message naming what is wrong.  No figure is judged.
+"$BIN" --advise -n 64 --time 1 --rounds 2 --csv "$tmp/adv.csv" \
+	>"$tmp/adv.out" 2>&1 || fail "--advise exited non-zero: $(tail -n 3 "$tmp/adv.out")"
+[ "$(grep -c '^advise: ' "$tmp/adv.out")" -eq 1 ] ||
+	fail "--advise: not exactly one recommendation: $(cat "$tmp/adv.out")"
+take=$(sed -n 's/^advise: take \([a-z_0-9]*\): [0-9.]* ns per operation of this mix, [0-9.]* ns per node fired; [0-9.]*x the runner-up [a-z_0-9]*; [0-9.]*x the best peer [a-z_0-9]*; its runs spread [0-9.]*%$/\1/p' "$tmp/adv.out")
+case " $kinds " in *" $take "*) ;; *) fail "--advise: the recommendation is not a backend: $(grep '^advise' "$tmp/adv.out")" ;; esac
+grep -q "^reproduce: make advise ADVISE='-n 64 -d loguniform -m 3600000 --cancel 0.3 --rearm 0.3 --gran 1 -s 1 --rounds 2 --time 1'\$" "$tmp/adv.out" ||
+	fail "--advise: no reproduce command with every option: $(grep reproduce "$tmp/adv.out")"
+[ "$(grep -c ',take$' "$tmp/adv.csv")" -eq 1 ] &&
+	[ "$(sed 1d "$tmp/adv.csv" | wc -l)" -eq "$(grep -c '^[a-z_0-9]* *[0-9.]* *[0-9.]* \.\. ' "$tmp/adv.out")" ] ||
+	fail "--advise --csv: not one row per queue and one take"
+ok
+"$BIN" --advise -n 32 --exact --cancel 0 --rearm 0 --time 1 --rounds 1 \
+	>"$tmp/adv.out" 2>&1 || fail "--advise --exact exited non-zero"
+grep -q '^queues:.* wheel\*' "$tmp/adv.out" && fail "--advise --exact ran the wheel"
+grep -q '^order: exact' "$tmp/adv.out" || fail "--advise --exact: order not said"
+printf '# delays\n5\n100 \n\n3000\n' >"$tmp/delays.txt"
+printf 'arm 10\narm 20\nrearm 5\ncancel\nfire # a comment\nfire\n' >"$tmp/steps.txt"
+for t in delays steps; do
+	"$BIN" --advise -n 16 --trace "$tmp/$t.txt" -q "$first,heap" --exact \
+		--time 1 --rounds 1 >"$tmp/adv.out" 2>&1 ||
+		fail "--advise --trace ($t) exited non-zero: $(tail -n 3 "$tmp/adv.out")"
+	grep -q "^reproduce: .*--trace $tmp/$t.txt" "$tmp/adv.out" &&
+		[ "$(grep -c '^advise: take' "$tmp/adv.out")" -eq 1 ] ||
+		fail "--advise --trace ($t): no recommendation or reproduce line"
+done
+ok
+printf '5\nfire\n' >"$tmp/mixed.txt"
+printf 'arm\n' >"$tmp/nodelay.txt"
+printf 'sleep 5\n' >"$tmp/badword.txt"
+for bad in "-n 1,2:one size" "--cancel 0.5:2 x cancel + rearm" \
+	"--cancel x:--cancel" "--rearm 2:--rearm" "-w hold:not -w hold" \
+	"-l 100:--time and --rounds" "--gran 4 --exact:disagree" \
+	"--time 0:--time" "--rounds 0:--rounds" \
+	"--trace $tmp/none.txt:--trace" "--trace $tmp/mixed.txt:mixed.txt:2" \
+	"--trace $tmp/nodelay.txt:nodelay.txt:1" \
+	"--trace $tmp/badword.txt:not a step" \
+	"--trace $tmp/steps.txt --cancel 0.1:own steps" \
+	"-q tr_seed:tr_seed cannot hold"; do
+	"$BIN" --advise ${bad%%:*} >/dev/null 2>"$tmp/adv.err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "--advise ${bad%%:*}: exit status $rc, expected 2"
+	grep -q "^sq-bench: .*${bad#*:}" "$tmp/adv.err" ||
+		fail "--advise ${bad%%:*}: message does not say '${bad#*:}': $(cat "$tmp/adv.err")"
+done
+for k in $kinds; do	# a kind exact only to a granularity needs --gran
+	case " ${SQ_EXACT_KINDS:-$kinds} " in *" $k "*) continue ;; esac
+	"$BIN" --advise --exact -q "$k" >/dev/null 2>"$tmp/adv.err" &&
+		fail "--advise --exact -q $k was not refused"
+	grep -q 'give --gran' "$tmp/adv.err" || fail "--advise --exact -q $k: no message"
+done
+"$BIN" --cancel 0.2 -n 1 >/dev/null 2>&1 && fail "--cancel without -w mix was not refused"
+"$BIN" --gran 4 -n 1 >/dev/null 2>&1 && fail "--gran without --advise was not refused"
 ok
 
 # make costs: callgrind's per-loop counts, one row per queue and N, every
