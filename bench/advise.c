@@ -272,6 +272,7 @@ static void bq_advise_header(const struct bq_options *o,
 		printf("order: exact (only queues that keep it exactly)\n");
 	printf("cpu: %s%s\nclock: %s\n", m->cpu,
 	       o->cpu >= 0 ? ", pinned" : " (not pinned)", m->clock);
+	bq_print_compiler();
 	printf("queues:");
 	for (i = 0; i < k; i++)
 		printf(" %s%s", adv[i].qu->name, adv[i].qu->peer ? "*" : "");

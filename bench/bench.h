@@ -172,6 +172,7 @@ struct bq_machine {
 double bq_median(const double *v, size_t n);
 double bq_min(const double *v, size_t n);
 void bq_cpu_model(char *buf, size_t len);
+void bq_print_compiler(void);
 void bq_print_header(const struct bq_options *o, const struct bq_machine *m);
 void bq_print_pass(const struct bq_options *o, const struct bq_queue *qu,
 		   const double *pass);

@@ -132,6 +132,12 @@ static void bq_print_gran(const struct bq_options *o)
 	       window >= 2 * (uint64_t)o->inc_max ? ">=" : "<");
 }
 
+void bq_print_compiler(void)
+{
+	printf("compiler: %s (%s), flags %s\n", BQ_BUILD_CC, BQ_COMPILER,
+	       BQ_BUILD_CFLAGS);
+}
+
 void bq_print_header(const struct bq_options *o, const struct bq_machine *m)
 {
 	printf("smartq %s bench: workload %s, increments %s (max %lu), "
@@ -144,8 +150,7 @@ void bq_print_header(const struct bq_options *o, const struct bq_machine *m)
 	else
 		printf("cpu: %s (not pinned)\n", m->cpu);
 	printf("clock: %s\n", m->clock);
-	printf("compiler: %s (%s), flags %s\n", BQ_BUILD_CC, BQ_COMPILER,
-	       BQ_BUILD_CFLAGS);
+	bq_print_compiler();
 	bq_print_gran(o);
 	printf("peers (for comparison, marked [peer]): tsearch = libc tsearch "
 	       "RB tree, malloc per node; %s; %s; tr_seed = the 2007 seed's "

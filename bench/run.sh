@@ -53,6 +53,25 @@ run() {
 		"$tmp/out" >>"$tmp/data"
 }
 
+# one make advise shape: its label, its run line, its --csv
+advise() {
+	label=$1
+	shift
+	load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)
+	date=$(date -u '+%Y-%m-%d %H:%M UTC')
+	"$bin" --advise "$@" --csv "$tmp/csv" >"$tmp/out"
+	cpu=$(sed -n 's/^cpu: \(.*\), pinned$/\1/p; s/^cpu: \(.*\) (not pinned)$/\1/p' "$tmp/out")
+	mhz=$(sed -n 's/.* TSC \([0-9.]* MHz\).*/, TSC \1/p' "$tmp/out")
+	cc=$(sed -n 's/^compiler: [^(]*(\(.*\)), flags \(.*\)/\1 \2/p' "$tmp/out")
+	args=$(sed -n "s/^reproduce: make advise ADVISE='\(.*\)'$/\1/p" "$tmp/out")
+	{ echo "# shape: $label"
+	  echo "# run: make advise ADVISE='$args' | cpu: $cpu$mhz |" \
+		"compiler: $cc | commit: $commit | date: $date | load: $load"
+	  sed -n 's/^\(advise\|note\): /# &/p; s/^took /# &/p' "$tmp/out"
+	  cat "$tmp/csv"; } >>"$tmp/data"
+	: >"$tmp/data.head"
+}
+
 for name in "$@"; do
 	: >"$tmp/data"
 	: >"$tmp/data.head"
@@ -100,6 +119,13 @@ for name in "$@"; do
 			-q ladder,tring,radix,heap4,wheel
 		run -w churn -n 64k,1M --event 32 \
 			-q ladder,tring,radix,heap4,wheel ;;
+	advise)	# make advise's shapes, for the README's "Choosing a
+		# backend": each one advice of at most a minute, pinned
+		advise 'a timer service: 10^4 timers, 1 ms .. 1 h, 30% cancel, 30% re-arm, order within 1 ms' -c 1
+		advise 'a simulator'"'"'s hold: 10^5 events, exponential delays, exact' \
+			-c 1 -n 100000 -d exp -m 3G --cancel 0 --rearm 0 --exact
+		advise 'a simulator'"'"'s hold: 10^6 events, exponential delays, exact' \
+			-c 1 -n 1000000 -d exp -m 3G --cancel 0 --rearm 0 --exact ;;
 	kernel)	# the trees against the kernel's and libbsd's
 		run -n 1..64k -q rb,gavl,binom,linux_rb,bsd_rb ;;
 	costs)	# counted by callgrind, not timed
@@ -116,7 +142,7 @@ for name in "$@"; do
 		mv "$tmp/costs" "$dir/costs.txt"
 		echo "run: $dir/costs.txt"
 		continue ;;
-	*)	echo "run: no run named $name (hold kernel dists collapse timer spread rivals-hold rivals-des rivals-timer costs)" >&2
+	*)	echo "run: no run named $name (hold kernel dists collapse timer spread rivals-hold rivals-des rivals-timer advise costs)" >&2
 		exit 2 ;;
 	esac
 	mkdir -p "$dir"
