@@ -78,6 +78,7 @@ static uint64_t BQ_FN(hold)(size_t loops)
 		SQ_ENQUEUE(BQ_K, q, n, key + inc[(t + i) & BQ_TAB_MASK]);
 	}
 	bq.tick = t + loops;
+	bq.ops += 2 * (uint64_t)loops;	/* a pop and an enqueue */
 	return sink;
 }
 
@@ -256,6 +257,7 @@ static uint64_t BQ_FN(updown)(size_t loops)
 		}
 	}
 	bq.tick = t + 2 * loops;
+	bq.ops += 2 * (uint64_t)loops;	/* a pop and an enqueue */
 	bq.now = now;
 	bq.phase_left = left;
 	bq.down = down;

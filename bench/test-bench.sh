@@ -172,12 +172,12 @@ sh "$(dirname "$0")/table.sh" -q nosuch "$tmp/data.csv" >/dev/null 2>&1 &&
 ok
 
 # -c: per queue call, from the CSV's calls_per_loop (the timer mix
-# writes it; the hold loop does not, and -c refuses it).
+# writes it; sched does not count its calls, and -c refuses it).
 sh "$(dirname "$0")/table.sh" -c "$tmp/timer.csv" >"$tmp/percall.md" ||
 	fail "table.sh -c on the timer mix exited non-zero"
 [ "$(grep -c '^| [124] | [0-9]' "$tmp/percall.md")" -eq 3 ] ||
 	fail "table.sh -c: not one row per N"
-sh "$(dirname "$0")/table.sh" -c "$tmp/hold.csv" >/dev/null 2>&1 &&
+sh "$(dirname "$0")/table.sh" -c "$tmp/sched.csv" >/dev/null 2>&1 &&
 	fail "table.sh -c on a CSV without calls did not fail"
 ok
 
