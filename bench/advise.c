@@ -13,7 +13,7 @@
  * its ratio to the runner-up and to the best peer, the spread of its
  * runs, and the command that gives it again.
  */
-#define _POSIX_C_SOURCE 200809L	/* clock_gettime */
+#define _POSIX_C_SOURCE 200809L	/* clock_gettime (clock.h) */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "clock.h"
 
 /* The peers worth beating, strongest first; the wheel only when order
  * within a granularity is enough (it is exact only to one). */
@@ -38,10 +39,7 @@ struct bq_adv {
 
 static double bq_now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)bq_mono_ns() / 1e9;
 }
 
 /* ---- the trace: recorded delays, or recorded steps ------------------ */

@@ -21,83 +21,9 @@
 #include <time.h>
 
 #include "bench.h"
+#include "clock.h"
 
-/* -DBQ_NO_TSC forces the portable clock on x86 too. */
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(BQ_NO_TSC)
-#include <cpuid.h>
-#define BQ_HAVE_TSC 1
-#else
-#define BQ_HAVE_TSC 0
-#endif
-
-/* ---- the clock ----------------------------------------------------- */
-
-#if BQ_HAVE_TSC
-static int bq_have_rdtscp;
-
-/* lfence;rdtsc;lfence: nothing before finishes late, nothing after starts early. */
-static inline uint64_t bq_clock_begin(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence"
-			     : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-/* rdtscp;lfence (lfence;rdtsc;lfence on a CPU without rdtscp). */
-static inline uint64_t bq_clock_end(void)
-{
-	uint32_t lo, hi, aux;
-
-	if (bq_have_rdtscp)
-		__asm__ __volatile__("rdtscp\n\tlfence"
-				     : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
-	else
-		__asm__ __volatile__("lfence\n\trdtsc\n\tlfence"
-				     : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static void bq_clock_probe(void)
-{
-	unsigned a, b, c, d;
-
-	bq_have_rdtscp = __get_cpuid(0x80000001u, &a, &b, &c, &d) &&
-			 (d & (1u << 27));
-}
-#else
-static uint64_t bq_mono_ns(void);
-static inline uint64_t bq_clock_begin(void) { return bq_mono_ns(); }
-static inline uint64_t bq_clock_end(void) { return bq_mono_ns(); }
-static void bq_clock_probe(void) { }
-#endif
-
-static uint64_t bq_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Clock ticks per second, measured against CLOCK_MONOTONIC over ~100 ms. */
-static double bq_clock_hz(void)
-{
-#if BQ_HAVE_TSC
-	struct timespec nap = { 0, 100000000 };
-	uint64_t t0, t1, c0, c1;
-
-	t0 = bq_mono_ns();
-	c0 = bq_clock_begin();
-	nanosleep(&nap, NULL);
-	t1 = bq_mono_ns();
-	c1 = bq_clock_end();
-	return (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
-#else
-	return 1e9;
-#endif
-}
+/* the clock: bench/clock.h (-DBQ_NO_TSC forces the portable one on x86) */
 
 /* The machine's clock and CPU, for the header and the ns figures. */
 static void bq_machine_probe(struct bq_machine *m)

@@ -67,7 +67,7 @@ endif
 
 BENCH_SRCS := bench/bench.c bench/options.c bench/tables.c bench/queues.c \
 	bench/report.c bench/advise.c
-BENCH_DEPS  = $(BENCH_SRCS) bench/bench.h bench/queue.h bench/kind.h \
+BENCH_DEPS  = $(BENCH_SRCS) bench/bench.h bench/clock.h bench/queue.h bench/kind.h \
 	bench/peers.h bench/peers-stream.h $(HEADERS) $(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
 
 BENCH_FLAGS = $(CPPFLAGS) -Ibench $(BENCH_BSD_CPPFLAGS) $(bench_have_bsd) \
@@ -150,7 +150,7 @@ CHECK_DEPS += $(ELIG_BIN)
 bench-elig: $(ELIG_BIN) ## eligible pick: erb vs an O(n) scan and the kernel's (LINUX_SRC=...)
 	$(ELIG_BIN) $(ELIG_ARGS)
 
-$(ELIG_BIN): bench/elig.c $(HEADERS) $(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
+$(ELIG_BIN): bench/elig.c bench/clock.h $(HEADERS) $(BUILD)/bench/flags $(BENCH_LINUX_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BENCH_LINUX_FLAGS) $(CFLAGS) $(WARN) -std=gnu11 \
 		-o $@ bench/elig.c $(BENCH_LINUX_OBJ)

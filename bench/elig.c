@@ -27,11 +27,12 @@
  * Before timing, every queue's pick is compared with the scan's at 4096
  * limits, and the run loop's picks with erb's, so the figures are of
  * queues that agree.  Each point is timed --reps times; the minimum and
- * the median of ns per operation are printed, with cycles from the TSC
- * on x86.
+ * the median of ns per operation are printed, with ticks of the
+ * harnesses' one clock (bench/clock.h: the serialised TSC on x86).
  *
  *	sq-elig [-n LIST] [--reps R] [--loops L] [--seed S]
  */
+#define _POSIX_C_SOURCE 200809L	/* clock_gettime, nanosleep (clock.h) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,13 +40,10 @@
 #include <time.h>
 
 #include "smartq.h"
+#include "clock.h"
 
 #ifdef BQ_HAVE_LINUX_RB
 #include <linux/rbtree_augmented.h>	/* $(LINUX_SRC)/tools/include */
-#endif
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#define EL_TSC 1
 #endif
 
 #define EL_TAB 65536u		/* limits and runtimes, read in order */
@@ -335,30 +333,6 @@ static const struct el_queue el_queues[] = {
 };
 #define EL_NQ (sizeof(el_queues) / sizeof(el_queues[0]))
 
-static double el_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static uint64_t el_cycles(void)
-{
-#ifdef EL_TSC
-	return __rdtsc();
-#else
-	return 0;
-#endif
-}
-
-static int el_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* One timed pass of @loops operations of @q (@mode 0: the pick loop, 1:
  * desc, 2: the run loop), on a fresh tree: ns and cycles per operation. */
 static void el_time(const struct el_queue *q, int mode, size_t loops,
@@ -371,8 +345,8 @@ static void el_time(const struct el_queue *q, int mode, size_t loops,
 	el_elig = mode == 1 ? el_vals_desc : el_vals;
 	q->setup();
 	el_v = (uint64_t)1 << 40;
-	t0 = el_now_ns();
-	c0 = el_cycles();
+	t0 = (double)bq_mono_ns();
+	c0 = bq_clock_begin();
 	if (mode == 2)
 		for (i = 0; i < loops; i++)
 			acc += (uint64_t)q->run_step(el_ran[i & (EL_TAB - 1)]);
@@ -380,8 +354,8 @@ static void el_time(const struct el_queue *q, int mode, size_t loops,
 		for (i = 0; i < loops; i++)
 			acc += (uint64_t)q->pick((mode ? el_desc : el_lim)
 						 [i & (EL_TAB - 1)]);
-	c1 = el_cycles();
-	t1 = el_now_ns();
+	c1 = bq_clock_end();
+	t1 = (double)bq_mono_ns();
 	el_sink += acc;
 	el_elig = el_vals;
 	*ns = (t1 - t0) / (double)loops;
@@ -562,10 +536,9 @@ static void el_measure(size_t n, unsigned reps, size_t loops)
 		double mn[3], md[3], cmn[3];
 
 		for (m = 0; m < 3; m++) {
-			qsort(t_ns[k][m], reps, sizeof(double), el_cmp);
-			qsort(t_cy[k][m], reps, sizeof(double), el_cmp);
+			md[m] = bq_median_sort(t_ns[k][m], reps);
 			mn[m] = t_ns[k][m][0];
-			md[m] = t_ns[k][m][reps / 2];
+			(void)bq_median_sort(t_cy[k][m], reps);
 			cmn[m] = t_cy[k][m][0];
 		}
 		printf("%-6zu %-6s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f   "
@@ -593,6 +566,7 @@ int main(int argc, char **argv)
 	printf("# linux: not built (make bench-elig LINUX_SRC=...)\n");
 #endif
 	el_cpu();
+	bq_clock_probe();
 	printf("# ns and cycles per operation: the minimum of %u passes of "
 	       "%zu operations\n# (scan: fewer in desc and run above N = 64), "
 	       "and the median ns\n", o.reps, o.loops);

@@ -36,18 +36,17 @@
 #include <unistd.h>
 
 #include "smartq.h"
+#include "clock.h"
 
 static unsigned opt_n = 1024, opt_reps = 5, opt_p, opt_cores;
 static bool opt_spread;
 static unsigned long opt_loops = 1000000, opt_cmds = 1000000;
 static const char *opt_kind = "all";
 
+/* wall time: threads on several cores share no TSC reading */
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)bq_mono_ns() / 1e9;
 }
 
 static uint64_t rng_next(uint64_t *s)	/* xorshift64 */

@@ -7,11 +7,13 @@
  * the two summary tables (median cycles and ns per loop over both
  * passes), and the same results as CSV and JSON.
  */
+#define _POSIX_C_SOURCE 200809L	/* clock_gettime, nanosleep (clock.h) */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "clock.h"
 #include "smartq.h"	/* SQ_VERSION_STRING */
 
 #ifndef BQ_BUILD_CC
@@ -32,20 +34,12 @@
 #define BQ_COMPILER "unknown compiler"
 #endif
 
-static int bq_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 double bq_median(const double *v, size_t n)
 {
 	double *s = (double *)bq_xrealloc(NULL, n * sizeof(*s)), m;
 
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), bq_cmp_double);
-	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
+	m = bq_median_sort(s, n);
 	free(s);
 	return m;
 }

@@ -136,7 +136,7 @@ CHECK_DEPS  += $(REMOTE_BIN)
 bench-remote: $(REMOTE_BIN) ## remote.h: owner's path vs plain, producers vs a mutex (REMOTE_ARGS=--help)
 	$(REMOTE_BIN) $(REMOTE_ARGS)
 
-$(REMOTE_BIN): bench/remote.c $(HEADERS)
+$(REMOTE_BIN): bench/remote.c bench/clock.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -std=c11 -pthread -o $@ $<
 
