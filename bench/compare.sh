@@ -2,7 +2,7 @@
 # compare.sh [-r ROUNDS] [-c CPU] [-l LOCK] [-k] [-L] A B [WORKLOAD...] - one
 # harness, two header trees, side by side
 #
-# A and B are each a commit (anything git rev-parse takes: 3314744,
+# A and B are each a commit (anything git rev-parse takes: HEAD~5,
 # HEAD~2, a branch) or `work`, the work tree's include/.  The harness is
 # always the work tree's bench/ sources, built once against A's include/
 # and once against B's (git archive of the commit), so the two binaries
@@ -51,7 +51,7 @@
 # tiny (-l 100 -r 1 --warmup 10), to test the tool, not to time.  CC and CFLAGS are
 # make's; COMPARE_FLAGS adds to the harness's compile line.
 #
-#   make compare COMPARE_A=3314744 COMPARE_B=work COMPARE_WORKLOADS=quick
+#   make compare COMPARE_A=HEAD~5 COMPARE_B=work COMPARE_WORKLOADS=quick
 set -eu
 
 rounds=5 cpu=1 lock='' keep='' runargs='-l 2000 -r 99 --warmup 200000'
