@@ -43,26 +43,44 @@ static void rp24_init(struct rp_sched *s)
 
 static void rp24_fini(struct rp_sched *s)
 {
-	free(s->rq_main);
+	if (!s->id)			/* on SMP the queue is CPU 0's */
+		free(s->rq_main);
 	s->rq_main = NULL;
 }
 
-/* goodness(p, this_mm): 0 when the counter is used up; else the counter,
- * 20 - nice, and 1 for the task whose memory map is loaded (prev) */
-static int rp24_goodness(const struct rp_sched *s, const struct rp_task *p)
+/* PROC_CHANGE_PENALTY: the SMP bonus for the CPU a task last ran on */
+#define RP24_PROC_CHANGE_PENALTY 15
+
+/* goodness(p, this_cpu, this_mm) on CPU @c with @mm's memory map loaded:
+ * 0 when the counter is used up; else the counter, 20 - nice, on SMP
+ * PROC_CHANGE_PENALTY on p's last CPU, and 1 for the map's owner */
+static int rp24_goodness_on(const struct rp_sched *c, const struct rp_task *p,
+			    const struct rp_task *mm)
 {
+	int w;
+
 	if (!p->counter)
 		return 0;
-	return p->counter + 20 + (p == s->curr);
+	w = p->counter + 20 + (p == mm);
+	if (c->smp && p->cpu == c->id)
+		w += RP24_PROC_CHANGE_PENALTY;
+	return w;
+}
+
+static int rp24_goodness(const struct rp_sched *s, const struct rp_task *p)
+{
+	return rp24_goodness_on(s, p, s->curr);
 }
 
 static void rp24_enqueue(struct rp_sched *s, struct rp_task *t, bool wakeup)
 {
+	struct rp_sched *o = s->smp ? s->smp->cpu[0] : s;
+
 	(void)wakeup;
 	if (!t->counter && !t->nswitch)
 		t->counter = RP24_TICKS;	/* a new task: a full quantum */
 	/* add_to_runqueue(): list_add at the head, so the newest first */
-	t->pos = ((uint64_t)1 << 62) - ++s->seq;
+	t->pos = ((uint64_t)1 << 62) - ++o->seq;
 	s->rq->enqueue(s->rq_main, t, t->pos);
 }
 
@@ -84,11 +102,17 @@ struct rp24_scan {
 	int c;
 };
 
-/* the loop of schedule(): the first in list order of the best goodness */
+/* the loop of schedule(): the first in list order of the best goodness,
+ * among the tasks this CPU can_schedule() (not on another CPU) */
 static void rp24_one(struct rp_task *p, void *arg)
 {
 	struct rp24_scan *sc = (struct rp24_scan *)arg;
-	int w = rp24_goodness(sc->s, p);
+	int w;
+
+	if (sc->s->smp && p->cpu != sc->s->id &&
+	    atomic_load_explicit(&p->on_cpu, memory_order_acquire))
+		return;
+	w = rp24_goodness(sc->s, p);
 
 	if (w > sc->c || (w == sc->c && sc->best && p->pos < sc->best->pos)) {
 		sc->c = w;
@@ -145,6 +169,43 @@ static bool rp24_tick(struct rp_sched *s)
 static int rp24_check(struct rp_sched *s)
 {
 	return s->rq->check(s->rq_main);
+}
+
+/*
+ * reschedule_idle() on SMP, under the lock: @p's last CPU if it is idle,
+ * else an idle CPU, else the CPU whose curr @p beats by the most
+ * (preemption_goodness()); that CPU reschedules (an IPI, or this one's
+ * need_resched).  2.4 took the CPU idle the longest; this, the first.
+ */
+static void rp24_resched_idle(struct rp_sched *s, struct rp_task *p)
+{
+	struct rp_smp *m = s->smp;
+	struct rp_sched *target = NULL;
+	int best = 0;
+	unsigned i;
+
+	if (!m->cpu[p->cpu]->rq_curr) {
+		rp__ipi(s, m->cpu[p->cpu]);
+		return;
+	}
+	for (i = 0; i < m->n; i++)
+		if (!m->cpu[i]->rq_curr) {
+			rp__ipi(s, m->cpu[i]);
+			return;
+		}
+	for (i = 0; i < m->n; i++) {
+		struct rp_sched *c = m->cpu[i];
+		const struct rp_task *cur = c->rq_curr;
+		int d = rp24_goodness_on(c, p, cur) -
+			rp24_goodness_on(c, cur, cur);
+
+		if (d > best) {
+			best = d;
+			target = c;
+		}
+	}
+	if (target)
+		rp__ipi(s, target);
 }
 
 /* ============== linux-2.6.0: kernel/sched.c, the O(1) scheduler ========= */
@@ -222,7 +283,9 @@ static void rp26_dequeue_array(struct rp_sched *s, struct rp_task *t)
 static void rp26_enqueue(struct rp_sched *s, struct rp_task *t, bool wakeup)
 {
 	if (wakeup) {
-		uint64_t slept = rp_now(s) - t->sleep_start;
+		uint64_t now = rp_now(s);
+		uint64_t slept = now > t->sleep_start ? now - t->sleep_start
+						      : 0;
 		int mul = RP26_MAX_BONUS - rp26_bonus(t);
 
 		if (slept > RP26_MAX_SLEEP)
@@ -338,6 +401,122 @@ static bool rp26_tick(struct rp_sched *s)
 	return false;
 }
 
+/* SMP: cache_decay_ticks, a stated choice (see doc/replay.md) */
+#define RP26_CACHE_DECAY (2 * RP_MS)
+#define RP26_IDLE_REBALANCE 1		/* ticks: HZ / 1000 */
+#define RP26_BUSY_REBALANCE 200		/* ticks: HZ / 5 */
+
+/*
+ * load_balance() with find_busiest_queue(): at every idle tick, every
+ * 200th busy one, and when schedule() finds the queue empty.  The loads
+ * are the smaller of now and the last balance's for the others, the
+ * larger for this CPU (unless idle); the busiest must lead by a quarter
+ * unless this CPU is idle; an idle CPU pulls one task, a busy one half
+ * the imbalance (at least one).
+ */
+static void rp26_balance(struct rp_sched *s, bool idle, bool newidle)
+{
+	struct rp_smp *m = s->smp;
+	struct rp_sched *busiest = NULL;
+	unsigned i, nr = s->nr_running, max_load = 1, imb;
+
+	if (!newidle &&
+	    s->nticks % (idle ? RP26_IDLE_REBALANCE : RP26_BUSY_REBALANCE))
+		return;
+	if (!idle && nr < s->prev_load[s->id])
+		nr = s->prev_load[s->id];
+	for (i = 0; i < m->n; i++) {
+		unsigned l = rp_load(m->cpu[i]);
+		unsigned load = idle || l < s->prev_load[i] ? l
+							    : s->prev_load[i];
+
+		s->prev_load[i] = l;
+		if (load > max_load && i != s->id) {
+			busiest = m->cpu[i];
+			max_load = load;
+		}
+	}
+	if (!busiest || max_load <= nr)
+		return;
+	imb = max_load - nr;
+	if (!idle && imb * 4 < max_load)
+		return;
+	rp__ask(s, busiest, idle ? 1 : imb / 2 ? imb / 2 : 1, idle);
+}
+
+static int rp__cmp_pos_desc(const void *a, const void *b)
+{
+	uint64_t x = (*(struct rp_task *const *)a)->pos;
+	uint64_t y = (*(struct rp_task *const *)b)->pos;
+
+	return (x < y) - (x > y);
+}
+
+struct rp__collect {
+	struct rp_task **t;
+	unsigned n;
+};
+
+static void rp__collect_one(struct rp_task *t, void *arg)
+{
+	struct rp__collect *c = (struct rp__collect *)arg;
+
+	c->t[c->n++] = t;
+}
+
+/*
+ * load_balance()'s walk on the busiest CPU: the expired array first if
+ * it has tasks (likely cache-cold), then the active one; the best
+ * priority first; each queue from its tail; CAN_MIGRATE_TASK(): when
+ * idle, only a task that left its CPU more than cache_decay_ticks ago.
+ * The kernel walks the list; here a queue is visited whole (O(length)).
+ */
+static unsigned rp26_detach(struct rp_sched *s, unsigned to, unsigned n,
+			    bool idle, struct rp_task **out)
+{
+	uint64_t now = rp_now(s);
+	int arr = s->arr_bits[!s->active][0] | s->arr_bits[!s->active][1] |
+		  s->arr_bits[!s->active][2] ? !s->active : s->active;
+	unsigned k = 0;
+	int pass, idx;
+
+	(void)to;
+	if (idle)
+		n = 1;
+	for (pass = 0; pass < 2 && k < n; pass++) {
+		for (idx = 0; idx < RP26_MAX_PRIO && k < n; idx++) {
+			struct rp__collect c;
+			unsigned j;
+
+			if (!(s->arr_bits[arr][idx / 64] >> (idx % 64) & 1))
+				continue;
+			c.t = s->scratch + s->nt;
+			c.n = 0;
+			s->rq->visit(rp26_q(s, arr, idx), rp__collect_one, &c);
+			qsort(c.t, c.n, sizeof(*c.t), rp__cmp_pos_desc);
+			for (j = 0; j < c.n && k < n; j++) {
+				struct rp_task *t = c.t[j];
+
+				if (idle && now - t->last_run <= RP26_CACHE_DECAY)
+					continue;
+				rp26_dequeue_array(s, t);
+				s->nr_running--;
+				out[k++] = t;
+			}
+		}
+		if (arr == s->active)
+			break;
+		arr = s->active;
+	}
+	return k;
+}
+
+/* pull_task(): the tail of its priority's queue in this active array */
+static void rp26_attach(struct rp_sched *s, struct rp_task *t)
+{
+	rp26_enqueue_array(s, t, s->active, ++s->seq);
+}
+
 static int rp26_check(struct rp_sched *s)
 {
 	int a, p;
@@ -429,8 +608,11 @@ static void rpcfs_enqueue(struct rp_sched *s, struct rp_task *t, bool wakeup)
 		v = s->min_vruntime - s->pol->latency / 2;
 	else
 		v = s->min_vruntime + rpcfs_slice(s, s->nr_running);
+	if (t->moved)	/* from another CPU: relative to its min_vruntime */
+		t->vruntime = s->min_vruntime + (uint64_t)t->vrel;
 	if (!wakeup || (int64_t)(v - t->vruntime) > 0)
 		t->vruntime = v;
+	t->enq_seq = ++s->seq;		/* account_entity_enqueue() */
 	s->rq->enqueue(s->rq_main, t, t->vruntime);
 }
 
@@ -440,6 +622,7 @@ static void rpcfs_dequeue(struct rp_sched *s, struct rp_task *t)
 	if (s->last == t)
 		s->last = NULL;
 	rpcfs_update_min(s);
+	t->vrel = (int64_t)(t->vruntime - s->min_vruntime);
 }
 
 static void rpcfs_put_prev(struct rp_sched *s, struct rp_task *t)
@@ -521,6 +704,176 @@ static int rpcfs_check(struct rp_sched *s)
 	return s->rq->check(s->rq_main);
 }
 
+/* ---- CFS and EEVDF on SMP: per-CPU trees, the same balancer ---- */
+
+/* sysctl_sched_migration_cost: a task that ran this recently is hot */
+#define RPFAIR_MIGRATION_COST (500 * RP_US)
+#define RPFAIR_NR_MIGRATE 32		/* sysctl_sched_nr_migrate */
+
+static bool rp__cpu_idle(const struct rp_sched *c)
+{
+	return !rp_load(c);
+}
+
+/* find_idlest_cpu() for a fork: the fewest runnable, the first of those */
+static unsigned rpfair_idlest(const struct rp_sched *s)
+{
+	const struct rp_smp *m = s->smp;
+	unsigned i, best = 0;
+
+	for (i = 1; i < m->n; i++)
+		if (rp_load(m->cpu[i]) < rp_load(m->cpu[best]))
+			best = i;
+	return best;
+}
+
+/* select_idle_sibling(): @target if idle, else @prev if idle, else the
+ * first idle CPU (all share a cache here), else @target */
+static unsigned rpfair_idle_sibling(const struct rp_sched *s, unsigned prev,
+				    unsigned target)
+{
+	const struct rp_smp *m = s->smp;
+	unsigned i;
+
+	if (rp__cpu_idle(m->cpu[target]))
+		return target;
+	if (rp__cpu_idle(m->cpu[prev]))
+		return prev;
+	for (i = 0; i < m->n; i++)
+		if (rp__cpu_idle(m->cpu[i]))
+			return i;
+	return target;
+}
+
+/*
+ * 2.6.35's select_task_rq_fair() for a sync wakeup (a socket's): the
+ * waker's CPU when wake_affine() finds it balanced (its load less the
+ * waker's, plus the task's, within 112% of the task's CPU's), then
+ * select_idle_sibling().  Loads are runnable counts (all nice 0).
+ */
+static unsigned rpcfs_select(struct rp_sched *s, struct rp_task *t, bool fork)
+{
+	unsigned this = s->id, prev = t->cpu, target = prev;
+
+	if (fork)
+		return rpfair_idlest(s);
+	if (this == prev) {
+		target = this;
+	} else {
+		unsigned tl = rp_load(s), pl = rp_load(s->smp->cpu[prev]);
+
+		if (s->curr && tl)
+			tl--;		/* sync: the waker is about to sleep */
+		if (!tl || 100 * (tl + 1) <= 112 * pl ||
+		    (tl <= pl && tl + pl <= 1))
+			target = this;
+	}
+	return rpfair_idle_sibling(s, prev, target);
+}
+
+/*
+ * load_balance() from rebalance_domains() (every bal_busy ns busy,
+ * bal_min idle) and idle_balance(): the busiest CPU by runnable count,
+ * balanced while it is within imbalance_pct of this one, half the
+ * difference moved.
+ */
+static void rpfair_balance(struct rp_sched *s, bool idle, bool newidle)
+{
+	const struct rp_policy *p = s->pol;
+	struct rp_smp *m = s->smp;
+	struct rp_sched *b = NULL;
+	unsigned i, this_l = s->nr_running, max_l = 0;
+
+	if (!newidle) {
+		uint64_t now = rp_now(s);
+
+		if (now < s->next_balance)
+			return;
+		s->next_balance = now + (idle ? p->bal_min : p->bal_busy);
+	}
+	for (i = 0; i < m->n; i++) {
+		unsigned l = rp_load(m->cpu[i]);
+
+		if (i != s->id && l > max_l) {
+			max_l = l;
+			b = m->cpu[i];
+		}
+	}
+	if (!b || max_l < 2 || max_l <= this_l)
+		return;
+	if (this_l && 100 * max_l <= p->imb_pct * this_l)
+		return;
+	rp__ask(s, b, (max_l - this_l) / 2, idle);
+}
+
+static int rp__cmp_enq_desc(const void *a, const void *b)
+{
+	uint64_t x = (*(struct rp_task *const *)a)->enq_seq;
+	uint64_t y = (*(struct rp_task *const *)b)->enq_seq;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * move_tasks() / detach_tasks() on the busiest CPU: the queued tasks in
+ * the order of the kernel's task list (2.6.35's cfs_rq->tasks from its
+ * head: the newest first; 6.6's cfs_tasks from its tail: the oldest
+ * first), skipping the cache-hot (can_migrate_task(): left its CPU less
+ * than migration_cost ago), at most nr_migrate looked at.  @detach1
+ * takes one off the policy's queues.
+ */
+static unsigned rpfair_detach(struct rp_sched *s, unsigned n, bool oldest,
+			      struct rp_task **out,
+			      void (*detach1)(struct rp_sched *s,
+					      struct rp_task *t),
+			      struct rp__collect c)
+{
+	uint64_t now = rp_now(s);
+	unsigned j, k = 0;
+
+	qsort(c.t, c.n, sizeof(*c.t), rp__cmp_enq_desc);
+	for (j = 0; j < c.n && j < RPFAIR_NR_MIGRATE && k < n; j++) {
+		struct rp_task *t = c.t[oldest ? c.n - 1 - j : j];
+
+		if (now - t->last_run < RPFAIR_MIGRATION_COST)
+			continue;
+		detach1(s, t);
+		s->nr_running--;
+		out[k++] = t;
+	}
+	return k;
+}
+
+/* dequeue_entity() for a move: vruntime made relative to min_vruntime */
+static void rpcfs_detach1(struct rp_sched *s, struct rp_task *t)
+{
+	s->rq->dequeue(s->rq_main, t);
+	if (s->last == t)
+		s->last = NULL;
+	t->vrel = (int64_t)(t->vruntime - s->min_vruntime);
+}
+
+static unsigned rpcfs_detach(struct rp_sched *s, unsigned to, unsigned n,
+			     bool idle, struct rp_task **out)
+{
+	struct rp__collect c;
+
+	(void)to;
+	(void)idle;
+	c.t = s->scratch + s->nt;
+	c.n = 0;
+	s->rq->visit(s->rq_main, rp__collect_one, &c);
+	return rpfair_detach(s, n, false, out, rpcfs_detach1, c);
+}
+
+/* enqueue_entity() of a moved task: this CPU's min_vruntime added */
+static void rpcfs_attach(struct rp_sched *s, struct rp_task *t)
+{
+	t->vruntime = s->min_vruntime + (uint64_t)t->vrel;
+	t->enq_seq = ++s->seq;
+	s->rq->enqueue(s->rq_main, t, t->vruntime);
+}
+
 /* ================= eevdf-6.6: kernel/sched/fair.c ======================= */
 
 /* sysctl_sched_base_slice on one CPU */
@@ -599,6 +952,7 @@ static void rpev_enqueue(struct rp_sched *s, struct rp_task *t, bool wakeup)
 		lag = lag * (n0 + 1) / n0;
 	t->vruntime = V - (uint64_t)lag;
 	t->deadline = t->vruntime + slice;
+	t->enq_seq = ++s->seq;
 	s->vsum += (int64_t)(t->vruntime - RP_VBASE);
 	rpev_insert(s, t);
 }
@@ -680,36 +1034,120 @@ static int rpev_check(struct rp_sched *s)
 	return sq_erb_check(&s->etree);
 }
 
+/*
+ * 6.6's select_task_rq_fair() for a sync wakeup: wake_affine_idle()
+ * (this CPU if idle, or if the waker is all it runs; prev if idle),
+ * else wake_affine_weight() (this CPU's load less the waker's plus the
+ * task's, x100, against prev's x117 (imbalance_pct 117)), then
+ * select_idle_sibling().
+ */
+static unsigned rpev_select(struct rp_sched *s, struct rp_task *t, bool fork)
+{
+	struct rp_smp *m = s->smp;
+	unsigned this = s->id, prev = t->cpu, target;
+	bool sync = s->curr != NULL;
+
+	if (fork)
+		return rpfair_idlest(s);
+	if (rp__cpu_idle(s))
+		target = rp__cpu_idle(m->cpu[prev]) ? prev : this;
+	else if (sync && rp_load(s) == 1)
+		target = this;
+	else if (rp__cpu_idle(m->cpu[prev]))
+		target = prev;
+	else {
+		uint64_t tl = rp_load(s) - (sync ? 1u : 0u) + 1;
+		uint64_t pl = rp_load(m->cpu[prev]);
+
+		target = tl * 100 < pl * 117 + sync ? this : prev;
+	}
+	return rpfair_idle_sibling(s, prev, target);
+}
+
+static void rpev_collect_one(struct sq_erb_node *n, void *arg)
+{
+	struct rp__collect *c = (struct rp__collect *)arg;
+
+	c->t[c->n++] = rpev_task(n);
+}
+
+/* dequeue_entity() for a move: its lag kept (update_entity_lag()) */
+static void rpev_detach1(struct rp_sched *s, struct rp_task *t)
+{
+	int64_t lim = (int64_t)(2 * RPEV_SLICE > s->pol->tick_ns
+					? 2 * RPEV_SLICE : s->pol->tick_ns);
+	int64_t lag = (int64_t)(rpev_avg(s) - t->vruntime);
+
+	(void)sq_erb_dequeue(&s->etree, &t->enode);
+	t->vlag = lag < -lim ? -lim : lag > lim ? lim : lag;
+	s->vsum -= (int64_t)(t->vruntime - RP_VBASE);
+}
+
+static unsigned rpev_detach(struct rp_sched *s, unsigned to, unsigned n,
+			    bool idle, struct rp_task **out)
+{
+	struct rp__collect c;
+
+	(void)to;
+	(void)idle;
+	c.t = s->scratch + s->nt;
+	c.n = 0;
+	(void)sq_erb_visit(&s->etree, rpev_collect_one, &c);
+	return rpfair_detach(s, n, true, out, rpev_detach1, c);
+}
+
+/* place_entity() with the lag it brought */
+static void rpev_attach(struct rp_sched *s, struct rp_task *t)
+{
+	rpev_enqueue(s, t, true);
+}
+
 /* ============================ the table ================================ */
 
 #define RP_HZ(hz) (1000000000u / (hz))
 
+#define RP__CFS(name_, seed_, min_gran_, nr_lat_, floor_)			\
+	{ .name = (name_), .seed_name = (seed_), .tick_ns = RP_HZ(250),	\
+	  .latency = 6 * RP_MS, .min_gran = (min_gran_),		\
+	  .wakeup_gran = 1 * RP_MS, .nr_latency = (nr_lat_),		\
+	  .dyn_floor = (floor_), .init = rpcfs_init, .fini = rpcfs_fini,	\
+	  .enqueue = rpcfs_enqueue, .dequeue = rpcfs_dequeue,		\
+	  .pick = rpcfs_pick, .put_prev = rpcfs_put_prev,		\
+	  .wake_preempt = rpcfs_wake_preempt, .tick = rpcfs_tick,	\
+	  .account = rpcfs_account, .check = rpcfs_check,		\
+	  .select_cpu = rpcfs_select, .balance = rpfair_balance,	\
+	  .detach = rpcfs_detach, .attach = rpcfs_attach,		\
+	  /* SD_MC: min_interval 1 ms, busy_factor 64, imbalance_pct 125 */ \
+	  .bal_min = 1 * RP_MS, .bal_busy = 64 * RP_MS, .imb_pct = 125 }
+
 static const struct rp_policy rp_policies[] = {
-	{ "linux-2.4", "2.4.18", RP_HZ(100), 0, 0, 0, 0, 0, 0,
-	  rp24_init, rp24_fini, rp24_enqueue, rp24_dequeue, rp24_pick,
-	  rp24_put_prev, rp24_wake_preempt, rp24_tick, NULL, rp24_check },
-	{ "linux-2.6.0", "2.6.0-test9", RP_HZ(1000), 0, 0, 0, 0, 0, 0,
-	  rp26_init, rp26_fini, rp26_enqueue, rp26_dequeue, rp26_pick,
-	  rp26_put_prev, rp26_wake_preempt, rp26_tick, NULL, rp26_check },
-	{ "cfs-2.6.35", "Mainline 2.6.35.2 kernel", RP_HZ(250), 0,
-	  6 * RP_MS, 2 * RP_MS, 1 * RP_MS, 3, 0,
-	  rpcfs_init, rpcfs_fini, rpcfs_enqueue, rpcfs_dequeue, rpcfs_pick,
-	  rpcfs_put_prev, rpcfs_wake_preempt, rpcfs_tick, rpcfs_account,
-	  rpcfs_check },
-	{ "cfs-dynamic", "With my patches (dynamic granularity)", RP_HZ(250),
-	  0, 6 * RP_MS, 2 * RP_MS, 1 * RP_MS, 3, 750 * RP_US,
-	  rpcfs_init, rpcfs_fini, rpcfs_enqueue, rpcfs_dequeue, rpcfs_pick,
-	  rpcfs_put_prev, rpcfs_wake_preempt, rpcfs_tick, rpcfs_account,
-	  rpcfs_check },
-	{ "cfs-smaller", "With Peter's approach (smaller granularity)",
-	  RP_HZ(250), 0, 6 * RP_MS, 750 * RP_US, 1 * RP_MS, 8, 0,
-	  rpcfs_init, rpcfs_fini, rpcfs_enqueue, rpcfs_dequeue, rpcfs_pick,
-	  rpcfs_put_prev, rpcfs_wake_preempt, rpcfs_tick, rpcfs_account,
-	  rpcfs_check },
-	{ "eevdf-6.6", "6.6 EEVDF", RP_HZ(250), 1, 0, 0, 0, 0, 0,
-	  rpev_init, NULL, rpev_enqueue, rpev_dequeue, rpev_pick,
-	  rpev_put_prev, rpev_wake_preempt, rpev_tick, rpev_account,
-	  rpev_check },
+	{ .name = "linux-2.4", .seed_name = "2.4.18", .tick_ns = RP_HZ(100),
+	  .init = rp24_init, .fini = rp24_fini, .enqueue = rp24_enqueue,
+	  .dequeue = rp24_dequeue, .pick = rp24_pick,
+	  .put_prev = rp24_put_prev, .wake_preempt = rp24_wake_preempt,
+	  .tick = rp24_tick, .check = rp24_check, .shared_rq = true,
+	  .resched_idle = rp24_resched_idle },
+	{ .name = "linux-2.6.0", .seed_name = "2.6.0-test9",
+	  .tick_ns = RP_HZ(1000), .init = rp26_init, .fini = rp26_fini,
+	  .enqueue = rp26_enqueue, .dequeue = rp26_dequeue,
+	  .pick = rp26_pick, .put_prev = rp26_put_prev,
+	  .wake_preempt = rp26_wake_preempt, .tick = rp26_tick,
+	  .check = rp26_check, .balance = rp26_balance,
+	  .detach = rp26_detach, .attach = rp26_attach },
+	RP__CFS("cfs-2.6.35", "Mainline 2.6.35.2 kernel", 2 * RP_MS, 3, 0),
+	RP__CFS("cfs-dynamic", "With my patches (dynamic granularity)",
+		2 * RP_MS, 3, 750 * RP_US),
+	RP__CFS("cfs-smaller", "With Peter's approach (smaller granularity)",
+		750 * RP_US, 8, 0),
+	{ .name = "eevdf-6.6", .seed_name = "6.6 EEVDF", .tick_ns = RP_HZ(250),
+	  .needs_erb = 1, .init = rpev_init, .enqueue = rpev_enqueue,
+	  .dequeue = rpev_dequeue, .pick = rpev_pick,
+	  .put_prev = rpev_put_prev, .wake_preempt = rpev_wake_preempt,
+	  .tick = rpev_tick, .account = rpev_account, .check = rpev_check,
+	  .select_cpu = rpev_select, .balance = rpfair_balance,
+	  .detach = rpev_detach, .attach = rpev_attach,
+	  /* an LLC domain of 2: min_interval 2 ms, busy_factor 16, 117 */
+	  .bal_min = 2 * RP_MS, .bal_busy = 32 * RP_MS, .imb_pct = 117 },
 };
 #define RP_NPOLICIES (sizeof(rp_policies) / sizeof(rp_policies[0]))
 

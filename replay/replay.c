@@ -3,14 +3,15 @@
  * replay/replay.c - the seeds' scheduler benchmarks on a real scheduler
  *
  * sq-replay runs hackbench (OSDL, December 2003) and tbench with one
- * client (Desnoyers, September 2010) as tasks of replay/sched.h, an M:1
- * user-space scheduler whose policies (replay/policy.h) keep their run
+ * client (Desnoyers, September 2010) as tasks of replay/sched.h, an M:N
+ * user-space scheduler (hackbench on 1 and 2 CPUs) whose policies (replay/policy.h) keep their run
  * queues in smartq's queues, timed by this machine's clock, and prints
  * them in the mails' layouts beside the mails' figures.  --help lists the
  * options; doc/replay.md reads the results.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE		/* sched_setaffinity(): pinning the CPUs */
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,40 @@ struct rp_options {
 	size_t ntq;
 	unsigned hz;			/* 0: each policy's own */
 	const char *csv;
+	unsigned cpus[RP_MAX_LIST];	/* hackbench's CPU counts */
+	size_t ncpus;
+	unsigned pin[RP_MAXCPU];	/* CPU i's core */
+	size_t npin;
 };
+
+static unsigned rp_pins[RP_MAXCPU];
+static size_t rp_npins;
+
+/* Pin the calling thread to CPU @i's core (--pin). */
+static void rp_pin(unsigned i)
+{
+	cpu_set_t set;
+
+	if (i >= rp_npins)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(rp_pins[i], &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		fprintf(stderr, "sq-replay: cannot pin to core %u\n",
+			rp_pins[i]);
+}
+
+/* The cores this process may run on (before it pins itself). */
+static unsigned rp_ncores;
+
+static unsigned rp_cores(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	return (unsigned)CPU_COUNT(&set);
+}
 
 /* The chosen policies, copied so that --hz can change their tick. */
 static struct rp_policy rp_mine[2 * RP_MAX_LIST];
@@ -55,8 +89,26 @@ static const struct rp_policy *rp_own(const struct rp_policy *p,
 
 /* The 2003 mail's 1 CPU block, and the 2010 mail's three lines. */
 static const unsigned rp_seed_groups[4] = { 50, 100, 150, 200 };
-static const double rp_seed_24[4] = { 15.52, 37.63, 74.34, 110.62 };
-static const double rp_seed_26[4] = { 9.91, 17.86, 27.55, 39.77 };
+/* the 2003 mail's rows for 1, 2, 4 and 8 CPUs */
+static const unsigned rp_seed_cpus[4] = { 1, 2, 4, 8 };
+static const double rp_seed_24[4][4] = {
+	{ 15.52, 37.63, 74.34, 110.62 }, { 10.50, 30.42, 64.26, 112.46 },
+	{ 7.07, 22.75, 54.10, 101.45 }, { 7.02, 24.63, 61.48, 114.93 },
+};
+static const double rp_seed_26[4][4] = {
+	{ 9.91, 17.86, 27.55, 39.77 }, { 7.44, 13.45, 19.68, 26.68 },
+	{ 5.16, 9.25, 13.64, 18.65 }, { 4.08, 7.15, 10.31, 13.84 },
+};
+
+static int rp_seed_cpu_index(unsigned cpus)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (rp_seed_cpus[i] == cpus)
+			return i;
+	return -1;
+}
 static const struct {
 	const char *policy;
 	double mbps, lat_ms;
@@ -81,7 +133,7 @@ static void rp_usage(void)
 	printf(
 "usage: sq-replay [options]\n"
 "\n"
-"hackbench (2003) and tbench with one client (2010) as tasks of an M:1\n"
+"hackbench (2003) and tbench with one client (2010) as tasks of an M:N\n"
 "user-space scheduler (context switch: " RP_CTX_NAME "), timed by the\n"
 "wall clock, printed in the mails' layouts.\n"
 "\n"
@@ -92,6 +144,10 @@ static void rp_usage(void)
 "      --datasize N       bytes a message (100)\n"
 "      --buf N            a channel's capacity in bytes (65536)\n"
 "      --runs N           hackbench runs a point, their mean (3)\n"
+"      --cpus LIST        hackbench's CPU counts (default 1,2): a CPU is\n"
+"                         an OS thread pinned to a core; on the virtual\n"
+"                         clock up to 8, on the wall clock up to the cores\n"
+"      --pin LIST         CPU i's core (default 1,0: 1 CPU on core 1)\n"
 "  -q, --queues LIST      hackbench's run queues (default all):");
 	for (k = 0; k < RP_NQUEUES; k++)
 		printf(" %s", rp_rqops[k].name);
@@ -118,7 +174,7 @@ static void rp_usage(void)
 "      --hz N             every policy's tick at N a second (default:\n"
 "                         2.4 100, 2.6.0 1000, CFS and EEVDF 250)\n"
 "      --virtual          the virtual clock of the tests (deterministic)\n"
-"      --csv FILE         rows bench,policy,queue,x,y\n"
+"      --csv FILE         rows bench,policy,queue,cpus,x,y\n"
 "  -h, --help\n");
 }
 
@@ -195,6 +251,7 @@ static void rp_options(struct rp_options *o, int argc, char **argv)
 		{ "virtual", 0, NULL, 12 }, { "csv", 1, NULL, 13 },
 		{ "hz", 1, NULL, 14 }, { "warmup", 1, NULL, 15 },
 		{ "runs", 1, NULL, 16 }, { "tb-runs", 1, NULL, 17 },
+		{ "cpus", 1, NULL, 18 }, { "pin", 1, NULL, 19 },
 		{ NULL, 0, NULL, 0 }
 	};
 	char hbp[] = "linux-2.4,linux-2.6.0,cfs-2.6.35,eevdf-6.6";
@@ -229,6 +286,12 @@ static void rp_options(struct rp_options *o, int argc, char **argv)
 	o->tb.client_ns = 10 * RP_US;
 	o->tb.req_size = 256;
 	o->tb.rep_size = 4096;
+	o->cpus[0] = 1;
+	o->cpus[1] = 2;
+	o->ncpus = 2;
+	o->pin[0] = 1;
+	o->pin[1] = 0;
+	o->npin = 2;
 	while ((c = getopt_long(argc, argv, "w:g:l:q:p:d:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'w':
@@ -282,6 +345,19 @@ static void rp_options(struct rp_options *o, int argc, char **argv)
 			if (!o->tb_runs || o->tb_runs > RP_MAX_LIST)
 				rp_die("--tb-runs %s: 1 to 16", optarg);
 			break;
+		case 18:
+			o->ncpus = rp_split(optarg, item, RP_MAX_LIST);
+			for (i = 0; i < o->ncpus; i++) {
+				o->cpus[i] = (unsigned)rp_num(item[i]);
+				if (!o->cpus[i] || o->cpus[i] > RP_MAXCPU)
+					rp_die("--cpus %s: 1 to 8", item[i]);
+			}
+			break;
+		case 19:
+			o->npin = rp_split(optarg, item, RP_MAXCPU);
+			for (i = 0; i < o->npin; i++)
+				o->pin[i] = (unsigned)rp_num(item[i]);
+			break;
 		case 'h': rp_usage(); exit(0);
 		default: rp_die("%s", "bad option");
 		}
@@ -326,34 +402,23 @@ static void rp_check(const struct rp_result *r, const char *what)
 	}
 }
 
-/* hackbench: a row of seconds per policy and queue, then the ratios */
-static void rp_run_hackbench(const struct rp_options *o, FILE *csv)
-{
-	static double sec[RP_MAX_LIST][RP_MAX_LIST][RP_MAX_LIST];
-	size_t p, q, g;
-	int i24 = -1, i26 = -1;
-	double stolen = 0;
+/* the seconds of every point: [cpus][policy][queue][groups] */
+static double rp_sec[RP_MAX_LIST][RP_MAX_LIST][RP_MAX_LIST][RP_MAX_LIST];
 
-	printf("Performance of hackbench (times are in seconds, lower number "
-	       "is better)\n");
-	printf("%u senders x %u receivers a group, %u messages of %zu bytes, "
-	       "channels of %zu bytes; the mean of %u runs\n",
-	       o->fds, o->fds, o->loops, o->datasize, o->buf, o->runs);
-	printf("%-44s", "number of groups");
-	for (g = 0; g < o->ngroups; g++)
-		printf("%9u", o->groups[g]);
-	printf("\n");
-	for (p = 0; p < 44 + 9 * o->ngroups; p++)
-		putchar('-');
-	printf("\n1 CPU (%s, %s clock)\n", RP_CTX_NAME,
-	       o->virt ? "virtual" : "wall");
+/* One CPU count's block: a row of seconds per policy and queue. */
+static void rp_hackbench_block(const struct rp_options *o, FILE *csv,
+			       size_t ci, double *stolen, uint64_t *moved,
+			       uint64_t *remote)
+{
+	unsigned cpus = o->cpus[ci];
+	size_t p, q, g;
+
+	printf("%u CPU%s (%s, %s clock%s)\n", cpus, cpus > 1 ? "s" : "",
+	       RP_CTX_NAME, o->virt ? "virtual" : "wall",
+	       cpus > 1 ? (o->virt ? ", virtual CPUs"
+				   : ", a pinned thread a CPU") : "");
 	for (p = 0; p < o->nhp; p++) {
 		const struct rp_policy *pol = o->hb_pol[p];
-
-		if (!strcmp(pol->name, "linux-2.4"))
-			i24 = (int)p;
-		if (!strcmp(pol->name, "linux-2.6.0"))
-			i26 = (int)p;
 		size_t nq = pol->needs_erb ? 1 : o->nq;
 
 		for (q = 0; q < nq; q++) {
@@ -366,65 +431,166 @@ static void rp_run_hackbench(const struct rp_options *o, FILE *csv)
 			fflush(stdout);
 			for (g = 0; g < o->ngroups; g++) {
 				struct rp_result r;
-				struct rp_hb_opts ho = { o->groups[g], o->fds,
-							 o->loops, o->datasize,
-							 o->buf, NULL, NULL };
+				struct rp_hb_opts ho;
+				double *sec = &rp_sec[ci][p][q][g];
 				unsigned run;
 
+				memset(&ho, 0, sizeof(ho));
+				ho.groups = o->groups[g];
+				ho.fds = o->fds;
+				ho.loops = o->loops;
+				ho.datasize = o->datasize;
+				ho.buf = o->buf;
+				ho.cpus = cpus;
+				ho.pin = rp_pin;
 				/* the mean of the runs, as OSDL's of five */
-				sec[p][q][g] = 0;
+				*sec = 0;
 				for (run = 0; run < o->runs; run++) {
 					rp_hackbench(&r, pol,
 						     rp_queue_of(pol, o->queues[q]),
 						     o->virt, &ho);
 					rp_check(&r, pol->name);
-					sec[p][q][g] += r.seconds / o->runs;
-					stolen += r.stolen_ms;
+					*sec += r.seconds / o->runs;
+					*stolen += r.stolen_ms;
+					*moved += r.migrations;
+					*remote += r.remote_wakes;
 				}
-				r.seconds = sec[p][q][g];
-				printf("%9.2f", r.seconds);
+				printf("%9.2f", *sec);
 				fflush(stdout);
 				if (csv)
-					fprintf(csv, "hackbench,%s,%s,%u,%.4f\n",
-						pol->name,
+					fprintf(csv, "hackbench,%s,%s,%u,%u,"
+						"%.4f\n", pol->name,
 						rp_qname(pol, o->queues[q]),
-						o->groups[g], r.seconds);
+						cpus, o->groups[g], *sec);
 			}
 			printf("\n");
 		}
 	}
-	printf("(time the host ran another process, left out: %.1f ms)\n",
-	       stolen);
+}
+
+/* hackbench: a block per CPU count, then the ratios beside the seed's */
+static void rp_run_hackbench(const struct rp_options *o, FILE *csv)
+{
+	size_t p, q, g, ci;
+	int i24 = -1, i26 = -1;
+	double stolen = 0;
+	uint64_t moved = 0, remote = 0;
+	unsigned cores = rp_ncores;
+	bool ran[RP_MAX_LIST];
+
+	printf("Performance of hackbench (times are in seconds, lower number "
+	       "is better)\n");
+	printf("%u senders x %u receivers a group, %u messages of %zu bytes, "
+	       "channels of %zu bytes; the mean of %u runs\n",
+	       o->fds, o->fds, o->loops, o->datasize, o->buf, o->runs);
+	printf("%-44s", "number of groups");
+	for (g = 0; g < o->ngroups; g++)
+		printf("%9u", o->groups[g]);
+	printf("\n");
+	for (p = 0; p < o->nhp; p++) {
+		if (!strcmp(o->hb_pol[p]->name, "linux-2.4"))
+			i24 = (int)p;
+		if (!strcmp(o->hb_pol[p]->name, "linux-2.6.0"))
+			i26 = (int)p;
+	}
+	for (ci = 0; ci < o->ncpus; ci++) {
+		for (p = 0; p < 44 + 9 * o->ngroups; p++)
+			putchar('-');
+		printf("\n");
+		ran[ci] = o->virt || o->cpus[ci] <= cores;
+		if (!ran[ci]) {
+			printf("%u CPUs: not run (this machine gives %u cores; "
+			       "--virtual runs them on the virtual clock)\n",
+			       o->cpus[ci], cores);
+			continue;
+		}
+		rp_hackbench_block(o, csv, ci, &stolen, &moved, &remote);
+	}
+	printf("(time the host ran another process, left out: %.1f ms; on "
+	       "more than one CPU: %llu tasks moved by the balancers, %llu "
+	       "wakeups posted to another CPU)\n", stolen,
+	       (unsigned long long)moved, (unsigned long long)remote);
 	if (i24 < 0 || i26 < 0)
 		return;
-	printf("\n2.4 / 2.6.0, ours (seed 1 CPU)\n");
-	for (q = 0; q < o->nq; q++) {
-		printf("%-14s", o->queues[q]->name);
-		for (g = 0; g < o->ngroups; g++) {
-			int si = rp_seed_index(o->groups[g]);
-			double x = sec[i24][q][g] / sec[i26][q][g];
+	for (ci = 0; ci < o->ncpus; ci++) {
+		int sc = rp_seed_cpu_index(o->cpus[ci]);
 
-			if (si >= 0)
-				printf("  %5.2f (%4.2f)", x,
-				       rp_seed_24[si] / rp_seed_26[si]);
-			else
-				printf("  %5.2f       ", x);
+		if (!ran[ci])
+			continue;
+		printf("\n2.4 / 2.6.0 on %u CPU%s, ours (seed)\n", o->cpus[ci],
+		       o->cpus[ci] > 1 ? "s" : "");
+		for (q = 0; q < o->nq; q++) {
+			printf("%-14s", o->queues[q]->name);
+			for (g = 0; g < o->ngroups; g++) {
+				int si = rp_seed_index(o->groups[g]);
+				double x = rp_sec[ci][i24][q][g] /
+					   rp_sec[ci][i26][q][g];
+
+				if (si >= 0 && sc >= 0)
+					printf("  %5.2f (%4.2f)", x,
+					       rp_seed_24[sc][si] /
+						       rp_seed_26[sc][si]);
+				else
+					printf("  %5.2f       ", x);
+			}
+			printf("\n");
 		}
-		printf("\n");
-	}
-	if (rp_seed_index(o->groups[0]) != 0 ||
-	    rp_seed_index(o->groups[o->ngroups - 1]) != 3)
-		return;
-	printf("\ngrowth from 50 to 200 groups, ours (seed 1 CPU)\n");
-	for (q = 0; q < o->nq; q++) {
-		size_t last = o->ngroups - 1;
+		if (sc < 0 || rp_seed_index(o->groups[0]) != 0 ||
+		    rp_seed_index(o->groups[o->ngroups - 1]) != 3)
+			continue;
+		printf("growth from 50 to 200 groups on %u CPU%s, ours (seed)\n",
+		       o->cpus[ci], o->cpus[ci] > 1 ? "s" : "");
+		for (q = 0; q < o->nq; q++) {
+			size_t last = o->ngroups - 1;
 
-		printf("%-14s  linux-2.4 %5.2fx (%4.2fx)  linux-2.6.0 %5.2fx "
-		       "(%4.2fx)\n", o->queues[q]->name,
-		       sec[i24][q][last] / sec[i24][q][0],
-		       rp_seed_24[3] / rp_seed_24[0],
-		       sec[i26][q][last] / sec[i26][q][0],
-		       rp_seed_26[3] / rp_seed_26[0]);
+			printf("%-14s  linux-2.4 %5.2fx (%4.2fx)  linux-2.6.0 "
+			       "%5.2fx (%4.2fx)\n", o->queues[q]->name,
+			       rp_sec[ci][i24][q][last] / rp_sec[ci][i24][q][0],
+			       rp_seed_24[sc][3] / rp_seed_24[sc][0],
+			       rp_sec[ci][i26][q][last] / rp_sec[ci][i26][q][0],
+			       rp_seed_26[sc][3] / rp_seed_26[sc][0]);
+		}
+	}
+	/* each CPU count against the first (1 CPU) */
+	for (ci = 1; ci < o->ncpus; ci++) {
+		int sc = rp_seed_cpu_index(o->cpus[ci]);
+		int s0 = rp_seed_cpu_index(o->cpus[0]);
+
+		if (!ran[ci] || !ran[0])
+			continue;
+		printf("\n%u CPUs / %u CPU%s, ours (seed)\n", o->cpus[ci],
+		       o->cpus[0], o->cpus[0] > 1 ? "s" : "");
+		for (p = 0; p < o->nhp; p++) {
+			const struct rp_policy *pol = o->hb_pol[p];
+			bool seed = sc >= 0 && s0 >= 0 &&
+				    ((int)p == i24 || (int)p == i26);
+
+			for (q = 0; q < (pol->needs_erb ? 1 : o->nq); q++) {
+				char label[40];
+
+				snprintf(label, sizeof(label), "%s, %s",
+					 pol->name,
+					 rp_qname(pol, o->queues[q]));
+				printf("%-24s", label);
+				for (g = 0; g < o->ngroups; g++) {
+					int si = rp_seed_index(o->groups[g]);
+					double x = rp_sec[ci][p][q][g] /
+						   rp_sec[0][p][q][g];
+
+					if (seed && si >= 0) {
+						const double (*t)[4] =
+							(int)p == i24 ? rp_seed_24
+								      : rp_seed_26;
+
+						printf("  %5.2f (%4.2f)", x,
+						       t[sc][si] / t[s0][si]);
+					} else {
+						printf("  %5.2f       ", x);
+					}
+				}
+				printf("\n");
+			}
+		}
 	}
 }
 
@@ -510,7 +676,7 @@ static void rp_run_tbench_bg(const struct rp_options *o, FILE *csv,
 				 (unsigned)(tb->burst_ns / RP_US),
 				 (unsigned)(tb->sleep_ns / RP_US));
 			if (csv)
-				fprintf(csv, "%s,%s,%s,%.3f,%.3f\n", name,
+				fprintf(csv, "%s,%s,%s,1,%.3f,%.3f\n", name,
 					pol->name, qn, r.mbps, r.max_lat_ms);
 		}
 	}
@@ -536,11 +702,16 @@ int main(int argc, char **argv)
 	FILE *csv = NULL;
 
 	rp_options(&o, argc, argv);
+	memcpy(rp_pins, o.pin, sizeof(rp_pins));
+	rp_npins = o.npin;
+	rp_ncores = rp_cores();
+	if (!o.virt)
+		rp_pin(0);	/* the 1-CPU runs, and CPU 0's thread */
 	if (o.csv) {
 		csv = fopen(o.csv, "w");
 		if (!csv)
 			rp_die("cannot write %s", o.csv);
-		fprintf(csv, "bench,policy,queue,x,y\n");
+		fprintf(csv, "bench,policy,queue,cpus,x,y\n");
 	}
 	if (o.hackbench)
 		rp_run_hackbench(&o, csv);

@@ -208,7 +208,8 @@ static void check_at_tick(struct rp_sched *s, void *arg)
 static void small_hackbench(struct rp_result *r, const struct rp_policy *p,
 			    const struct rp_rqops *q, struct tick_check *tc)
 {
-	struct rp_hb_opts o = { 4, 10, 100, 100, 1000, check_at_tick, NULL };
+	struct rp_hb_opts o = { 4, 10, 100, 100, 1000, check_at_tick, NULL,
+				 0, NULL, NULL };
 
 	o.arg = tc;
 	rp_hackbench(r, p, q, true, &o);

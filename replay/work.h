@@ -32,6 +32,7 @@ struct rp_result {
 	double stolen_ms;		/* see rp_now() */
 	uint64_t nstolen;
 	uint64_t ops, switches, picks, preempt_wakeup, preempt_tick, recalcs;
+	uint64_t migrations, remote_wakes;	/* SMP */
 	uint64_t sink;
 	int err;
 	char errmsg[160];
@@ -69,13 +70,21 @@ static void rp_hb_sender(struct rp_task *t)
 
 static void rp__result(struct rp_result *r, const struct rp_sched *s)
 {
-	r->switches = s->switches;
-	r->picks = s->picks;
-	r->preempt_wakeup = s->preempt_wakeup;
-	r->preempt_tick = s->preempt_tick;
-	r->recalcs = s->recalcs;
-	r->stolen_ms = (double)s->stolen / 1e6;
-	r->nstolen = s->nstolen;
+	unsigned i, n = s->smp ? s->smp->n : 1;
+
+	for (i = 0; i < n; i++) {
+		const struct rp_sched *c = s->smp ? s->smp->cpu[i] : s;
+
+		r->switches += c->switches;
+		r->picks += c->picks;
+		r->preempt_wakeup += c->preempt_wakeup;
+		r->preempt_tick += c->preempt_tick;
+		r->recalcs += c->recalcs;
+		r->stolen_ms += (double)c->stolen / 1e6;
+		r->nstolen += c->nstolen;
+		r->migrations += c->migrations;
+		r->remote_wakes += c->remote_wakes;
+	}
 	r->err = s->err;
 	memcpy(r->errmsg, s->errmsg, sizeof(r->errmsg));
 }
@@ -86,6 +95,12 @@ struct rp_hb_opts {
 	/* called at every tick (the tests' checks), or NULL */
 	void (*on_tick)(struct rp_sched *s, void *arg);
 	void *arg;
+	/* SMP: CPUs (0 or 1: the M:1 scheduler), the real threads' pinning,
+	 * the tests' hook on the balancer's moves */
+	unsigned cpus;
+	void (*pin)(unsigned i);
+	void (*on_move)(struct rp_sched *from, struct rp_task *t, unsigned to,
+			unsigned asked, bool idle, void *arg);
 };
 
 /*
@@ -96,7 +111,8 @@ static void rp_hackbench(struct rp_result *r, const struct rp_policy *pol,
 			 const struct rp_rqops *rq, bool virt,
 			 const struct rp_hb_opts *o)
 {
-	struct rp_sched s;
+	struct rp_sched one, *cpus = NULL, *sp = &one;
+	struct rp_smp smp;
 	struct rp_hb hb;
 	unsigned g, i, fds = o->fds, groups = o->groups;
 
@@ -107,9 +123,24 @@ static void rp_hackbench(struct rp_result *r, const struct rp_policy *pol,
 			 "datasize: 1 to 512 and at most the buffer");
 		return;
 	}
-	rp_init(&s, pol, rq, virt);
-	s.on_tick = o->on_tick;
-	s.on_tick_arg = o->arg;
+	if (o->cpus > 1) {
+		unsigned n = o->cpus > RP_MAXCPU ? RP_MAXCPU : o->cpus;
+
+		cpus = (struct rp_sched *)rp_xcalloc(n, sizeof(*cpus));
+		rp_smp_init(&smp, cpus, n, pol, rq, virt);
+		smp.pin = o->pin;
+		smp.on_move = o->on_move;
+		smp.on_move_arg = o->arg;
+		for (i = 0; i < n; i++) {
+			cpus[i].on_tick = o->on_tick;
+			cpus[i].on_tick_arg = o->arg;
+		}
+		sp = &cpus[0];
+	} else {
+		rp_init(sp, pol, rq, virt);
+		sp->on_tick = o->on_tick;
+		sp->on_tick_arg = o->arg;
+	}
 	hb.groups = groups;
 	hb.fds = fds;
 	hb.loops = o->loops;
@@ -118,29 +149,30 @@ static void rp_hackbench(struct rp_result *r, const struct rp_policy *pol,
 	hb.chan = (struct rp_chan *)rp_xcalloc((size_t)groups * fds,
 					       sizeof(*hb.chan));
 	for (i = 0; i < groups * fds; i++)
-		rp_chan_init(&hb.chan[i], &s, o->buf);
+		rp_chan_init(&hb.chan[i], sp, o->buf);
 	for (g = 0; g < groups; g++) {
 		for (i = 0; i < fds; i++)
-			rp_spawn(&s, rp_hb_receiver, &hb)->user[0] =
+			rp_spawn(sp, rp_hb_receiver, &hb)->user[0] =
 				g * fds + i;
 		for (i = 0; i < fds; i++)
-			rp_spawn(&s, rp_hb_sender, &hb)->user[0] = g;
+			rp_spawn(sp, rp_hb_sender, &hb)->user[0] = g;
 	}
-	rp_start(&s);
-	(void)rp_run(&s);
-	r->seconds = (double)(s.t1 - s.t0) / 1e9;
+	rp_start(sp);
+	(void)rp_run(sp);
+	r->seconds = (double)(sp->t1 - sp->t0) / 1e9;
 	for (i = 0; i < groups * fds; i++) {
 		r->ops += hb.chan[i].bytes / o->datasize;
 		rp_chan_fini(&hb.chan[i]);
 	}
-	rp__result(r, &s);
-	r->sink = s.virt ? s.vclock : 0;
+	rp__result(r, sp);
+	r->sink = sp->virt ? sp->vclock : 0;
 	if (!r->err && r->ops != (uint64_t)groups * fds * fds * o->loops) {
 		r->err = 1;
 		snprintf(r->errmsg, sizeof(r->errmsg), "messages lost");
 	}
 	free(hb.chan);
-	rp_fini(&s);
+	rp_fini(sp);
+	free(cpus);
 }
 
 struct rp_tb {
