@@ -21,6 +21,12 @@
  *	                                   |
  *	                                   o
  *
+ * Reading order: sq_binom__carry (adding a tree is adding 1, the link
+ * above), sq_binom__insert and sq_binom__scan_min (the cached minimum),
+ * then sq_binom__remove (a node's children become a heap that is carried
+ * back in); the public verbs after them are thin.  The stamp and the tie
+ * order below are why every compare goes through one function.
+ *
  * Stability.  A heap alone is not stable, so each node carries a stamp
  * from a counter in the queue, taken on every enqueue and requeue, and all
  * comparisons are on (key, stamp).  Every pair is distinct, the order is

@@ -11,6 +11,12 @@
  * less() first: the descent, requeue's in-place test and check() take it
  * as a parameter (sq_gavl__before()), NULL for the plain kind.
  *
+ * Reading order: the descent and insert with its retrace, then
+ * sq_gavl__cut_first (the pop that unlinks the first node without
+ * rotating, and why the height stays within one level of an AVL tree's),
+ * then erase's retrace; the public API at the end is thin.  The
+ * augmented tree's hooks are a layer the plain gavl never calls.
+ *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + retrace, at most one (double) rotation
  *   first       O(1)       the cached first node

@@ -11,6 +11,14 @@
  * as a parameter (sq_rb__before()), NULL for the plain kind, which then
  * compiles as if it were not there.
  *
+ * Reading order: the public API (at the end) is thin; the queue's work
+ * is in "the link-level operations" (the comparing descent, erase by
+ * link, the cached leftmost), which call the two rebalancing parts,
+ * "insert fix-up" and "erase fix-up", each case drawn.  The packed
+ * parent word and the augmented tree's hooks come first only because
+ * the rest uses them; a plain rb calls no hook, and the tie kind is the
+ * same code with less() passed in.
+ *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + at most 2 rotations
  *   first       O(1)       the cached leftmost

@@ -35,6 +35,12 @@
  * doc/remote.md; tests/remote_model.c runs this code under every
  * schedule of two posters and the owner to a bound.
  *
+ * Reading order: the state word and its two helpers (published, taken),
+ * then sq_remote__post (an arm, a cancel, a push, a rider's wait), then
+ * the owner's side: sq_remote__drain, sq_remote__pop (Vyukov's queue)
+ * and sq_remote__take (the seqlock read of a key slot).  SQ_REMOTE_KIND
+ * at the end only binds a kind's requeue and dequeue to the drain.
+ *
  * Between drains the owner may pop, requeue or dequeue a node through the
  * plain queue while other threads post for it: a command pending then
  * applies at the next drain to whatever the owner left, so it wins over
