@@ -19,11 +19,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ThreadSanitizer follows a switch of stacks only when told (its fiber
+ * API): each context is a fiber, created with it. */
+#if defined(__SANITIZE_THREAD__)
+#define RP_CTX_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RP_CTX_TSAN 1
+#endif
+#endif
+#ifdef RP_CTX_TSAN
+void *__tsan_get_current_fiber(void);
+void *__tsan_create_fiber(unsigned flags);
+void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+#define RP_CTX_FIBER void *fiber;
+#define RP_CTX_FIBER_MAKE(c) ((c)->fiber = __tsan_create_fiber(0))
+#define RP_CTX_FIBER_SWAP(from, to)					\
+	do {								\
+		(from)->fiber = __tsan_get_current_fiber();		\
+		__tsan_switch_to_fiber((to)->fiber, 0);			\
+	} while (0)
+#else
+#define RP_CTX_FIBER
+#define RP_CTX_FIBER_MAKE(c) ((void)(c))
+#define RP_CTX_FIBER_SWAP(from, to) ((void)(from), (void)(to))
+#endif
+
 #if !defined(RP_CTX_UCONTEXT) && defined(__x86_64__) && defined(__ELF__)
 #define RP_CTX_NAME "x86-64 asm"
 
 struct rp_ctx {
 	void *sp;
+	RP_CTX_FIBER
 };
 
 /* rp_ctx__swap(save, sp): push the callee-saved registers, store the stack
@@ -55,10 +82,12 @@ static void rp_ctx_make(struct rp_ctx *c, void *stack, size_t size,
 	for (i = 0; i < 6; i++)
 		*--sp = NULL;
 	c->sp = sp;
+	RP_CTX_FIBER_MAKE(c);
 }
 
 static void rp_ctx_swap(struct rp_ctx *from, const struct rp_ctx *to)
 {
+	RP_CTX_FIBER_SWAP(from, to);
 	rp_ctx__swap(&from->sp, to->sp);
 }
 
@@ -67,6 +96,7 @@ static void rp_ctx_swap(struct rp_ctx *from, const struct rp_ctx *to)
 
 struct rp_ctx {
 	void *sp;
+	RP_CTX_FIBER
 };
 
 /* A frame of 176 bytes: x19..x30 (x30 the return address), d8..d15. */
@@ -102,10 +132,12 @@ static void rp_ctx_make(struct rp_ctx *c, void *stack, size_t size,
 		f[i] = NULL;
 	f[11] = (void *)(uintptr_t)entry;	/* x30, at byte 88 */
 	c->sp = f;
+	RP_CTX_FIBER_MAKE(c);
 }
 
 static void rp_ctx_swap(struct rp_ctx *from, const struct rp_ctx *to)
 {
+	RP_CTX_FIBER_SWAP(from, to);
 	rp_ctx__swap(&from->sp, to->sp);
 }
 
@@ -117,6 +149,7 @@ static void rp_ctx_swap(struct rp_ctx *from, const struct rp_ctx *to)
 
 struct rp_ctx {
 	ucontext_t uc;
+	RP_CTX_FIBER
 };
 
 static void rp_ctx_make(struct rp_ctx *c, void *stack, size_t size,
@@ -130,10 +163,12 @@ static void rp_ctx_make(struct rp_ctx *c, void *stack, size_t size,
 	c->uc.uc_stack.ss_size = size;
 	c->uc.uc_link = NULL;
 	makecontext(&c->uc, entry, 0);
+	RP_CTX_FIBER_MAKE(c);
 }
 
 static void rp_ctx_swap(struct rp_ctx *from, const struct rp_ctx *to)
 {
+	RP_CTX_FIBER_SWAP(from, to);
 	if (swapcontext(&from->uc, &to->uc)) {
 		perror("sq-replay: swapcontext");
 		exit(2);

@@ -145,6 +145,7 @@ static struct rp_task *rp24_pick(struct rp_sched *s)
 		}
 	}
 	s->rq->dequeue(s->rq_main, sc.best);
+	sc.best->cpu = s->id;		/* its processor, under the lock */
 	return sc.best;
 }
 

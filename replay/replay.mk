@@ -41,6 +41,21 @@ $(REPLAY_TEST_UC): replay/test-replay.c $(REPLAY_SRCS) tests/sq_test.h $(HEADERS
 	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) $(WARN) -std=c11 -DSQ_DEBUG \
 		-DRP_CTX_UCONTEXT -o $@ $< $(REPLAY_LIBS)
 
+# make check: the tests under ThreadSanitizer (the cross-CPU path on real
+# threads; the switch tells it of each stack change), when it links.
+REPLAY_TEST_TSAN := $(BUILD)/replay/test-replay-tsan
+REPLAY_TSAN_OK := $(shell printf 'int main(void){return 0;}' | \
+	$(CC) -fsanitize=thread -x c -o /dev/null - 2>/dev/null && echo yes)
+ifeq ($(REPLAY_TSAN_OK),yes)
+CHECK_PROGS += $(REPLAY_TEST_TSAN)
+CHECK_DEPS  += $(REPLAY_TEST_TSAN)
+endif
+
+$(REPLAY_TEST_TSAN): replay/test-replay.c $(REPLAY_SRCS) tests/sq_test.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests -O1 -g -fsanitize=thread $(WARN) -std=c11 \
+		-DSQ_DEBUG -o $@ $< $(REPLAY_LIBS)
+
 # make check: the tests again with the aarch64 switch, under qemu-aarch64,
 # when tests/cross.mk found the cross compiler and qemu (SQ_CROSS_aarch64).
 ifeq ($(SQ_CROSS_aarch64),yes)

@@ -479,7 +479,9 @@ static void rp__enqueue(struct rp_sched *s, struct rp_task *t, bool wakeup)
 /* @t, woken here, preempts curr if the policy says so */
 static void rp__check_preempt(struct rp_sched *s, struct rp_task *t)
 {
-	if (s->curr && s->curr != t && s->pol->wake_preempt(s, t) &&
+	/* (curr may be blocking: a drain in its schedule() woke @t) */
+	if (s->curr && s->curr != t && s->curr->state == RP_RUNNING &&
+	    s->pol->wake_preempt(s, t) &&
 	    !s->need_resched) {
 		s->need_resched = true;
 		s->preempt_wakeup++;
@@ -857,7 +859,8 @@ static void rp__switch_to(struct rp_sched *s, struct rp_task *next)
 	if (next) {
 		next->state = RP_RUNNING;
 		next->nswitch++;
-		next->cpu = s->id;
+		if (!s->pol->shared_rq)	/* 2.4: set by its pick, locked */
+			next->cpu = s->id;
 		s->switches++;
 	}
 	s->curr = next;

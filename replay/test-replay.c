@@ -711,6 +711,215 @@ SQ_TEST(o1_arrays_pick)
 	rp_fini(&s);
 }
 
+/* ---- two CPUs ---- */
+
+struct smp_check {
+	unsigned ticks, bad, moves, bad_moves, answers;
+	const struct rp_sched *last_from;
+	uint64_t last_drain;
+	unsigned in_answer;
+	uint64_t last_key;
+	int last_cls;
+	char why[120];
+};
+
+/* the queues of the CPU that ticks, checked at its every tick */
+static void smp_at_tick(struct rp_sched *s, void *arg)
+{
+	struct smp_check *sc = (struct smp_check *)arg;
+
+	sc->ticks++;
+	sc->bad += s->pol->check(s) != 0;
+}
+
+static void smp_bad_move(struct smp_check *sc, const char *why)
+{
+	if (!sc->bad_moves)
+		snprintf(sc->why, sizeof(sc->why), "%s", why);
+	sc->bad_moves++;
+}
+
+/*
+ * Each task the busiest CPU moves, against its policy's rule: not on a
+ * CPU; 2.6.0: an idle pull takes one task, cache-cold, and a pull walks
+ * the expired array before the active one and the best priority first;
+ * CFS and EEVDF: never a cache-hot task, at most nr_migrate, 2.6.35's
+ * newest first and 6.6's oldest first.
+ */
+static void smp_on_move(struct rp_sched *from, struct rp_task *t,
+			unsigned to, unsigned asked, bool idle, void *arg)
+{
+	struct smp_check *sc = (struct smp_check *)arg;
+	const char *pn = from->pol->name;
+	uint64_t now = rp_now(from);
+	bool first = sc->last_from != from ||
+		     sc->last_drain != atomic_load(&from->drains);
+
+	smp_at_tick(from, arg);		/* the queues after the detach */
+	sc->ticks--;
+	if (first) {
+		sc->answers++;
+		sc->in_answer = 0;
+		sc->last_from = from;
+		sc->last_drain = atomic_load(&from->drains);
+	}
+	sc->moves++;
+	sc->in_answer++;
+	if (to == from->id || t->state != RP_RUNNABLE || t == from->curr ||
+	    atomic_load(&t->on_cpu))
+		smp_bad_move(sc, "moved a running task, or to itself");
+	if (sc->in_answer > asked)
+		smp_bad_move(sc, "moved more than asked");
+	if (!strcmp(pn, "linux-2.6.0")) {
+		int cls = t->array == from->active;	/* expired first */
+
+		if (idle && (asked != 1 || sc->in_answer > 1))
+			smp_bad_move(sc, "2.6.0: an idle pull of more than one");
+		if (idle && now - t->last_run <= RP26_CACHE_DECAY)
+			smp_bad_move(sc, "2.6.0: an idle pull of a hot task");
+		if (!first && (cls < sc->last_cls ||
+			       (cls == sc->last_cls &&
+				(uint64_t)t->prio < sc->last_key)))
+			smp_bad_move(sc, "2.6.0: not expired/best-prio first");
+		sc->last_cls = cls;
+		sc->last_key = (uint64_t)t->prio;
+	} else {
+		bool oldest = !strcmp(pn, "eevdf-6.6");
+
+		if (now - t->last_run < RPFAIR_MIGRATION_COST)
+			smp_bad_move(sc, "a cache-hot task");
+		if (sc->in_answer > RPFAIR_NR_MIGRATE)
+			smp_bad_move(sc, "more than nr_migrate");
+		if (!first && (oldest ? t->enq_seq < sc->last_key
+				      : t->enq_seq > sc->last_key))
+			smp_bad_move(sc, "not in the task list's order");
+		sc->last_key = t->enq_seq;
+	}
+}
+
+static void smp_hackbench(struct rp_result *r, const struct rp_policy *p,
+			  const struct rp_rqops *q, struct smp_check *sc,
+			  bool virt, unsigned groups)
+{
+	struct rp_hb_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.groups = groups;
+	o.fds = 10;
+	o.loops = 50;
+	o.datasize = 100;
+	o.buf = 1000;
+	o.cpus = 2;
+	if (virt) {
+		o.on_tick = smp_at_tick;
+		o.on_move = smp_on_move;
+		o.arg = sc;
+	}
+	rp_hackbench(r, p, q, virt, &o);
+}
+
+/* Two virtual CPUs: every message delivered under every policy on every
+ * kind; every wakeup posted to the other CPU applied by its next drain
+ * (rp_run fails otherwise); the queues sound at every tick; the moves by
+ * the rule; the same run twice. */
+SQ_TEST(smp_every_policy_every_queue)
+{
+	size_t k, q;
+
+	for (k = 0; k < RP_NPOLICIES; k++) {
+		const struct rp_policy *p = &rp_policies[k];
+		size_t nq = p->needs_erb ? 1 : RP_NQUEUES;
+
+		for (q = 0; q < nq; q++) {
+			const struct rp_rqops *rq = p->needs_erb ? NULL
+								 : &rp_rqops[q];
+			const char *qn = p->needs_erb ? "erb" : rp_rqops[q].name;
+			struct smp_check sc, sc2;
+			struct rp_result r, r2;
+
+			memset(&sc, 0, sizeof(sc));
+			memset(&sc2, 0, sizeof(sc2));
+			smp_hackbench(&r, p, rq, &sc, true, 4);
+			SQ_ASSERTF(!r.err, "%s on %s: %s\n", p->name, qn,
+				   r.errmsg);
+			SQ_ASSERT_EQ(r.ops, 4 * 10 * 10 * 50);
+			SQ_ASSERTF(sc.bad == 0 && sc.ticks >= 5,
+				   "%s on %s: %u of %u checks failed\n",
+				   p->name, qn, sc.bad, sc.ticks);
+			SQ_ASSERTF(sc.bad_moves == 0, "%s on %s: %u bad moves "
+				   "(%s)\n", p->name, qn, sc.bad_moves, sc.why);
+			if (!p->shared_rq) {
+				SQ_ASSERTF(r.remote_wakes > 0 && r.migrations > 0,
+					   "%s on %s: %llu remote wakeups, "
+					   "%llu moves\n", p->name, qn,
+					   (unsigned long long)r.remote_wakes,
+					   (unsigned long long)r.migrations);
+				SQ_ASSERT_EQ(r.migrations, sc.moves);
+			}
+			if (q)
+				continue;
+			printf("  %-12s 2 CPUs: %.3f s (virtual), %llu moves in "
+			       "%u pulls, %llu remote wakeups\n", p->name,
+			       r.seconds, (unsigned long long)r.migrations,
+			       sc.answers, (unsigned long long)r.remote_wakes);
+			smp_hackbench(&r2, p, rq, &sc2, true, 4);
+			SQ_ASSERT(r2.switches == r.switches &&
+				  r2.migrations == r.migrations &&
+				  r2.seconds == r.seconds);
+		}
+	}
+}
+
+/* 2.4 on two CPUs: a wakeup goes to an idle CPU (reschedule_idle()), and
+ * a task on another CPU is not picked (can_schedule()). */
+SQ_TEST(smp_24_reschedule_idle)
+{
+	struct rp_sched cpus[2];
+	struct rp_smp m;
+	struct rp_task *a, *b;
+
+	rp_smp_init(&m, cpus, 2, pol("linux-2.4"), rb_ops(), true);
+	a = rp_spawn(&cpus[0], idle_fn, NULL);
+	b = rp_spawn(&cpus[0], idle_fn, NULL);
+	cpus[0].curr = cpus[0].rq_curr = a;
+	a->state = RP_RUNNING;
+	a->counter = 3;
+	atomic_store(&a->on_cpu, 1);
+	b->nswitch = 1;
+	b->counter = 6;
+	b->cpu = 0;
+	rp__this = &cpus[0];
+	rp__wake_smp(&cpus[0], b);	/* CPU 1 idle: it is told */
+	SQ_ASSERT(atomic_load(&cpus[1].ipi) == 1);
+	SQ_ASSERT(!cpus[0].need_resched);
+	/* CPU 1 picks b; a, running on CPU 0, is not its to take */
+	cpus[0].rq->enqueue(cpus[0].rq_main, a, a->pos = 1);
+	SQ_ASSERT(cpus[1].pol->pick(&cpus[1]) == b);
+	SQ_ASSERT(cpus[1].pol->pick(&cpus[1]) == NULL);
+	atomic_store(&a->on_cpu, 0);
+	SQ_ASSERT(cpus[1].pol->pick(&cpus[1]) == a);
+	rp__this = NULL;
+	cpus[0].curr = NULL;
+	rp_fini(&cpus[0]);
+}
+
+/* Real threads, a CPU each (the cross-CPU path; `make check` runs it
+ * under ThreadSanitizer): every message delivered under every policy. */
+SQ_TEST(smp_threads)
+{
+	size_t k;
+
+	for (k = 0; k < RP_NPOLICIES; k++) {
+		const struct rp_policy *p = &rp_policies[k];
+		struct rp_result r;
+
+		smp_hackbench(&r, p, p->needs_erb ? NULL : rb_ops(), NULL,
+			      false, 2);
+		SQ_ASSERTF(!r.err, "%s: %s\n", p->name, r.errmsg);
+		SQ_ASSERT_EQ(r.ops, 2 * 10 * 10 * 50);
+	}
+}
+
 static const sq_test_entry tests[] = {
 	SQ_T(ping_pong),
 	SQ_T(channel_blocks_and_wakes),
@@ -726,6 +935,9 @@ static const sq_test_entry tests[] = {
 	SQ_T(wakeup_preemption_eevdf),
 	SQ_T(goodness_picks),
 	SQ_T(o1_arrays_pick),
+	SQ_T(smp_every_policy_every_queue),
+	SQ_T(smp_24_reschedule_idle),
+	SQ_T(smp_threads),
 };
 
 SQ_TEST_MAIN("replay (" RP_CTX_NAME ")", tests)
