@@ -778,6 +778,14 @@ static inline void sq__die(const char *fn, const char *mistake)
  * as a parameter (sq_rb__before()), NULL for the plain kind, which then
  * compiles as if it were not there.
  *
+ * Reading order: the public API (at the end) is thin; the queue's work
+ * is in "the link-level operations" (the comparing descent, erase by
+ * link, the cached leftmost), which call the two rebalancing parts,
+ * "insert fix-up" and "erase fix-up", each case drawn.  The packed
+ * parent word and the augmented tree's hooks come first only because
+ * the rest uses them; a plain rb calls no hook, and the tie kind is the
+ * same code with less() passed in.
+ *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + at most 2 rotations
  *   first       O(1)       the cached leftmost
@@ -2266,6 +2274,12 @@ static inline int sq_rb_check(const struct sq_rb *q)
  * less() first: the descent, requeue's in-place test and check() take it
  * as a parameter (sq_gavl__before()), NULL for the plain kind.
  *
+ * Reading order: the descent and insert with its retrace, then
+ * sq_gavl__cut_first (the pop that unlinks the first node without
+ * rotating, and why the height stays within one level of an AVL tree's),
+ * then erase's retrace; the public API at the end is thin.  The
+ * augmented tree's hooks are a layer the plain gavl never calls.
+ *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + retrace, at most one (double) rotation
  *   first       O(1)       the cached first node
@@ -3694,6 +3708,12 @@ static inline int sq_gavl_check(const struct sq_gavl *q)
  *	 o          o                      o   o o
  *	                                   |
  *	                                   o
+ *
+ * Reading order: sq_binom__carry (adding a tree is adding 1, the link
+ * above), sq_binom__insert and sq_binom__scan_min (the cached minimum),
+ * then sq_binom__remove (a node's children become a heap that is carried
+ * back in); the public verbs after them are thin.  The stamp and the tie
+ * order below are why every compare goes through one function.
  *
  * Stability.  A heap alone is not stable, so each node carries a stamp
  * from a counter in the queue, taken on every enqueue and requeue, and all
@@ -6781,7 +6801,7 @@ static inline int sq_tring_check(const struct sq_tring *q)
  * integer keys, without allocation and with O(1) removal of any node.
  * Three tiers, each a doubly linked list or an array of them:
  *
- *   top      unsorted list, keys > ld_toplim (the far future)
+ *   top      unsorted lists, keys > ld_toplim (the far future)
  *   rungs    rung 0 .. ld_nrungs - 1; rung r is an array of buckets of
  *            width 2^lr_shift from lr_start; it takes the keys in
  *            [lr_cur, lr_start + lr_span], and each rung covers exactly the
@@ -6794,26 +6814,26 @@ static inline int sq_tring_check(const struct sq_tring *q)
  *
  *   bottom   the sorted list; its head is the first node
  *
- * (and, only while every rung is held, a pile between the lowest rung and
- * the bottom: see "Bounding the worst case" below).
+ * enqueue  routes a key: to the top if it is above ld_toplim, else to the
+ *          highest rung whose lr_cur it reaches (a tail append), else to
+ *          the bottom (inserted in order);
+ * first    reads the bottom's head, never empty while the queue is not;
+ * pop      unlinks the bottom's head, and dequeue any node (it knows its
+ *          list);
+ * refill   when that empties the bottom: the lowest rung's first non-empty
+ *          bucket is sorted into it if it holds at most SQ_LADDER_THRES
+ *          nodes, else spread over a new rung below, of narrower buckets
+ *          (a "spawn"); when every rung is used up, the top is spread over
+ *          a new rung 0 (an "epoch"), or sorted straight into the bottom
+ *          when it is small.
  *
- * A key goes to the top if it is above ld_toplim, else to the highest rung
- * whose lr_cur it reaches, else to the bottom: a tail append, except in the
- * bottom, where it is inserted in order.  When the bottom runs empty it is
- * refilled from the lowest rung's first non-empty bucket: a bucket of at
- * most SQ_LADDER_THRES nodes is sorted into the bottom; a crowded one is
- * spread over a new rung below, of narrower buckets (a "spawn"), and a
- * crowd of one key stays in its bucket and is "fed" (below); when every
- * rung is empty the top is spread over a new rung 0 ("epoch"), or sorted
- * straight into the bottom when it is small.  Every node moves down a
- * bounded number of times, so enqueue and pop are O(1) amortised whatever
- * the key distribution: rungs are made only where nodes crowd.
+ * Every node moves down a bounded number of times, so enqueue and pop are
+ * O(1) amortised: rungs are made only where nodes crowd.
  *
  * Integer keys and power-of-two widths.  A bucket index is a subtraction
  * and a shift.  A spawned rung covers the range of its bucket, so its
  * width is 2^SQ_LADDER__CBITS times narrower (or 1); at width 1 a bucket
- * holds one key, already in FIFO order, and is fed to the bottom without
- * sorting, however large.
+ * holds one key, already in FIFO order.
  *
  * Exact and stable without a stamp.  Equal keys always go to the same
  * place (the routing depends on the key only, and whole buckets move
@@ -6822,6 +6842,27 @@ static inline int sq_tring_check(const struct sq_tring *q)
  * stably (a merge sort) and an insert there goes after its equals.  So
  * among equal keys the earliest (re)queued comes first, and the exact
  * backends return identical sequences.
+ *
+ * Reading order.  The structures and the helpers over lists, buckets and
+ * rungs; then the ladder as the paper has it: enqueue, the refill, dequeue
+ * and the API, which is the whole queue for the keys the paper measured.
+ * Then three fallbacks, each in its own section, entered from that path
+ * through one call, each needed only by the input it names:
+ *
+ *   feed   a crowd of one key reaches the front: the bottom takes
+ *          SQ_LADDER_THRES of it at a time from its bucket, where a move
+ *          of the whole crowd would be paid again by every insert in front
+ *          of it (sq_ladder__feed(), from the refill);
+ *   spill  keys enqueued below the lowest rung (the present, the past)
+ *          grow the bottom, which every such insert walks: its tail moves
+ *          up into a rung, paid for by those inserts (sq_ladder__spill(),
+ *          from the bottom's insert);
+ *   pile   every rung held, by a chain of spawns or by spills falling ever
+ *          further: what no rung can take goes to sorted runs below the
+ *          rungs, O(log n) amortised a node (its section says where it is
+ *          entered).
+ *
+ * Last, visit, find and check, which walk every tier.
  *
  * Invariants (sq_ladder_check() verifies each of them):
  *  1. Every list is NULL-terminated both ways, and each node's ld_home is
@@ -6846,50 +6887,15 @@ static inline int sq_tring_check(const struct sq_tring *q)
  *  7. Every top key is above ld_toplim and within [ld_tmin, ld_tmax],
  *     and on the top list sq_ladder__top_of() gives it.
  *  8. ld_nrungs <= SQ_LADDER_RUNGS.
+ *  9. (the pile) Bit r of ld_pmap is set iff run r is not empty; each run
+ *     is sorted, keys from ld_pcur to the lowest rung's cur - 1
+ *     (ld_toplim with no rung).  While the pile is in use, every bottom
+ *     key is below ld_pcur but the nodes fed from it, of key ld_pcur: the
+ *     bottom's tail, at most SQ_LADDER_THRES of them, queued before every
+ *     node of that key in the pile.
+ * 10. (the spill) ld_nbottom <= 4 * ld_bins + SQ_LADDER__SPILL: the
+ *     budget pays for a spill of the whole bottom.
  *  A node not on a queue has ld_home NULL.
- *
- * ---- Bounding the worst case (beyond the paper) ----
- *
- * The paper's ladder is O(1) amortised for the keys it was measured on;
- * three additions keep it so for any keys, each on a slow path only:
- *
- *   feed   a crowd of one key is fed to the bottom THRES nodes at a time
- *          from its bucket, never moved whole (sq_ladder__feed());
- *   spill  a bottom grown by inserts below the lowest rung moves its tail
- *          up into a rung, paid for by those inserts (sq_ladder__spill());
- *   pile   what no rung can take when every rung is held: sorted runs,
- *          O(log n) amortised a node (the section after the ladder's own
- *          paths).
- *
- * When the rungs run out.  Each rung narrows its parent bucket by
- * 2^SQ_LADDER__CBITS; rung 0's width is at most 2^(64 - log2 Buckets).  The
- * defaults (1024, 64, 10 rungs) give 10 + 9 * 6 = 64 bits: a crowded bucket
- * always finds a free rung, for any keys, unless spills took rungs.  A
- * spill: a bottom longer than SQ_LADDER__SPILL (keys enqueued below the
- * lowest rung: the present, the past) keeps its front and moves the rest
- * into the lowest rung when it reaches down that far, else over a new
- * lowest rung, if one is free (sq_ladder__spill()); a spill rung made
- * below another reaches 2^SQ_LADDER__REACH times further down. With
- * SQ_LADDER_RUNGS set below the bound, or when spills and a chain of spawns
- * hold every rung, the paper merge-sorts a crowded bucket on the last rung
- * into the bottom, and a bottom that cannot spill grows, whose inserts cost
- * twice the distance from its nearer end: O(n) each.  Here both go to the
- * pile instead: a tier below the rungs that needs no bucket, a binary
- * counter of sorted runs (Bentley and Saxe's logarithmic method; see
- * sq_ladder__pile_add()), which takes the keys in [ld_pcur, the lowest
- * rung's cur) and every spill while it is in use, and feeds the bottom
- * SQ_LADDER_THRES nodes at a time: O(log n) amortised a node, and it is
- * gone when it runs empty.  The order stays exact.
- *
- * Their invariants (sq_ladder_check() verifies them too):
- *  9. Bit r of ld_pmap is set iff run r is not empty; each run is sorted,
- *     keys from ld_pcur to the lowest rung's cur - 1 (ld_toplim with no
- *     rung).  While the pile is in use, every bottom key is below ld_pcur
- *     but the nodes fed from it, of key ld_pcur: the bottom's tail, at
- *     most SQ_LADDER_THRES of them, queued before every node of that key
- *     in the pile.
- * 10. ld_nbottom <= 4 * ld_bins + SQ_LADDER__SPILL: the budget pays for
- *     a spill of the whole bottom.
  *
  * Costs (n nodes):
  *	enqueue		O(1): a tail append, or an ordered insert into the
@@ -7117,14 +7123,20 @@ SQ__INLINE unsigned sq_ladder__top_of(uint64_t key)
 			  (64 - SQ_LADDER__TOPBITS));
 }
 
+/* Is @l one of the @n lists from @a? */
+SQ__INLINE bool sq_ladder__among(const struct sq_ladder__list *l,
+				 const struct sq_ladder__list *a, size_t n)
+{
+	uintptr_t h = (uintptr_t)l;
+
+	return h >= (uintptr_t)a && h < (uintptr_t)(a + n);
+}
+
 /* Is @l one of @q's top lists? */
 SQ__INLINE bool sq_ladder__in_top(const struct sq_ladder *q,
 				  const struct sq_ladder__list *l)
 {
-	uintptr_t h = (uintptr_t)l;
-
-	return h >= (uintptr_t)q->ld_top &&
-	       h < (uintptr_t)(q->ld_top + SQ_LADDER__TOPS);
+	return sq_ladder__among(l, q->ld_top, SQ_LADDER__TOPS);
 }
 
 /* Take @n off its list (its own links are left stale). */
@@ -7235,9 +7247,7 @@ SQ__INLINE void sq_ladder__unlink(struct sq_ladder_node *n)
 SQ__INLINE bool sq_ladder__is_run(const struct sq_ladder *q,
 				  const struct sq_ladder__list *l)
 {
-	uintptr_t h = (uintptr_t)l;
-
-	return h >= (uintptr_t)q->ld_run && h < (uintptr_t)(q->ld_run + 64);
+	return sq_ladder__among(l, q->ld_run, 64);
 }
 
 /* Is @n's home one of @q's lists?  SQ_DEBUG asks it of a node passed to
@@ -7245,658 +7255,27 @@ SQ__INLINE bool sq_ladder__is_run(const struct sq_ladder *q,
 SQ__INLINE bool sq_ladder__on(const struct sq_ladder *q,
 			      const struct sq_ladder_node *n)
 {
-	uintptr_t h = (uintptr_t)n->ld_home;
+	const struct sq_ladder__list *l = n->ld_home;
 
-	return n->ld_home == &q->ld_bottom || sq_ladder__in_top(q, n->ld_home) ||
-	       (h >= (uintptr_t)q->ld_bk &&
-		h < (uintptr_t)(q->ld_bk + SQ_LADDER__NBK)) ||
-	       sq_ladder__is_run(q, n->ld_home);
+	return l == &q->ld_bottom || sq_ladder__in_top(q, l) ||
+	       sq_ladder__among(l, q->ld_bk, SQ_LADDER__NBK) ||
+	       sq_ladder__is_run(q, l);
 }
 
-/* The rank of the pile's oldest run (the pile is in use). */
-SQ__INLINE unsigned sq_ladder__oldest(const struct sq_ladder *q)
-{
-	return 63 - sq__clz64(q->ld_pmap);
-}
-
-/* ---- moving lists down (the slow paths) ---------------------------------- */
-
-/* The pile (its own section, after the ladder's paths) */
-SQ__SLOW void sq_ladder__pile_add(struct sq_ladder *q, struct sq_ladder_node *l,
-				  size_t m);
+/* The fallbacks' entries from the ladder's paths (their sections follow
+ * the API). */
+SQ__SLOW bool sq_ladder__feed(struct sq_ladder *q, unsigned r, unsigned b,
+			      uint64_t lo);
+SQ__SLOW void sq_ladder__spill(struct sq_ladder *q);
+SQ__INLINE void sq_ladder__pile_insert(struct sq_ladder *q,
+				       struct sq_ladder_node *n);
+SQ__INLINE void sq_ladder__run_clear(struct sq_ladder *q,
+				     const struct sq_ladder__list *l);
 SQ__SLOW void sq_ladder__pile_fill(struct sq_ladder *q);
+SQ__SLOW void sq_ladder__pile_bucket(struct sq_ladder *q,
+				     struct sq_ladder_node *l, uint64_t lo);
 
-/* Merge two key-sorted NULL-terminated lists (by ld_next only); on equal
- * keys @a's nodes come first, so the merge is stable when @a is older. */
-static inline struct sq_ladder_node *sq_ladder__merge(struct sq_ladder_node *a,
-						      struct sq_ladder_node *b)
-{
-	struct sq_ladder_node head, *t = &head;
-
-	while (a && b) {
-		SQ__STEP(1);
-		if (a->key <= b->key) {
-			t->ld_next = a;
-			a = a->ld_next;
-		} else {
-			t->ld_next = b;
-			b = b->ld_next;
-		}
-		t = t->ld_next;
-	}
-	t->ld_next = a ? a : b;
-	return head.ld_next;
-}
-
-/*
- * sq_ladder__sort - stable merge sort of a NULL-terminated list by key,
- * following ld_next only.  Bottom-up, no recursion: bin[i] holds a sorted
- * run of 2^i nodes, older than everything in the lower bins, as in binary
- * counting; O(m log m) compares, 64 pointers of stack.
- */
-static inline struct sq_ladder_node *sq_ladder__sort(struct sq_ladder_node *l)
-{
-	struct sq_ladder_node *bin[64], *n;
-	unsigned i, top = 0;
-
-	while (l) {
-		SQ__STEP(1);
-		n = l;
-		l = l->ld_next;
-		n->ld_next = NULL;
-		for (i = 0; i < top && bin[i]; i++) {
-			SQ__STEP(1);
-			n = sq_ladder__merge(bin[i], n);
-			bin[i] = NULL;
-		}
-		if (i == top)
-			top++;
-		bin[i] = n;
-	}
-	n = NULL;
-	for (i = 0; i < top; i++) {
-		SQ__STEP(1);
-		if (bin[i])
-			n = n ? sq_ladder__merge(bin[i], n) : bin[i];
-	}
-	return n;
-}
-
-/*
- * sq_ladder__to_bottom - make the list starting at @l (keys from @min to
- * @max, in arrival order among equal keys) the bottom, which is empty.
- * Sorted only when it holds more than one key.
- */
-SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
-				   struct sq_ladder_node *l,
-				   uint64_t min, uint64_t max)
-{
-	struct sq_ladder_node *p = NULL, *n;
-	size_t cnt = 0;
-
-	if (min != max)
-		l = sq_ladder__sort(l);
-	q->ld_bottom.ll_first = l;
-	for (n = l; n; n = n->ld_next) {
-		SQ__STEP(1);
-		n->ld_prev = p;
-		n->ld_home = &q->ld_bottom;
-		p = n;
-		cnt++;
-	}
-	q->ld_bottom.ll_last = p;
-	q->ld_nbottom = cnt;
-	q->ld_bins = 0;
-}
-
-/*
- * While a list is spread from both ends, bucket @b of the new rung holds
- * two parts: the front part, nodes from the list's head in list order, and
- * the back part, nodes from its tail, prepended.  The bucket's head points
- * at the back part's first node and its tail at the front part's last;
- * each part's other end hangs off the free link of that node (the front
- * tail's ld_next, the back head's ld_prev) until sq_ladder__join().
- * @fm and @bm are the rung's masks of buckets with a front and a back part.
- * sq_ladder__put_front() appends @n to the front part of bucket @b.
- */
-SQ__INLINE void sq_ladder__put_front(struct sq_ladder__list *bk, unsigned b,
-				     uint64_t *fm, struct sq_ladder_node *n)
-{
-	struct sq_ladder__list *l = &bk[b];
-	uint64_t bit = (uint64_t)1 << (b & 63);
-
-	n->ld_home = l;
-	if (fm[b >> 6] & bit) {
-		n->ld_prev = l->ll_last;
-		n->ld_next = l->ll_last->ld_next;	/* the front's head */
-		l->ll_last->ld_next = n;
-	} else {
-		fm[b >> 6] |= bit;
-		n->ld_prev = NULL;
-		n->ld_next = n;
-	}
-	l->ll_last = n;
-}
-
-/* The back part's sq_ladder__put_front(): @n goes before the back part. */
-SQ__INLINE void sq_ladder__put_back(struct sq_ladder__list *bk, unsigned b,
-				    uint64_t *bm, struct sq_ladder_node *n)
-{
-	struct sq_ladder__list *l = &bk[b];
-	uint64_t bit = (uint64_t)1 << (b & 63);
-
-	n->ld_home = l;
-	if (bm[b >> 6] & bit) {
-		n->ld_next = l->ll_first;
-		n->ld_prev = l->ll_first->ld_prev;	/* the back's tail */
-		l->ll_first->ld_prev = n;
-	} else {
-		bm[b >> 6] |= bit;
-		n->ld_next = NULL;
-		n->ld_prev = n;
-	}
-	l->ll_first = n;
-}
-
-/* Make bucket @l, with a front part (@f) and/or a back part (@k), the
- * list front + back. */
-SQ__INLINE void sq_ladder__join(struct sq_ladder__list *l, bool f, bool k)
-{
-	struct sq_ladder_node *fh = NULL, *ft = NULL, *bh = NULL, *bt = NULL;
-
-	if (f) {
-		ft = l->ll_last;
-		fh = ft->ld_next;
-	}
-	if (k) {
-		bh = l->ll_first;
-		bt = bh->ld_prev;
-	}
-	if (f) {
-		ft->ld_next = bh;
-		l->ll_first = fh;
-	}
-	if (k) {
-		bh->ld_prev = ft;
-		l->ll_last = bt;
-	}
-}
-
-/*
- * sq_ladder__spread - make rung @r (the new lowest rung) take the keys
- * from @start to @start + @span and move the @nl lists @ls (at most
- * SQ_LADDER__TOPS, detached; any may be empty) into its buckets, each
- * keeping its list's order, so arrival order among equal keys when equal
- * keys share a list.  Returns the smallest key of the lists in *@min and
- * the largest in *@max.
- *
- * The lists are cold, and a walk of one is a chain of cache misses, each
- * waiting for the one before: each is walked from both ends at once, and
- * the lists side by side, one step of each in turn (2 * @nl independent
- * chains), and only once.
- */
-SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
-				const struct sq_ladder__list *ls, unsigned nl,
-				uint64_t start, uint64_t span, uint64_t *min,
-				uint64_t *max)
-{
-	struct sq_ladder__rung *g = &q->ld_rung[r];
-	struct sq_ladder__list *bk = &q->ld_bk[sq_ladder__base(r)];
-	uint64_t fm[(SQ_LADDER_BUCKETS) / 64] = { 0 };
-	uint64_t bm[(SQ_LADDER_BUCKETS) / 64] = { 0 };
-	uint64_t lo = UINT64_MAX, hi = 0, m;
-	struct sq_ladder_node *a[SQ_LADDER__TOPS], *z[SQ_LADDER__TOPS];
-	struct sq_ladder_node *x, *y, *na, *pz;
-	unsigned sh, w, nw, b, j, live = 0, base = sq_ladder__base(r);
-
-	sh = sq_ladder__shift(span, sq_ladder__bits(r));
-	g->lr_start = start;
-	g->lr_span = span;
-	g->lr_cur = start;
-	g->lr_shift = sh;
-	g->lr_spill = 0;
-	sq_ladder__rung_reset(q, r);
-	for (j = 0; j < nl && j < SQ_LADDER__TOPS; j++) {
-		a[j] = ls[j].ll_first;
-		z[j] = ls[j].ll_last;
-		live |= a[j] ? 1u << j : 0;
-	}
-	while (live) {
-		for (m = live; m; m &= m - 1) {
-			SQ__STEP(1);
-			j = (unsigned)sq__ctz64(m) & (SQ_LADDER__TOPS - 1);
-			x = a[j];
-			y = z[j];
-			na = x->ld_next;	/* read both links before */
-			pz = y->ld_prev;	/* either node is moved */
-			lo = x->key < lo ? x->key : lo;
-			hi = x->key > hi ? x->key : hi;
-			sq_ladder__put_front(bk, (unsigned)((x->key - start) >>
-							    sh), fm, x);
-			if (x == y) {
-				live &= ~(1u << j);
-				continue;
-			}
-			lo = y->key < lo ? y->key : lo;
-			hi = y->key > hi ? y->key : hi;
-			sq_ladder__put_back(bk, (unsigned)((y->key - start) >>
-							   sh), bm, y);
-			/* met; (NULL never: x comes before y, but it shows
-			 * the analyzers that the walk ends) */
-			if (na == y || !na || !pz) {
-				live &= ~(1u << j);
-				continue;
-			}
-			a[j] = na;
-			z[j] = pz;
-		}
-	}
-	/* join the parts; the rung's bits are those of its used buckets */
-	nw = (((unsigned)1 << sq_ladder__bits(r)) + 63) / 64;
-	for (w = 0; w < nw; w++) {
-		SQ__STEP(1);
-		m = fm[w] | bm[w];
-		if (!m)
-			continue;
-		q->ld_map[(base >> 6) + w] |= m << (base & 63);
-		q->ld_summary |= (uint64_t)1 << ((base >> 6) + w);
-		for (; m; m &= m - 1) {
-			SQ__STEP(1);
-			b = w * 64 + sq__ctz64(m);
-			sq_ladder__join(&bk[b], fm[w] >> (b & 63) & 1,
-					bm[w] >> (b & 63) & 1);
-		}
-	}
-	q->ld_nrungs = r + 1;
-	*min = lo;
-	*max = hi;
-}
-
-/*
- * sq_ladder__feed - the bottom is empty and bucket @b of rung @g, crowded,
- * starts with more than SQ_LADDER_THRES nodes of one key @key, and no node
- * of it is below @key: the bottom takes its first SQ_LADDER_THRES nodes,
- * the rest stays where it is, and the rung's cur becomes @key (keys equal
- * to it still go to the bucket, behind the crowd).  So a crowd is never
- * moved whole into the bottom, and never walked by a bottom insert or
- * carried out of the bottom again by a spill: O(THRES) a feed, one feed
- * per THRES pops.
- */
-SQ__SLOW void sq_ladder__feed(struct sq_ladder *q, struct sq_ladder__rung *g,
-			      unsigned b, uint64_t key)
-{
-	struct sq_ladder_node *l = q->ld_bk[b].ll_first, *n = l, *p = l;
-	unsigned k;
-
-	for (k = 0; k < (SQ_LADDER_THRES); k++) {
-		SQ__STEP(1);
-		n->ld_home = &q->ld_bottom;
-		p = n;
-		n = n->ld_next;
-	}
-	p->ld_next = NULL;
-	n->ld_prev = NULL;	/* not NULL: the bucket held more */
-	q->ld_bk[b].ll_first = n;
-	q->ld_bottom.ll_first = l;
-	q->ld_bottom.ll_last = p;
-	q->ld_nbottom = SQ_LADDER_THRES;
-	q->ld_bins = 0;
-	g->lr_cur = key;
-}
-
-/*
- * sq_ladder__span - count the bucket from @a to its tail @z, and find its
- * smallest and largest keys, stopping past SQ_LADDER_THRES nodes (then it
- * is crowded: the count is above THRES and the keys are not all seen).
- * It walks in from both ends at once: a bucket's nodes are cold, and two
- * chains of loads wait on memory side by side, where one waits twice as
- * long.
- */
-SQ__INLINE size_t sq_ladder__span(const struct sq_ladder_node *a,
-				  const struct sq_ladder_node *z,
-				  uint64_t *min, uint64_t *max)
-{
-	uint64_t lo = a->key < z->key ? a->key : z->key;
-	uint64_t hi = a->key < z->key ? z->key : a->key;
-	size_t cnt = a == z ? 1 : 2;
-
-	SQ__STEP(cnt);		/* the steps count nodes, as a walk's */
-	while (a != z && a->ld_next != z && cnt <= (SQ_LADDER_THRES)) {
-		SQ__STEP(1);
-		a = a->ld_next;
-		z = z->ld_prev;
-		lo = a->key < lo ? a->key : lo;
-		hi = a->key > hi ? a->key : hi;
-		cnt++;
-		if (a != z) {
-			SQ__STEP(1);
-			lo = z->key < lo ? z->key : lo;
-			hi = z->key > hi ? z->key : hi;
-			cnt++;
-		}
-	}
-	*min = lo;
-	*max = hi;
-	return cnt;
-}
-
-/*
- * sq_ladder__crowded - bucket @b of rung @r, just detached by the refill,
- * holds more than SQ_LADDER_THRES nodes, @l to @z, keys from @lo to @hi
- * (@lo: the bucket's start, or the rung's cur inside it).  Feed it if
- * its first THRES + 1 nodes hold @lo, the smallest key it may hold (it
- * stays where it is); else spread it over a new rung below, if one is
- * free (returns true: the refill goes on from that rung); else the pile
- * takes it, sorted unless it is one key.
- */
-SQ__SLOW bool sq_ladder__crowded(struct sq_ladder *q, unsigned r, unsigned b,
-				 struct sq_ladder_node *l,
-				 struct sq_ladder_node *z, uint64_t lo,
-				 uint64_t hi)
-{
-	struct sq_ladder__rung *g = &q->ld_rung[r];
-	const struct sq_ladder_node *n;
-	uint64_t min, max;
-	size_t cnt;
-
-	if (l->key == lo) {
-		for (n = l, cnt = 0; cnt <= (SQ_LADDER_THRES) && n->key == lo;
-		     n = n->ld_next, cnt++)
-			SQ__STEP(1);
-		if (cnt > (SQ_LADDER_THRES)) {
-			/* fed from where it is, undetached */
-			sq__bits_set(q->ld_map, &q->ld_summary, b);
-			q->ld_nrungs = r + 1;
-			sq_ladder__feed(q, g, b, lo);
-			return false;
-		}
-	}
-	if (q->ld_nrungs < (SQ_LADDER_RUNGS)) {
-		/* a rung below, over the bucket's range */
-		struct sq_ladder__list one = { l, z };
-
-		r = q->ld_nrungs;
-		sq_ladder__spread(q, r, &one, 1, lo, hi - lo, &min, &max);
-		if (min == max)		/* one key, in one bucket: fed */
-			q->ld_rung[r].lr_cur = min;
-		return true;
-	}
-	/* no rung free: the pile takes it; one key needs no sort */
-	min = UINT64_MAX;
-	max = 0;
-	for (n = l, cnt = 0; n; n = n->ld_next, cnt++) {
-		SQ__STEP(1);
-		min = n->key < min ? n->key : min;
-		max = n->key > max ? n->key : max;
-	}
-	sq_ladder__pile_add(q, min == max ? l : sq_ladder__sort(l), cnt);
-	q->ld_pcur = lo;
-	sq_ladder__pile_fill(q);
-	return false;
-}
-
-/*
- * sq_ladder__refill - the bottom is empty and the queue is not: fill it
- * from the pile when that is in use (it is the lowest tier); else move the
- * first non-empty bucket of the lowest rung into the bottom, spawning
- * rungs below while that bucket is crowded (into the pile, sorted, when
- * it is crowded with many keys and no rung is free); with no rungs left,
- * start an epoch from the top.  Each node moves down at most once per
- * rung.  A crowd of one key is fed to the bottom SQ_LADDER_THRES nodes at
- * a time from its bucket (sq_ladder__feed()).
- *
- * A bucket's nodes are cold, so it is walked once: its first THRES + 1
- * nodes tell whether it is crowded, and a crowded one is spread over the
- * whole of its range in the same pass that finds its smallest and largest
- * keys (rather than counted first and spread from its smallest key).
- */
-SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
-{
-	struct sq_ladder__rung *g;
-	struct sq_ladder_node *l, *z, *n;
-	uint64_t lo, hi_off, min, max;
-	size_t cnt;
-	unsigned r, i;
-	long b;
-
-	if (q->ld_pmap) {
-		sq_ladder__pile_fill(q);
-		return;
-	}
-	for (;;) {
-		SQ__STEP(1);
-		if (!q->ld_nrungs) {
-			/* an epoch: the top becomes rung 0 or the bottom (a
-			 * crowd of one key: a rung 0 of one bucket, fed) */
-			struct sq_ladder__list top[SQ_LADDER__TOPS];
-			struct sq_ladder_node **end = &l;
-
-			for (i = 0; i < SQ_LADDER__TOPS; i++) {
-				top[i] = q->ld_top[i];
-				q->ld_top[i].ll_first = NULL;
-				q->ld_top[i].ll_last = NULL;
-			}
-			cnt = q->ld_ntop;
-			min = q->ld_tmin;
-			max = q->ld_tmax;
-			q->ld_ntop = 0;
-			q->ld_toplim = max;
-			if (cnt <= (SQ_LADDER_THRES)) {
-				/* one list (a key's nodes stay in order),
-				 * sorted into the bottom */
-				for (i = 0; i < SQ_LADDER__TOPS; i++) {
-					if (!top[i].ll_first)
-						continue;
-					*end = top[i].ll_first;
-					end = &top[i].ll_last->ld_next;
-				}
-				*end = NULL;
-				for (n = l, min = UINT64_MAX, max = 0; n;
-				     n = n->ld_next) {
-					SQ__STEP(1);
-					min = n->key < min ? n->key : min;
-					max = n->key > max ? n->key : max;
-				}
-				sq_ladder__to_bottom(q, l, min, max);
-				return;
-			}
-			sq_ladder__spread(q, 0, top, SQ_LADDER__TOPS, min,
-					  max - min, &min, &max);
-			continue;
-		}
-		r = q->ld_nrungs - 1;
-		g = &q->ld_rung[r];
-		b = sq_ladder__rung_first(q, r);
-		if (b < 0) {
-			q->ld_nrungs = r;	/* used up */
-			continue;
-		}
-		i = (unsigned)b - sq_ladder__base(r);
-		l = q->ld_bk[b].ll_first;
-		z = q->ld_bk[b].ll_last;
-		/* the bucket's keys run from lo (its start, or cur inside
-		 * it) up to lr_start + hi_off, and from now on they go below
-		 * this rung */
-		lo = g->lr_cur;
-		sq_ladder__bucket_clear(q, (unsigned)b);
-		hi_off = ((uint64_t)i << g->lr_shift) +
-			 (((uint64_t)1 << g->lr_shift) - 1);
-		if (hi_off >= g->lr_span) {
-			hi_off = g->lr_span;
-			q->ld_nrungs = r;	/* its last bucket */
-		} else {
-			g->lr_cur = g->lr_start + hi_off + 1;
-		}
-		cnt = sq_ladder__span(l, z, &min, &max);
-		if (SQ__UNLIKELY(cnt > (SQ_LADDER_THRES))) {
-			uint64_t start = g->lr_start +
-					 ((uint64_t)i << g->lr_shift);
-
-			if (sq_ladder__crowded(q, r, (unsigned)b, l, z,
-					       lo > start ? lo : start,
-					       g->lr_start + hi_off))
-				continue;
-			return;		/* fed, or into the pile */
-		}
-		sq_ladder__to_bottom(q, l, min, max);
-		return;
-	}
-}
-
-/*
- * sq_ladder__unfeed - give the nodes fed to the bottom back to where they
- * came from, the head of list @l (NULL-headed when empty), so that a spill
- * can cut the bottom: they are its tail, at most SQ_LADDER_THRES nodes of
- * key @key, older than every node of that key on @l.  Fed from a bucket,
- * @l is that bucket, the one at the lowest rung's cur; fed from the pile,
- * its oldest run, whose head holds its smallest key, @key.
- */
-SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q, struct sq_ladder__list *l,
-				uint64_t key)
-{
-	struct sq_ladder_node *t = q->ld_bottom.ll_last, *h = t, *p;
-
-	for (;;) {
-		SQ__STEP(1);
-		h->ld_home = l;
-		q->ld_nbottom--;
-		p = h->ld_prev;
-		if (!p || p->key != key)
-			break;
-		h = p;
-	}
-	/* the bottom keeps more than THRES nodes: p is one of them */
-	if (p)
-		p->ld_next = NULL;
-	q->ld_bottom.ll_last = p;
-	h->ld_prev = NULL;
-	if (l->ll_first) {
-		t->ld_next = l->ll_first;
-		l->ll_first->ld_prev = t;
-	} else {
-		l->ll_last = t;
-	}
-	l->ll_first = h;
-}
-
-/*
- * sq_ladder__spill - the bottom holds more than SQ_LADDER__SPILL nodes and
- * has taken another SQ_LADDER_THRES inserts (keys enqueued below the lowest
- * rung: the present, the past): keep about its first SQ_LADDER_THRES nodes
- * and move the rest into the pile when it is in use (it is the lowest
- * tier then), else into the lowest rung, below its cur, when the rung
- * reaches that far down; else spread them over a new lowest rung, if one is
- * free, which takes the keys above those kept; else into the pile, which
- * takes the keys from the cut up.  Equal keys stay together:
- * the cut goes before the run of equal keys that holds the THRES-th node,
- * or, when that run starts at the head, after it.
- *
- * A spill rung made below another spill rung reaches below its cut
- * 2^SQ_LADDER__REACH times the larger of the spilled keys' span and the
- * span of the rung above (or down to key 0), so that later spills, of keys
- * further in the past, go into it and do not each take a rung (keys
- * descending block by block would use them all up, and send every later
- * spill to the pile); spans so grow 2^REACH-fold from one such rung to the
- * next.  A first spill rung spans the spilled keys only, as fine as they
- * need.
- *
- * A spill is paid for by the inserts into the bottom (ld_bins, the
- * budget): the bottom never holds more than 4 nodes a budgeted insert
- * plus SQ_LADDER__SPILL (invariant 10), since a fill leaves at most
- * SQ_LADDER_THRES and takes the budget back, and a spill of m nodes
- * spends m / 4 of it, in whole multiples of SQ_LADDER_THRES so that it
- * keeps its phase (a spill is tried once per THRES inserts).  So every
- * spill is paid for, including one of a crowd the last spill kept at the
- * head (what it did not move, it did not spend).  A crowd that reaches
- * the bottom from a bucket or the pile is fed, never moved whole.  Every
- * path is O(1) amortised per insert, but the pile's: O(log n).
- */
-SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
-{
-	unsigned r = q->ld_nrungs, sh, bits;
-	struct sq_ladder__rung *g = r ? &q->ld_rung[r - 1] : NULL;
-	struct sq_ladder_node *h, *p, *run, *s, *t;
-	struct sq_ladder__list one;
-	size_t kept = 1, before = 0, moved;
-	uint64_t hi, lo, cut;
-	bool pile = q->ld_pmap != 0;
-
-	if (pile && q->ld_bottom.ll_last->key == q->ld_pcur)
-		sq_ladder__unfeed(q, &q->ld_run[sq_ladder__oldest(q)],
-				  q->ld_pcur);
-	else if (!pile && g && q->ld_bottom.ll_last->key == g->lr_cur)
-		sq_ladder__unfeed(q, sq_ladder__bucket_open(q,
-			sq_ladder__base(r - 1) + (unsigned)((g->lr_cur -
-			g->lr_start) >> g->lr_shift)), g->lr_cur);
-	h = p = run = q->ld_bottom.ll_first;
-	for (; kept < (SQ_LADDER_THRES) && p->ld_next; kept++) {
-		SQ__STEP(1);
-		p = p->ld_next;
-		if (p->key != run->key) {
-			run = p;
-			before = kept;
-		}
-	}
-	if (run != h) {
-		s = run;	/* cut before the run */
-		p = run->ld_prev;
-		kept = before;
-	} else {
-		/* after the head's run, found from the tail */
-		kept = q->ld_nbottom;
-		for (s = NULL, p = q->ld_bottom.ll_last; p->key != h->key;
-		     s = p, p = p->ld_prev) {
-			SQ__STEP(1);
-			kept--;
-		}
-		if (!s)
-			return;	/* one key: every insert is O(1) */
-	}
-	cut = s->key;
-	t = q->ld_bottom.ll_last;
-	p->ld_next = NULL;
-	q->ld_bottom.ll_last = p;
-	moved = q->ld_nbottom - kept;
-	q->ld_nbottom = kept;
-	q->ld_bins -= moved / (4 * (size_t)(SQ_LADDER_THRES)) *
-		      (SQ_LADDER_THRES);
-	if (pile || (!(g && cut >= g->lr_start) && r >= (SQ_LADDER_RUNGS))) {
-		/* no rung can take them */
-		sq_ladder__pile_add(q, s, moved);
-		q->ld_pcur = cut;
-		return;
-	}
-	if (g && cut >= g->lr_start) {
-		/* the lowest rung reaches down to the cut: into its
-		 * used-up buckets, in list order */
-		unsigned base = sq_ladder__base(r - 1);
-
-		for (p = s; p; p = t) {
-			SQ__STEP(1);
-			t = p->ld_next;
-			sq_ladder__bucket_add(q, base + (unsigned)
-					      ((p->key - g->lr_start) >>
-					       g->lr_shift), p);
-		}
-		g->lr_cur = cut;
-		return;
-	}
-	hi = g ? g->lr_cur - 1 : q->ld_toplim;
-	lo = cut;
-	if (g && g->lr_spill) {
-		/* spills descend: reach below the cut */
-		bits = sq_ladder__bits(r);
-		lo = g->lr_span > hi - cut ? g->lr_span : hi - cut;
-		sh = sq_ladder__shift(lo, bits) + SQ_LADDER__REACH + bits;
-		lo = sh < 64 && hi >= ((uint64_t)1 << sh) - 1 ?
-			     hi - (((uint64_t)1 << sh) - 1) : 0;
-	}
-	one.ll_first = s;
-	one.ll_last = t;
-	sq_ladder__spread(q, r, &one, 1, lo, hi - lo, &hi, &hi);
-	q->ld_rung[r].lr_cur = cut;
-	q->ld_rung[r].lr_spill = 1;
-}
+/* ---- enqueue: a key to its tier ------------------------------------------ */
 
 /*
  * sq_ladder__bottom_insert - insert @n into the bottom (not empty) after
@@ -7904,7 +7283,8 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
  * once; else two fingers walk in from both ends, so the cost is twice the
  * distance from the nearer end: keys scheduled near the front (as a
  * scheduler's are) and near the back are both cheap, and a crowd of equal
- * keys at one end is never walked to reach the other.
+ * keys at one end is never walked to reach the other.  A bottom grown
+ * past SQ_LADDER__SPILL is spilled once per SQ_LADDER_THRES inserts.
  */
 SQ__INLINE void sq_ladder__bottom_insert(struct sq_ladder *q,
 					 struct sq_ladder_node *n)
@@ -7995,14 +7375,439 @@ SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
 		}
 	}
 	if (SQ__UNLIKELY(q->ld_pmap != 0) && key >= q->ld_pcur) {
-		n->ld_next = NULL;
-		sq_ladder__pile_add(q, n, 1);
+		sq_ladder__pile_insert(q, n);	/* in use, it takes @key */
 		return false;
 	}
 	first = key < h->key;
 	sq_ladder__bottom_insert(q, n);
 	return first;
 }
+
+/* ---- the refill: moving lists down --------------------------------------- */
+
+/* Merge two key-sorted NULL-terminated lists (by ld_next only); on equal
+ * keys @a's nodes come first, so the merge is stable when @a is older. */
+static inline struct sq_ladder_node *sq_ladder__merge(struct sq_ladder_node *a,
+						      struct sq_ladder_node *b)
+{
+	struct sq_ladder_node head, *t = &head;
+
+	while (a && b) {
+		SQ__STEP(1);
+		if (a->key <= b->key) {
+			t->ld_next = a;
+			a = a->ld_next;
+		} else {
+			t->ld_next = b;
+			b = b->ld_next;
+		}
+		t = t->ld_next;
+	}
+	t->ld_next = a ? a : b;
+	return head.ld_next;
+}
+
+/*
+ * sq_ladder__sort - stable merge sort of a NULL-terminated list by key,
+ * following ld_next only.  Bottom-up, no recursion: bin[i] holds a sorted
+ * run of 2^i nodes, older than everything in the lower bins, as in binary
+ * counting; O(m log m) compares, 64 pointers of stack.
+ */
+static inline struct sq_ladder_node *sq_ladder__sort(struct sq_ladder_node *l)
+{
+	struct sq_ladder_node *bin[64], *n;
+	unsigned i, top = 0;
+
+	while (l) {
+		SQ__STEP(1);
+		n = l;
+		l = l->ld_next;
+		n->ld_next = NULL;
+		for (i = 0; i < top && bin[i]; i++) {
+			SQ__STEP(1);
+			n = sq_ladder__merge(bin[i], n);
+			bin[i] = NULL;
+		}
+		if (i == top)
+			top++;
+		bin[i] = n;
+	}
+	n = NULL;
+	for (i = 0; i < top; i++) {
+		SQ__STEP(1);
+		if (bin[i])
+			n = n ? sq_ladder__merge(bin[i], n) : bin[i];
+	}
+	return n;
+}
+
+/* Make the NULL-terminated list from @l (linked by ld_next only) list @h:
+ * its prev links, homes and tail.  Returns its length. */
+SQ__INLINE size_t sq_ladder__link(struct sq_ladder__list *h,
+				  struct sq_ladder_node *l)
+{
+	struct sq_ladder_node *p = NULL, *n;
+	size_t cnt = 0;
+
+	h->ll_first = l;
+	for (n = l; n; n = n->ld_next) {
+		SQ__STEP(1);
+		n->ld_prev = p;
+		n->ld_home = h;
+		p = n;
+		cnt++;
+	}
+	h->ll_last = p;
+	return cnt;
+}
+
+/* The number of nodes of the NULL-terminated list from @l, its smallest
+ * key in *@min and its largest in *@max (UINT64_MAX and 0 if empty). */
+SQ__INLINE size_t sq_ladder__range(const struct sq_ladder_node *l,
+				   uint64_t *min, uint64_t *max)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t cnt = 0;
+
+	for (; l; l = l->ld_next, cnt++) {
+		SQ__STEP(1);
+		lo = l->key < lo ? l->key : lo;
+		hi = l->key > hi ? l->key : hi;
+	}
+	*min = lo;
+	*max = hi;
+	return cnt;
+}
+
+/*
+ * sq_ladder__to_bottom - make the list starting at @l (keys from @min to
+ * @max, in arrival order among equal keys) the bottom, which is empty.
+ * Sorted only when it holds more than one key.
+ */
+SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
+				   struct sq_ladder_node *l,
+				   uint64_t min, uint64_t max)
+{
+	if (min != max)
+		l = sq_ladder__sort(l);
+	q->ld_nbottom = sq_ladder__link(&q->ld_bottom, l);
+	q->ld_bins = 0;
+}
+
+/*
+ * While a list is spread from both ends, bucket @b of the new rung holds
+ * two parts: the front part, nodes from the list's head in list order, and
+ * the back part, nodes from its tail, prepended.  The bucket's head points
+ * at the back part's first node and its tail at the front part's last;
+ * each part's other end hangs off the free link of that node (the front
+ * tail's ld_next, the back head's ld_prev) until sq_ladder__join().
+ * sq_ladder__put() adds @n to the front part of bucket @b, after its tail
+ * (@back false), or to the back part, before its head (@back true); @mask
+ * is the rung's mask of buckets with that part.
+ */
+SQ__INLINE void sq_ladder__put(struct sq_ladder__list *bk, unsigned b,
+			       uint64_t *mask, struct sq_ladder_node *n,
+			       bool back)
+{
+	struct sq_ladder__list *l = &bk[b];
+	struct sq_ladder_node **end = back ? &l->ll_first : &l->ll_last;
+	struct sq_ladder_node **in = back ? &n->ld_next : &n->ld_prev;
+	struct sq_ladder_node **out = back ? &n->ld_prev : &n->ld_next;
+	uint64_t bit = (uint64_t)1 << (b & 63);
+
+	n->ld_home = l;
+	if (mask[b >> 6] & bit) {
+		struct sq_ladder_node *e = *end;
+		struct sq_ladder_node **spare = back ? &e->ld_prev :
+						       &e->ld_next;
+
+		*in = e;
+		*out = *spare;	/* the part's other end */
+		*spare = n;
+	} else {
+		mask[b >> 6] |= bit;
+		*in = NULL;
+		*out = n;
+	}
+	*end = n;
+}
+
+/* Make bucket @l, with a front part (@f) and/or a back part (@k), the
+ * list front + back. */
+SQ__INLINE void sq_ladder__join(struct sq_ladder__list *l, bool f, bool k)
+{
+	struct sq_ladder_node *fh = NULL, *ft = NULL, *bh = NULL, *bt = NULL;
+
+	if (f) {
+		ft = l->ll_last;
+		fh = ft->ld_next;
+	}
+	if (k) {
+		bh = l->ll_first;
+		bt = bh->ld_prev;
+	}
+	if (f) {
+		ft->ld_next = bh;
+		l->ll_first = fh;
+	}
+	if (k) {
+		bh->ld_prev = ft;
+		l->ll_last = bt;
+	}
+}
+
+/* Join the parts of every bucket of rung @r that has one (@fm front,
+ * @bm back), and set the rung's bits: those of its used buckets. */
+SQ__INLINE void sq_ladder__join_rung(struct sq_ladder *q, unsigned r,
+				     const uint64_t *fm, const uint64_t *bm)
+{
+	struct sq_ladder__list *bk = &q->ld_bk[sq_ladder__base(r)];
+	unsigned w, b, base = sq_ladder__base(r);
+	unsigned nw = (((unsigned)1 << sq_ladder__bits(r)) + 63) / 64;
+	uint64_t m;
+
+	for (w = 0; w < nw; w++) {
+		SQ__STEP(1);
+		m = fm[w] | bm[w];
+		if (!m)
+			continue;
+		q->ld_map[(base >> 6) + w] |= m << (base & 63);
+		q->ld_summary |= (uint64_t)1 << ((base >> 6) + w);
+		for (; m; m &= m - 1) {
+			SQ__STEP(1);
+			b = w * 64 + sq__ctz64(m);
+			sq_ladder__join(&bk[b], fm[w] >> (b & 63) & 1,
+					bm[w] >> (b & 63) & 1);
+		}
+	}
+}
+
+/*
+ * sq_ladder__spread - make rung @r (the new lowest rung) take the keys
+ * from @start to @start + @span and move the @nl lists @ls (at most
+ * SQ_LADDER__TOPS, detached; any may be empty) into its buckets, each
+ * keeping its list's order, so arrival order among equal keys when equal
+ * keys share a list.  Returns the smallest key of the lists in *@min and
+ * the largest in *@max.
+ *
+ * The lists are cold, and a walk of one is a chain of cache misses, each
+ * waiting for the one before: each is walked from both ends at once, and
+ * the lists side by side, one step of each in turn (2 * @nl independent
+ * chains), and only once.
+ */
+SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
+				const struct sq_ladder__list *ls, unsigned nl,
+				uint64_t start, uint64_t span, uint64_t *min,
+				uint64_t *max)
+{
+	struct sq_ladder__rung *g = &q->ld_rung[r];
+	struct sq_ladder__list *bk = &q->ld_bk[sq_ladder__base(r)];
+	uint64_t fm[(SQ_LADDER_BUCKETS) / 64] = { 0 };
+	uint64_t bm[(SQ_LADDER_BUCKETS) / 64] = { 0 };
+	uint64_t lo = UINT64_MAX, hi = 0, m;
+	struct sq_ladder_node *a[SQ_LADDER__TOPS], *z[SQ_LADDER__TOPS];
+	struct sq_ladder_node *x, *y, *na, *pz;
+	unsigned sh, j, live = 0;
+
+	sh = sq_ladder__shift(span, sq_ladder__bits(r));
+	g->lr_start = start;
+	g->lr_span = span;
+	g->lr_cur = start;
+	g->lr_shift = sh;
+	g->lr_spill = 0;
+	sq_ladder__rung_reset(q, r);
+	for (j = 0; j < nl && j < SQ_LADDER__TOPS; j++) {
+		a[j] = ls[j].ll_first;
+		z[j] = ls[j].ll_last;
+		live |= a[j] ? 1u << j : 0;
+	}
+	while (live) {
+		for (m = live; m; m &= m - 1) {
+			SQ__STEP(1);
+			j = (unsigned)sq__ctz64(m) & (SQ_LADDER__TOPS - 1);
+			x = a[j];
+			y = z[j];
+			na = x->ld_next;	/* read both links before */
+			pz = y->ld_prev;	/* either node is moved */
+			lo = x->key < lo ? x->key : lo;
+			hi = x->key > hi ? x->key : hi;
+			sq_ladder__put(bk, (unsigned)((x->key - start) >> sh),
+				       fm, x, false);
+			if (x == y) {
+				live &= ~(1u << j);
+				continue;
+			}
+			lo = y->key < lo ? y->key : lo;
+			hi = y->key > hi ? y->key : hi;
+			sq_ladder__put(bk, (unsigned)((y->key - start) >> sh),
+				       bm, y, true);
+			/* met; (NULL never: x comes before y, but it shows
+			 * the analyzers that the walk ends) */
+			if (na == y || !na || !pz) {
+				live &= ~(1u << j);
+				continue;
+			}
+			a[j] = na;
+			z[j] = pz;
+		}
+	}
+	sq_ladder__join_rung(q, r, fm, bm);
+	q->ld_nrungs = r + 1;
+	*min = lo;
+	*max = hi;
+}
+
+/*
+ * sq_ladder__span - count the bucket from @a to its tail @z, and find its
+ * smallest and largest keys, stopping past SQ_LADDER_THRES nodes (then it
+ * is crowded: the count is above THRES and the keys are not all seen).
+ * It walks in from both ends at once: a bucket's nodes are cold, and two
+ * chains of loads wait on memory side by side, where one waits twice as
+ * long.
+ */
+SQ__INLINE size_t sq_ladder__span(const struct sq_ladder_node *a,
+				  const struct sq_ladder_node *z,
+				  uint64_t *min, uint64_t *max)
+{
+	uint64_t lo = a->key < z->key ? a->key : z->key;
+	uint64_t hi = a->key < z->key ? z->key : a->key;
+	size_t cnt = a == z ? 1 : 2;
+
+	SQ__STEP(cnt);		/* the steps count nodes, as a walk's */
+	while (a != z && a->ld_next != z && cnt <= (SQ_LADDER_THRES)) {
+		SQ__STEP(1);
+		a = a->ld_next;
+		z = z->ld_prev;
+		lo = a->key < lo ? a->key : lo;
+		hi = a->key > hi ? a->key : hi;
+		cnt++;
+		if (a != z) {
+			SQ__STEP(1);
+			lo = z->key < lo ? z->key : lo;
+			hi = z->key > hi ? z->key : hi;
+			cnt++;
+		}
+	}
+	*min = lo;
+	*max = hi;
+	return cnt;
+}
+
+/*
+ * sq_ladder__epoch - no rung is left: the top becomes the ladder's, and
+ * ld_toplim its largest key.  A top of at most SQ_LADDER_THRES nodes goes
+ * into the bottom (returns false: the refill is done); a larger one is
+ * spread over a new rung 0 that spans it (returns true: the refill goes on
+ * from there; a crowd of one key makes a rung 0 of one bucket, fed).
+ */
+SQ__INLINE bool sq_ladder__epoch(struct sq_ladder *q)
+{
+	struct sq_ladder__list top[SQ_LADDER__TOPS];
+	struct sq_ladder_node *l, **end = &l;
+	uint64_t min = q->ld_tmin, max = q->ld_tmax;
+	size_t cnt = q->ld_ntop;
+	unsigned i;
+
+	for (i = 0; i < SQ_LADDER__TOPS; i++) {
+		top[i] = q->ld_top[i];
+		q->ld_top[i].ll_first = NULL;
+		q->ld_top[i].ll_last = NULL;
+	}
+	q->ld_ntop = 0;
+	q->ld_toplim = max;
+	if (cnt > (SQ_LADDER_THRES)) {
+		sq_ladder__spread(q, 0, top, SQ_LADDER__TOPS, min, max - min,
+				  &min, &max);
+		return true;
+	}
+	/* one list (a key's nodes stay in order), sorted into the bottom */
+	for (i = 0; i < SQ_LADDER__TOPS; i++) {
+		if (!top[i].ll_first)
+			continue;
+		*end = top[i].ll_first;
+		end = &top[i].ll_last->ld_next;
+	}
+	*end = NULL;
+	(void)sq_ladder__range(l, &min, &max);
+	sq_ladder__to_bottom(q, l, min, max);
+	return false;
+}
+
+/*
+ * sq_ladder__refill - the bottom is empty and the queue is not: move the
+ * first non-empty bucket of the lowest rung into the bottom, spawning
+ * rungs below while that bucket is crowded; with no rungs left, start an
+ * epoch from the top.  Each node moves down at most once per rung.
+ *
+ * A bucket's nodes are cold, so it is walked once: its first THRES + 1
+ * nodes tell whether it is crowded, and a crowded one is spread over the
+ * whole of its range in the same pass that finds its smallest and largest
+ * keys.
+ */
+SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
+{
+	struct sq_ladder__rung *g;
+	struct sq_ladder__list one;
+	uint64_t lo, hi, start, hi_off, min, max;
+	unsigned r, i;
+	long b;
+
+	if (q->ld_pmap) {
+		sq_ladder__pile_fill(q);	/* in use, the lowest tier */
+		return;
+	}
+	for (;;) {
+		SQ__STEP(1);
+		if (!q->ld_nrungs) {
+			if (sq_ladder__epoch(q))
+				continue;
+			return;
+		}
+		r = q->ld_nrungs - 1;
+		g = &q->ld_rung[r];
+		b = sq_ladder__rung_first(q, r);
+		if (b < 0) {
+			q->ld_nrungs = r;	/* used up */
+			continue;
+		}
+		i = (unsigned)b - sq_ladder__base(r);
+		one = q->ld_bk[b];
+		/* the bucket's keys run from lo (its start, or cur inside
+		 * it) up to lr_start + hi_off, and from now on they go below
+		 * this rung */
+		lo = g->lr_cur;
+		sq_ladder__bucket_clear(q, (unsigned)b);
+		hi_off = ((uint64_t)i << g->lr_shift) +
+			 (((uint64_t)1 << g->lr_shift) - 1);
+		if (hi_off >= g->lr_span) {
+			hi_off = g->lr_span;
+			q->ld_nrungs = r;	/* its last bucket */
+		} else {
+			g->lr_cur = g->lr_start + hi_off + 1;
+		}
+		if (SQ__LIKELY(sq_ladder__span(one.ll_first, one.ll_last, &min,
+					       &max) <= (SQ_LADDER_THRES))) {
+			sq_ladder__to_bottom(q, one.ll_first, min, max);
+			return;
+		}
+		start = g->lr_start + ((uint64_t)i << g->lr_shift);
+		lo = lo > start ? lo : start;
+		hi = g->lr_start + hi_off;
+		if (sq_ladder__feed(q, r, (unsigned)b, lo))
+			return;		/* a crowd of one key */
+		if (q->ld_nrungs >= (SQ_LADDER_RUNGS)) {
+			sq_ladder__pile_bucket(q, one.ll_first, lo);
+			return;		/* every rung held */
+		}
+		/* spawn: a rung below, over the bucket's range */
+		r = q->ld_nrungs;
+		sq_ladder__spread(q, r, &one, 1, lo, hi - lo, &min, &max);
+		if (min == max)		/* one key, in one bucket: fed */
+			q->ld_rung[r].lr_cur = min;
+	}
+}
+
+/* ---- dequeue ------------------------------------------------------------- */
 
 /*
  * sq_ladder__remove - take queued @n off its list and mark it unqueued
@@ -8028,94 +7833,12 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 		q->ld_ntop--;
 	} else if (!l->ll_first) {
 		if (SQ__UNLIKELY(sq_ladder__is_run(q, l)))
-			q->ld_pmap &= ~((uint64_t)1 << (l - q->ld_run));
+			sq_ladder__run_clear(q, l);
 		else
 			sq_ladder__bucket_clear(q, (unsigned)(l - q->ld_bk));
 	}
 	sq_ladder__unlink(n);
 	return was_first;
-}
-
-/* ---- the pile: the fallback when every rung is held ---------------------- */
-
-/*
- * The pile: where the ladder puts what no rung can take (a spill with no
- * rung free, a crowded bucket of many keys with no rung to spread it), a
- * comparison structure that needs no bucket: sorted runs, as in Bentley
- * and Saxe's logarithmic method.  Run r has rank r; a rank-r run was made
- * from at least 2^r nodes added, so r < 64; the higher the rank, the older
- * the run (every run added is merged with each run of lower rank), and
- * among equal keys the older run's nodes come first.
- *
- * sq_ladder__pile_add - add the sorted list @l (by ld_next, NULL-ended) of
- * @m nodes, younger than every node in the pile and in arrival order among
- * equal keys: it takes rank floor(log2 @m) and carries, as a binary
- * counter does, merging the older run first.  A node's rank only grows, so
- * it is merged at most 64 times: O(log n) amortised a node.
- */
-SQ__SLOW void sq_ladder__pile_add(struct sq_ladder *q, struct sq_ladder_node *l,
-				  size_t m)
-{
-	struct sq_ladder__list *h;
-	struct sq_ladder_node *n, *p = NULL;
-	unsigned r, rank = 63 - sq__clz64((uint64_t)m);
-
-	for (r = 0; r <= rank; r++) {
-		SQ__STEP(1);
-		if (!(q->ld_pmap >> r & 1))
-			continue;
-		l = sq_ladder__merge(q->ld_run[r].ll_first, l);
-		q->ld_pmap &= ~((uint64_t)1 << r);
-		if (r == rank)
-			rank++;		/* a carry */
-	}
-	h = &q->ld_run[rank];
-	h->ll_first = l;
-	for (n = l; n; p = n, n = n->ld_next) {
-		SQ__STEP(1);
-		n->ld_prev = p;
-		n->ld_home = h;
-	}
-	h->ll_last = p;
-	q->ld_pmap |= (uint64_t)1 << rank;
-}
-
-/*
- * sq_ladder__pile_fill - the bottom is empty and the pile is not: move
- * its first SQ_LADDER_THRES nodes (or all, if fewer) to the bottom, each
- * the smallest run head, the oldest run's among equal keys; O(runs) a
- * node.  The pile then takes the keys from the last one moved, so its
- * nodes of that key stay behind the bottom's ("fed", as from a bucket).
- */
-SQ__SLOW void sq_ladder__pile_fill(struct sq_ladder *q)
-{
-	struct sq_ladder_node *n;
-	struct sq_ladder__list *l;
-	uint64_t m;
-	unsigned k, r;
-
-	k = 0;
-	do {	/* the pile is in use: one node at least; the bottom empty */
-		r = sq_ladder__oldest(q);
-		l = &q->ld_run[r];
-		n = l->ll_first;
-		for (m = q->ld_pmap & ~((uint64_t)1 << r); m;
-		     m &= ~((uint64_t)1 << r)) {
-			SQ__STEP(1);
-			r = 63 - sq__clz64(m);
-			if (q->ld_run[r].ll_first->key < n->key) {
-				l = &q->ld_run[r];
-				n = l->ll_first;
-			}
-		}
-		sq_ladder__list_del(l, n);
-		if (!l->ll_first)
-			q->ld_pmap &= ~((uint64_t)1 << (l - q->ld_run));
-		sq_ladder__list_add(&q->ld_bottom, n);
-	} while (++k < (SQ_LADDER_THRES) && q->ld_pmap);
-	q->ld_nbottom = k;
-	q->ld_bins = 0;
-	q->ld_pcur = n->key;
 }
 
 /* ---- the API ------------------------------------------------------------- */
@@ -8347,6 +8070,412 @@ static inline bool sq_ladder_requeue(struct sq_ladder *q,
 	return q->ld_bottom.ll_first != old ||
 	       q->ld_bottom.ll_first->key != old_key;
 }
+
+/* ---- fallback: a crowd of one key is fed, not moved ---------------------- */
+
+/*
+ * Needed by a crowd of one key, more than SQ_LADDER_THRES nodes, that
+ * reaches the front.  Sorted into the bottom whole, every key enqueued in
+ * front of it would walk it, and every spill carry it out and back; spread,
+ * it would fill one bucket of each new rung.  So it stays in its bucket,
+ * the rung's cur becomes its key, and each refill moves its first THRES
+ * nodes into the bottom.  That is exact when the crowd's key is the
+ * smallest its bucket may hold (every node of the bucket is at least cur,
+ * so those nodes are the smallest, and the earliest of their key; a key
+ * equal to cur enqueued later goes to the bucket, behind them): a width-1
+ * bucket, a spawn that found one key (its rung's cur is set to it), an
+ * epoch of one key (a rung 0 of one bucket).
+ */
+
+/*
+ * sq_ladder__feed - bucket @b of rung @r, just detached by the refill
+ * (its bit clear, its head and tail in place), holds more than
+ * SQ_LADDER_THRES nodes, and none below @lo, the smallest key it may
+ * hold.  If its first THRES + 1 nodes are of key @lo, the bottom (empty)
+ * takes the first THRES, the rest stays where it is, rung @r is the lowest
+ * again with cur @lo, and it returns true: O(THRES) a feed, one feed per
+ * THRES pops.  Else it changes nothing and returns false.
+ */
+SQ__SLOW bool sq_ladder__feed(struct sq_ladder *q, unsigned r, unsigned b,
+			      uint64_t lo)
+{
+	struct sq_ladder_node *l = q->ld_bk[b].ll_first, *n, *p = l;
+	size_t cnt;
+
+	for (n = l, cnt = 0; cnt <= (SQ_LADDER_THRES) && n->key == lo;
+	     n = n->ld_next, cnt++)
+		SQ__STEP(1);
+	if (cnt <= (SQ_LADDER_THRES))
+		return false;
+	/* fed from where it is, undetached */
+	sq__bits_set(q->ld_map, &q->ld_summary, b);
+	q->ld_nrungs = r + 1;
+	for (n = l, cnt = 0; cnt < (SQ_LADDER_THRES); cnt++) {
+		SQ__STEP(1);
+		n->ld_home = &q->ld_bottom;
+		p = n;
+		n = n->ld_next;
+	}
+	p->ld_next = NULL;
+	n->ld_prev = NULL;	/* not NULL: the bucket held more */
+	q->ld_bk[b].ll_first = n;
+	q->ld_bottom.ll_first = l;
+	q->ld_bottom.ll_last = p;
+	q->ld_nbottom = SQ_LADDER_THRES;
+	q->ld_bins = 0;
+	q->ld_rung[r].lr_cur = lo;
+	return true;
+}
+
+/*
+ * sq_ladder__unfeed - give the nodes fed to the bottom back to where they
+ * came from, the head of list @l (NULL-headed when empty), so that a spill
+ * can cut the bottom: they are its tail, at most SQ_LADDER_THRES nodes of
+ * key @key, older than every node of that key on @l.  Fed from a bucket,
+ * @l is that bucket, the one at the lowest rung's cur; fed from the pile,
+ * its oldest run, whose head holds its smallest key, @key.
+ */
+SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q, struct sq_ladder__list *l,
+				uint64_t key)
+{
+	struct sq_ladder_node *t = q->ld_bottom.ll_last, *h = t, *p;
+
+	for (;;) {
+		SQ__STEP(1);
+		h->ld_home = l;
+		q->ld_nbottom--;
+		p = h->ld_prev;
+		if (!p || p->key != key)
+			break;
+		h = p;
+	}
+	/* the bottom keeps more than THRES nodes: p is one of them */
+	if (p)
+		p->ld_next = NULL;
+	q->ld_bottom.ll_last = p;
+	h->ld_prev = NULL;
+	if (l->ll_first) {
+		t->ld_next = l->ll_first;
+		l->ll_first->ld_prev = t;
+	} else {
+		l->ll_last = t;
+	}
+	l->ll_first = h;
+}
+
+/* ---- fallback: the spill, for keys below the lowest rung ----------------- */
+
+/*
+ * Needed by keys enqueued below the lowest rung, the present and the past
+ * (a timer armed for now, a task woken near the minimum): they go into the
+ * bottom, which grows, and each insert walks it.  A bottom longer than
+ * SQ_LADDER__SPILL is cut, once per SQ_LADDER_THRES inserts: it keeps
+ * about its first SQ_LADDER_THRES nodes and the rest moves up, into the
+ * lowest rung's used-up buckets when it reaches down that far (its cur
+ * becomes the cut), else over a new lowest rung, if one is free, else into
+ * the pile.  Equal keys stay together: the cut goes before the run of
+ * equal keys that holds the THRES-th node, or, when that run starts at the
+ * head, after it.
+ *
+ * A spill rung made below another spill rung reaches below its cut
+ * 2^SQ_LADDER__REACH times the larger of the spilled keys' span and the
+ * span of the rung above (or down to key 0), so that later spills, of keys
+ * further in the past, go into it and do not each take a rung (keys
+ * descending block by block would use them all up, and send every later
+ * spill to the pile); spans so grow 2^REACH-fold from one such rung to the
+ * next.  A first spill rung spans the spilled keys only, as fine as they
+ * need.
+ *
+ * A spill is paid for by the inserts into the bottom (ld_bins, the
+ * budget): the bottom never holds more than 4 nodes a budgeted insert
+ * plus SQ_LADDER__SPILL (invariant 10), since a fill leaves at most
+ * SQ_LADDER_THRES and takes the budget back, and a spill of m nodes
+ * spends m / 4 of it, in whole multiples of SQ_LADDER_THRES so that it
+ * keeps its phase (a spill is tried once per THRES inserts).  So every
+ * spill is paid for, including one of a crowd the last spill kept at the
+ * head (what it did not move, it did not spend).  A crowd that reaches
+ * the bottom from a bucket or the pile is fed, and handed back before the
+ * cut (sq_ladder__unfeed()), never moved whole.
+ */
+
+/*
+ * sq_ladder__cut - cut the bottom for a spill, its fed nodes handed back:
+ * returns the first node cut off, the head of a NULL-terminated list of
+ * *@moved nodes (the bottom's tail was its tail), the budget spent; or
+ * NULL, changing nothing, when the bottom is one key (then every insert
+ * is O(1)).
+ */
+SQ__INLINE struct sq_ladder_node *sq_ladder__cut(struct sq_ladder *q,
+						 size_t *moved)
+{
+	struct sq_ladder_node *h, *p, *run, *s;
+	size_t kept = 1, before = 0;
+
+	h = p = run = q->ld_bottom.ll_first;
+	for (; kept < (SQ_LADDER_THRES) && p->ld_next; kept++) {
+		SQ__STEP(1);
+		p = p->ld_next;
+		if (p->key != run->key) {
+			run = p;
+			before = kept;
+		}
+	}
+	if (run != h) {
+		s = run;	/* cut before the run */
+		p = run->ld_prev;
+		kept = before;
+	} else {
+		/* after the head's run, found from the tail */
+		kept = q->ld_nbottom;
+		for (s = NULL, p = q->ld_bottom.ll_last; p->key != h->key;
+		     s = p, p = p->ld_prev) {
+			SQ__STEP(1);
+			kept--;
+		}
+		if (!s)
+			return NULL;
+	}
+	p->ld_next = NULL;
+	q->ld_bottom.ll_last = p;
+	*moved = q->ld_nbottom - kept;
+	q->ld_nbottom = kept;
+	q->ld_bins -= *moved / (4 * (size_t)(SQ_LADDER_THRES)) *
+		      (SQ_LADDER_THRES);
+	return s;
+}
+
+/* The pile's entries from the spill (its section follows). */
+SQ__SLOW void sq_ladder__pile_spill(struct sq_ladder *q);
+SQ__INLINE void sq_ladder__pile_start(struct sq_ladder *q,
+				      struct sq_ladder_node *l, size_t m,
+				      uint64_t cut);
+
+/*
+ * sq_ladder__spill - the bottom holds more than SQ_LADDER__SPILL nodes and
+ * has taken another SQ_LADDER_THRES inserts: cut it and move its tail up
+ * (above).  Every path is O(1) amortised per insert, but the pile's:
+ * O(log n).
+ */
+SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
+{
+	unsigned r = q->ld_nrungs, sh, bits;
+	struct sq_ladder__rung *g = r ? &q->ld_rung[r - 1] : NULL;
+	struct sq_ladder_node *p, *s, *t;
+	struct sq_ladder__list one;
+	size_t moved;
+	uint64_t hi, lo, cut;
+
+	if (q->ld_pmap) {
+		sq_ladder__pile_spill(q);	/* in use, the lowest tier */
+		return;
+	}
+	if (g && q->ld_bottom.ll_last->key == g->lr_cur)
+		sq_ladder__unfeed(q, sq_ladder__bucket_open(q,
+			sq_ladder__base(r - 1) + (unsigned)((g->lr_cur -
+			g->lr_start) >> g->lr_shift)), g->lr_cur);
+	t = q->ld_bottom.ll_last;
+	s = sq_ladder__cut(q, &moved);
+	if (!s)
+		return;
+	cut = s->key;
+	if (g && cut >= g->lr_start) {
+		/* the lowest rung reaches down to the cut: into its
+		 * used-up buckets, in list order */
+		unsigned base = sq_ladder__base(r - 1);
+
+		for (p = s; p; p = t) {
+			SQ__STEP(1);
+			t = p->ld_next;
+			sq_ladder__bucket_add(q, base + (unsigned)
+					      ((p->key - g->lr_start) >>
+					       g->lr_shift), p);
+		}
+		g->lr_cur = cut;
+		return;
+	}
+	if (r >= (SQ_LADDER_RUNGS)) {
+		sq_ladder__pile_start(q, s, moved, cut);
+		return;		/* no rung free */
+	}
+	hi = g ? g->lr_cur - 1 : q->ld_toplim;
+	lo = cut;
+	if (g && g->lr_spill) {
+		/* spills descend: reach below the cut */
+		bits = sq_ladder__bits(r);
+		lo = g->lr_span > hi - cut ? g->lr_span : hi - cut;
+		sh = sq_ladder__shift(lo, bits) + SQ_LADDER__REACH + bits;
+		lo = sh < 64 && hi >= ((uint64_t)1 << sh) - 1 ?
+			     hi - (((uint64_t)1 << sh) - 1) : 0;
+	}
+	one.ll_first = s;
+	one.ll_last = t;
+	sq_ladder__spread(q, r, &one, 1, lo, hi - lo, &hi, &hi);
+	q->ld_rung[r].lr_cur = cut;
+	q->ld_rung[r].lr_spill = 1;
+}
+
+/* ---- fallback: the pile, when every rung is held ------------------------- */
+
+/*
+ * Needed when every rung is held: by a crowd whose spawns take a rung at
+ * every level, each kept alive by one key above it, or by spills of keys
+ * that fall by ever larger jumps, each spill rung reaching below the last
+ * but not far enough; and by a crowd of many keys when SQ_LADDER_RUNGS is
+ * set below what the key bits need (the defaults' 10 + 9 * 6 bits cover
+ * all 64).  There the paper merge-sorts a crowded bucket of the last rung
+ * into the bottom, and a bottom that cannot spill grows, whose inserts
+ * cost twice the distance from its nearer end: O(n) each.  Here what no
+ * rung can take goes to the pile, a tier between the lowest rung and the
+ * bottom that needs no bucket: sorted runs, as in Bentley and Saxe's
+ * logarithmic method.  Run r has rank r; a rank-r run was made from at
+ * least 2^r nodes added, so r < 64; the higher the rank, the older the run
+ * (every run added is merged with each run of lower rank), and among equal
+ * keys the older run's nodes come first.
+ *
+ * The pile takes the keys from its ld_pcur up to the lowest rung's cur,
+ * and every spill while it is in use (its ld_pcur moves down to the cut),
+ * and feeds the bottom SQ_LADDER_THRES nodes at a time, as a bucket feeds
+ * a crowd.  It is gone when it runs empty.  It is entered from the ladder's
+ * paths by one call each where its tier is met, while it is in use (ld_pmap
+ * not 0): an enqueue of a key it takes (sq_ladder__pile_insert()), a
+ * dequeue that empties a run (sq_ladder__run_clear()), a refill
+ * (sq_ladder__pile_fill()); and made by a crowded bucket of many keys with
+ * no rung free (sq_ladder__pile_bucket()) or a spill with none
+ * (sq_ladder__pile_start()).
+ */
+
+/* The rank of the pile's oldest run (the pile is in use). */
+SQ__INLINE unsigned sq_ladder__oldest(const struct sq_ladder *q)
+{
+	return 63 - sq__clz64(q->ld_pmap);
+}
+
+/* Run @l, one of the pile's, is empty now. */
+SQ__INLINE void sq_ladder__run_clear(struct sq_ladder *q,
+				     const struct sq_ladder__list *l)
+{
+	q->ld_pmap &= ~((uint64_t)1 << (l - q->ld_run));
+}
+
+/*
+ * sq_ladder__pile_add - add the sorted list @l (by ld_next, NULL-ended) of
+ * @m nodes, younger than every node in the pile and in arrival order among
+ * equal keys: it takes rank floor(log2 @m) and carries, as a binary
+ * counter does, merging the older run first.  A node's rank only grows, so
+ * it is merged at most 64 times: O(log n) amortised a node.
+ */
+SQ__SLOW void sq_ladder__pile_add(struct sq_ladder *q, struct sq_ladder_node *l,
+				  size_t m)
+{
+	unsigned r, rank = 63 - sq__clz64((uint64_t)m);
+
+	for (r = 0; r <= rank; r++) {
+		SQ__STEP(1);
+		if (!(q->ld_pmap >> r & 1))
+			continue;
+		l = sq_ladder__merge(q->ld_run[r].ll_first, l);
+		q->ld_pmap &= ~((uint64_t)1 << r);
+		if (r == rank)
+			rank++;		/* a carry */
+	}
+	(void)sq_ladder__link(&q->ld_run[rank], l);
+	q->ld_pmap |= (uint64_t)1 << rank;
+}
+
+/* An enqueue of @n, whose key the pile takes (it is in use). */
+SQ__INLINE void sq_ladder__pile_insert(struct sq_ladder *q,
+				       struct sq_ladder_node *n)
+{
+	n->ld_next = NULL;
+	sq_ladder__pile_add(q, n, 1);
+}
+
+/*
+ * sq_ladder__pile_fill - the bottom is empty and the pile is not: move
+ * its first SQ_LADDER_THRES nodes (or all, if fewer) to the bottom, each
+ * the smallest run head, the oldest run's among equal keys; O(runs) a
+ * node.  The pile then takes the keys from the last one moved, so its
+ * nodes of that key stay behind the bottom's ("fed", as from a bucket).
+ */
+SQ__SLOW void sq_ladder__pile_fill(struct sq_ladder *q)
+{
+	struct sq_ladder_node *n;
+	struct sq_ladder__list *l;
+	uint64_t m;
+	unsigned k, r;
+
+	k = 0;
+	do {	/* the pile is in use: one node at least; the bottom empty */
+		r = sq_ladder__oldest(q);
+		l = &q->ld_run[r];
+		n = l->ll_first;
+		for (m = q->ld_pmap & ~((uint64_t)1 << r); m;
+		     m &= ~((uint64_t)1 << r)) {
+			SQ__STEP(1);
+			r = 63 - sq__clz64(m);
+			if (q->ld_run[r].ll_first->key < n->key) {
+				l = &q->ld_run[r];
+				n = l->ll_first;
+			}
+		}
+		sq_ladder__list_del(l, n);
+		if (!l->ll_first)
+			sq_ladder__run_clear(q, l);
+		sq_ladder__list_add(&q->ld_bottom, n);
+	} while (++k < (SQ_LADDER_THRES) && q->ld_pmap);
+	q->ld_nbottom = k;
+	q->ld_bins = 0;
+	q->ld_pcur = n->key;
+}
+
+/*
+ * sq_ladder__pile_start - the pile takes the list @l of @m nodes, sorted,
+ * its keys from @cut up (a spill's, or a crowded bucket's start).
+ */
+SQ__INLINE void sq_ladder__pile_start(struct sq_ladder *q,
+				      struct sq_ladder_node *l, size_t m,
+				      uint64_t cut)
+{
+	sq_ladder__pile_add(q, l, m);
+	q->ld_pcur = cut;
+}
+
+/*
+ * sq_ladder__pile_bucket - a crowded bucket, the list from @l of keys
+ * from @lo up, and no rung free to spread it: it goes to the pile, sorted
+ * unless it is one key (one walk, then, and it is never walked in a
+ * bucket again), and the pile fills the bottom (empty).
+ */
+SQ__SLOW void sq_ladder__pile_bucket(struct sq_ladder *q,
+				     struct sq_ladder_node *l, uint64_t lo)
+{
+	uint64_t min, max;
+	size_t cnt = sq_ladder__range(l, &min, &max);
+
+	sq_ladder__pile_start(q, min == max ? l : sq_ladder__sort(l), cnt, lo);
+	sq_ladder__pile_fill(q);
+}
+
+/*
+ * sq_ladder__pile_spill - a spill while the pile is in use: the bottom's
+ * nodes fed from it go back to the head of its oldest run (whose head
+ * holds its smallest key, so they stay first), and the pile takes the
+ * cut, down to its key.
+ */
+SQ__SLOW void sq_ladder__pile_spill(struct sq_ladder *q)
+{
+	struct sq_ladder_node *s;
+	size_t moved;
+
+	if (q->ld_bottom.ll_last->key == q->ld_pcur)
+		sq_ladder__unfeed(q, &q->ld_run[sq_ladder__oldest(q)],
+				  q->ld_pcur);
+	s = sq_ladder__cut(q, &moved);
+	if (s)
+		sq_ladder__pile_start(q, s, moved, s->key);
+}
+
+/* ---- visit, find, check: every tier -------------------------------------- */
 
 /* sq_ladder__walk_list - @fn on each node of list @l until it returns
  * true; that node, or NULL.  @who: see sq_ladder__visit_until(). */
@@ -10020,6 +10149,12 @@ static inline int sq_egavl_check(const struct sq_egavl *q)
  * push.  The state machine, its memory orders and the proof are in
  * doc/remote.md; tests/remote_model.c runs this code under every
  * schedule of two posters and the owner to a bound.
+ *
+ * Reading order: the state word and its two helpers (published, taken),
+ * then sq_remote__post (an arm, a cancel, a push, a rider's wait), then
+ * the owner's side: sq_remote__drain, sq_remote__pop (Vyukov's queue)
+ * and sq_remote__take (the seqlock read of a key slot).  SQ_REMOTE_KIND
+ * at the end only binds a kind's requeue and dequeue to the drain.
  *
  * Between drains the owner may pop, requeue or dequeue a node through the
  * plain queue while other threads post for it: a command pending then
