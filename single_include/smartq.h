@@ -5065,29 +5065,18 @@ static inline int sq_binom_check(const struct sq_binom *q)
  *   pop         O(1) + the cascades of the time it moves (amortised O(1):
  *               each node moves at most K times)
  *   dequeue     O(1); of the first node past the ring, amortised, or
- *               O(log n) amortised in a slot in runs (below)
+ *               O(log n) amortised in a slot in runs (the fallback)
  *   requeue     O(1) in place (same slot and already its tail), else
  *               dequeue + enqueue
  *   advance     O(1) + cascades, as pop
  *   check       O(Ns + K * 2^B + n)
  *
- * ---- The fallback: a far slot's lost minimum ----
- *
- * Finding the next first after the first node leaves reads at most three
- * ring bitmap words; when the ring and the late list are empty it reads
- * two level words and the slot's cached minimum.  That cache is exact
- * after a cascade and after enqueues; it is lost only when its node is
- * dequeued or requeued without time reaching its slot.  Then a slot whose
- * list is in tick order (lv_mixed clear: every enqueue had a tick no
- * smaller than the tail's or smaller than the head's, as timers armed by
- * an advancing clock do) gives its head at once; a mixed one is walked
- * and, past 32 nodes, put in order (two runs merged, more radix-sorted:
- * O(its nodes)), so the dequeues that follow take its head.  The second
- * time, the slot goes "in runs": an enqueue strictly inside its ticks starts a
- * run, runs merge by rank (the logarithmic method, sq_tring__run_add()),
- * and its first is the smallest run head, so dequeueing the first again
- * and again with enqueues anywhere in the slot costs O(log n) amortised,
- * not a walk (tests/cost.c, "far: cancel the first"; doc/tring.md).
+ * Reading order, the ordinary path first: the places (tag, lists,
+ * bitmap); the ring (enqueue, first, time, dequeue); the levels (keys
+ * past the ring, the cascade); the public API.  Then the fallback, a far
+ * slot's lost minimum, which only a far slot whose first node leaves again
+ * and again before time reaches it needs (entered through one call,
+ * sq_tring__lost_min()); then sq_tring_check().
  *
  * Configuration: SQ_TRING_SLOTS, the ring's slot count Ns, a power of two
  * from 64 to 4096, default 1024; SQ_TRING_LEVEL_BITS, B, 3 to 6, default
@@ -5192,6 +5181,10 @@ struct sq_tring_node {
  *           tick order, oldest first, one per set bit, highest bit first
  *           (a run's rank); each run's head is linked to the previous one
  *           (see sq_tring__run_add())
+ *
+ * lv_hi, lv_mixed, lv_sorted and lv_runs serve the fallback (a far slot's
+ * lost minimum, at the end of the file); the ordinary path only keeps
+ * them.
  */
 struct sq_tring__level {
 	struct sq_tring_node *lv_slot[SQ_TRING__LSLOTS];
@@ -5233,7 +5226,7 @@ struct sq_tring {
 	struct sq_tring__level tr_lv[SQ_TRING__LEVELS];
 };
 
-/* ---- small helpers (no key compares) ------------------------------------ */
+/* ---- the places: tags, lists, the bitmap, a tick's level ---------------- */
 
 /* Where a node is: SQ_TRING__UNQUEUED, __SLOT, __LATE or __LEVEL (the
  * tag's low two bits; a run head keeps its run link above them). */
@@ -5244,7 +5237,8 @@ SQ__INLINE uintptr_t sq_tring__tag(const struct sq_tring_node *n)
 
 /* A level node's run link: the previous run's head if @n heads a run of a
  * slot in runs (the first run's: the last run's head), else NULL. */
-SQ__INLINE struct sq_tring_node *sq_tring__run_link(const struct sq_tring_node *n)
+SQ__INLINE struct sq_tring_node *
+sq_tring__run_link(const struct sq_tring_node *n)
 {
 	return (struct sq_tring_node *)(n->tr_tag & ~SQ_TRING__WHERE);
 }
@@ -5253,13 +5247,6 @@ SQ__INLINE struct sq_tring_node *sq_tring__run_link(const struct sq_tring_node *
 SQ__INLINE bool sq_tring__misaligned(const struct sq_tring_node *n)
 {
 	return ((uintptr_t)(const void *)n & SQ_TRING__WHERE) != 0;
-}
-
-/* Make level node @n a run head linked to @link, or, @link NULL, not one. */
-SQ__INLINE void sq_tring__set_run_link(struct sq_tring_node *n,
-				       const struct sq_tring_node *link)
-{
-	n->tr_tag = (uintptr_t)(const void *)link | SQ_TRING__LEVEL;
 }
 
 SQ__INLINE unsigned sq_tring__slot_of(uint64_t tick)
@@ -5295,6 +5282,27 @@ SQ__INLINE unsigned sq_tring__digit(uint64_t u, unsigned l)
 SQ__INLINE uint64_t sq_tring__anchor(const struct sq_tring *q)
 {
 	return (q->tr_cur >> SQ_TRING__H) + 1;
+}
+
+/* The head of the list a node of tick @t is on, or would join now: the
+ * late list, its ring slot or its level slot (invariants 1-3). */
+SQ__INLINE struct sq_tring_node *sq_tring__head(const struct sq_tring *q,
+						uint64_t t)
+{
+	uint64_t u = t >> SQ_TRING__H;
+	struct sq_tring_node *h;
+	unsigned l;
+
+	if (t < q->tr_cur) {
+		h = q->tr_late;
+	} else if (sq_tring__in_ring(t, q->tr_cur)) {
+		h = q->tr_slot[sq_tring__slot_of(t)];
+	} else {
+		/* past the ring: u > the anchor (invariant 3) */
+		l = sq_tring__level_of(u, sq_tring__anchor(q));
+		h = q->tr_lv[l].lv_slot[sq_tring__digit(u, l)];
+	}
+	return h;
 }
 
 /* Append @n at the tail of the list at @head; true if it was empty. */
@@ -5345,6 +5353,23 @@ SQ__INLINE void sq_tring__unmark(struct sq_tring *q, unsigned s)
 	sq__bits_clear(q->tr_map, &q->tr_summary, s);
 }
 
+/* Append @n to ring slot @s, its tick's, and mark the slot. */
+SQ__INLINE void sq_tring__ring_put(struct sq_tring *q, struct sq_tring_node *n,
+				   unsigned s)
+{
+	n->tr_tag = SQ_TRING__SLOT;
+	if (sq_tring__list_add(&q->tr_slot[s], n))
+		sq_tring__mark(q, s);
+}
+
+/* Take @n out of ring slot @s, and unmark the slot when it empties. */
+SQ__INLINE void sq_tring__ring_del(struct sq_tring *q, struct sq_tring_node *n,
+				   unsigned s)
+{
+	if (sq_tring__list_del(&q->tr_slot[s], n))
+		sq_tring__unmark(q, s);
+}
+
 /*
  * The first non-empty ring slot at or after slot @s in wrap order, or
  * SQ_TRING__NONE: the rest of @s's word, then the summary's next word,
@@ -5390,107 +5415,53 @@ SQ__INLINE void sq_tring__unlink(struct sq_tring_node *n)
 #endif
 }
 
-/* ---- the levels (out of line: the ring's paths stay small) -------------- */
+/* ---- the ring: enqueue, first, time, dequeue ---------------------------- */
 
-/* A far slot's order and runs, which bound the worst case of a slot whose
- * minimum was lost: their own section, after the ring's and the levels'
- * paths. */
-SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
-				struct sq_tring__level *lv, unsigned d,
-				struct sq_tring_node *n);
-SQ__SLOW struct sq_tring_node *sq_tring__run_min(const struct sq_tring *q,
-						const struct sq_tring__level *lv,
-						unsigned d);
-SQ__SLOW void sq_tring__run_drop(struct sq_tring__level *lv, unsigned d,
-				 struct sq_tring_node *n);
-SQ__SLOW struct sq_tring_node *sq_tring__lv_walk(struct sq_tring *q,
-						struct sq_tring__level *lv,
-						unsigned d);
+/* The levels' entries, out of line so that the ring's paths stay small
+ * (the next section). */
+SQ__SLOW bool sq_tring__insert_level(struct sq_tring *q,
+				     struct sq_tring_node *n, uint64_t t);
+SQ__SLOW void sq_tring__refirst_levels(struct sq_tring *q);
+SQ__SLOW void sq_tring__remove_level(struct sq_tring *q,
+				     struct sq_tring_node *n);
+SQ__SLOW void sq_tring__cascade(struct sq_tring *q, uint64_t v0, uint64_t v1);
 
-/* Make @n, tick @t, the cached first node of slot @d of @lv. */
-SQ__INLINE void sq_tring__set_min(struct sq_tring__level *lv, unsigned d,
-				  struct sq_tring_node *n, uint64_t t)
+/* enqueue without the misuse check: a tick below cur joins the late list,
+ * one in the ring its slot, one past it the levels */
+SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
+				 uint64_t key)
 {
-	lv->lv_min[d] = n;
-	lv->lv_mtick[d] = t;
-}
+	struct sq_tring_node *f = q->tr_first;
+	uint64_t t = key >> q->tr_shift;
+	bool is_first;
 
-/* Append @n, tick @t past the ring, to its level slot; keep the slot's
- * cached minimum (@n when @smallest: no queued tick is below @t).  Only
- * the level's own words and the slot's head are read, no other node: at
- * large n each would be a cache miss. */
-SQ__INLINE void sq_tring__lv_put(struct sq_tring *q, struct sq_tring_node *n,
-				 uint64_t t, bool smallest)
-{
-	uint64_t u = t >> SQ_TRING__H;
-	unsigned l = sq_tring__level_of(u, sq_tring__anchor(q));
-	unsigned d = sq_tring__digit(u, l);
-	struct sq_tring__level *lv = &q->tr_lv[l];
-
-	n->tr_tag = SQ_TRING__LEVEL;
-	if (sq_tring__list_add(&lv->lv_slot[d], n)) {
-		q->tr_lmap[l] |= (uint64_t)1 << d;
-		q->tr_levels |= (uint64_t)1 << l;
-		lv->lv_mixed &= ~((uint64_t)1 << d);
-		lv->lv_sorted &= ~((uint64_t)1 << d);
-		lv->lv_runs[d] = 0;
-		lv->lv_hi[d] = t;
-		sq_tring__set_min(lv, d, n, t);
-		return;
+	n->key = key;
+	q->tr_count++;
+	if (SQ__LIKELY(sq_tring__in_ring(t, q->tr_cur))) {
+		sq_tring__ring_put(q, n, sq_tring__slot_of(t));
+		/* A late first has a smaller tick, a level first a larger
+		 * one, a ring first the smallest ring tick: one compare, and
+		 * a select rather than a branch (a coin toss at small N). */
+		if (SQ__UNLIKELY(!f)) {
+			q->tr_first = n;
+			q->tr_ftick = t;
+			return true;
+		}
+		is_first = t < q->tr_ftick;
+		q->tr_first = is_first ? n : f;
+		q->tr_ftick = is_first ? t : q->tr_ftick;
+		return is_first;
 	}
-	/* a mixed slot stays mixed, whatever @n's tick (a slot in runs
-	 * is never marked mixed) */
-	if (!((lv->lv_mixed >> d) & 1)) {
-		if (t >= lv->lv_hi[d])
-			lv->lv_hi[d] = t;	/* at or above the tail */
-		else if (SQ__UNLIKELY(lv->lv_runs[d] != 0))
-			sq_tring__run_add(q, lv, d, n);	/* a run of its own */
-		else if (t < n->tr_next->key >> q->tr_shift)
-			lv->lv_slot[d] = n;	/* below the head: in order,
-						 * no equal tick passed */
-		else
-			lv->lv_mixed |= (uint64_t)1 << d;
+	if (t < q->tr_cur) {
+		n->tr_tag = SQ_TRING__LATE;
+		if (sq_tring__list_add(&q->tr_late, n)) {
+			q->tr_first = n;
+			q->tr_ftick = t;
+			return true;
+		}
+		return false;
 	}
-	/* equal ticks: the earlier stays first; an unknown minimum's tick
-	 * is 0, below every level tick */
-	if (smallest || t < lv->lv_mtick[d])
-		sq_tring__set_min(lv, d, n, t);
-}
-
-/* The first node of the lowest level's first slot (the smallest tick past
- * the ring), NULL when the levels are empty.  A slot whose minimum is not
- * known is walked once, and the answer cached; a mixed slot longer than
- * SQ_TRING__WALK_MAX is put in tick order as well (two runs merged, more
- * sorted) and goes in runs, so that an enqueue inside its ticks no longer
- * costs the next first a walk. */
-SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
-{
-	struct sq_tring__level *lv;
-	struct sq_tring_node *best;
-	unsigned l, d;
-
-	if (!q->tr_levels)
-		return NULL;
-	l = sq__ctz64(q->tr_levels);
-	l = l < SQ_TRING__LEVELS ? l : SQ_TRING__LEVELS - 1;
-	d = sq__ctz64(q->tr_lmap[l]) & (SQ_TRING__LSLOTS - 1);
-	lv = &q->tr_lv[l];
-	if (lv->lv_min[d])
-		return lv->lv_min[d];
-	if (lv->lv_runs[d])
-		best = sq_tring__run_min(q, lv, d);
-	else if (!((lv->lv_mixed >> d) & 1))
-		best = lv->lv_slot[d];	/* in tick order: the head */
-	else
-		return sq_tring__lv_walk(q, lv, d);
-	sq_tring__set_min(lv, d, best, best->key >> q->tr_shift);
-	return best;
-}
-
-/* Cache the first node when the late list and the ring are empty. */
-SQ__SLOW void sq_tring__refirst_levels(struct sq_tring *q)
-{
-	sq_tring__set_first(q, sq_tring__lv_first(q));
+	return sq_tring__insert_level(q, n, t);
 }
 
 /*
@@ -5522,6 +5493,17 @@ SQ__INLINE void sq_tring__refirst(struct sq_tring *q, unsigned s)
 		sq_tring__refirst_levels(q);
 }
 
+/* Cache the first node after the first node left ring slot @s, nothing
+ * late: the slot's new head if it has one (the same tick: not read), else
+ * as sq_tring__refirst(). */
+SQ__INLINE void sq_tring__refirst_after(struct sq_tring *q, unsigned s)
+{
+	if (q->tr_slot[s])
+		q->tr_first = q->tr_slot[s];
+	else
+		sq_tring__refirst(q, s);
+}
+
 /* Cache the first node after the late list changed. */
 SQ__INLINE void sq_tring__refirst_late(struct sq_tring *q)
 {
@@ -5529,6 +5511,178 @@ SQ__INLINE void sq_tring__refirst_late(struct sq_tring *q)
 		sq_tring__set_first(q, q->tr_late);
 	else
 		sq_tring__refirst(q, sq_tring__slot_of(q->tr_cur));
+}
+
+/* Move the ring's time forward to tick @t (> cur); no node that is not
+ * late may have a tick below @t.  The level slots the ring now reaches
+ * cascade into it. */
+SQ__INLINE void sq_tring__set_time(struct sq_tring *q, uint64_t t)
+{
+	uint64_t v0 = q->tr_cur >> SQ_TRING__H;
+
+	q->tr_cur = t;
+	if (SQ__UNLIKELY(q->tr_levels != 0 && (t >> SQ_TRING__H) != v0))
+		sq_tring__cascade(q, v0, t >> SQ_TRING__H);
+}
+
+/* dequeue without the misuse check; time does not move */
+SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
+{
+	uintptr_t w = sq_tring__tag(n);
+
+	q->tr_count--;
+	if (SQ__LIKELY(w == SQ_TRING__SLOT)) {
+		unsigned s = sq_tring__slot_of(n->key >> q->tr_shift);
+
+		sq_tring__ring_del(q, n, s);
+		if (q->tr_first == n)
+			sq_tring__refirst_after(q, s);
+	} else if (w == SQ_TRING__LATE) {
+		sq_tring__list_del(&q->tr_late, n);
+		if (q->tr_first == n)
+			sq_tring__refirst_late(q);
+	} else {
+		sq_tring__remove_level(q, n);
+		return;
+	}
+	sq_tring__unlink(n);
+}
+
+/* ---- the levels: keys past the ring, the cascade ------------------------ */
+
+/* The fallback's entry, and the two calls that keep a slot's runs (the
+ * fallback's section, after the public API). */
+SQ__INLINE struct sq_tring_node *
+sq_tring__lost_min(struct sq_tring *q, struct sq_tring__level *lv, unsigned d);
+SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
+				struct sq_tring__level *lv, unsigned d,
+				struct sq_tring_node *n);
+SQ__SLOW void sq_tring__run_drop(struct sq_tring__level *lv, unsigned d,
+				 struct sq_tring_node *n);
+
+/* Make @n, tick @t, the cached first node of slot @d of @lv. */
+SQ__INLINE void sq_tring__set_min(struct sq_tring__level *lv, unsigned d,
+				  struct sq_tring_node *n, uint64_t t)
+{
+	lv->lv_min[d] = n;
+	lv->lv_mtick[d] = t;
+}
+
+/* Slot @d of level @l (0-based) emptied: clear its bit, and the level's
+ * when it was the last. */
+SQ__INLINE void sq_tring__lv_unmark(struct sq_tring *q, unsigned l, unsigned d)
+{
+	q->tr_lmap[l] &= ~((uint64_t)1 << d);
+	if (!q->tr_lmap[l])
+		q->tr_levels &= ~((uint64_t)1 << l);
+}
+
+/* Append @n, tick @t past the ring, to its level slot; keep the slot's
+ * cached minimum (@n when @smallest: no queued tick is below @t).  Only
+ * the level's own words and the slot's head are read, no other node: at
+ * large n each would be a cache miss. */
+SQ__INLINE void sq_tring__lv_put(struct sq_tring *q, struct sq_tring_node *n,
+				 uint64_t t, bool smallest)
+{
+	uint64_t u = t >> SQ_TRING__H;
+	unsigned l = sq_tring__level_of(u, sq_tring__anchor(q));
+	unsigned d = sq_tring__digit(u, l);
+	struct sq_tring__level *lv = &q->tr_lv[l];
+
+	n->tr_tag = SQ_TRING__LEVEL;
+	if (sq_tring__list_add(&lv->lv_slot[d], n)) {
+		/* a new list: in order, never sorted, not in runs */
+		q->tr_lmap[l] |= (uint64_t)1 << d;
+		q->tr_levels |= (uint64_t)1 << l;
+		lv->lv_mixed &= ~((uint64_t)1 << d);
+		lv->lv_sorted &= ~((uint64_t)1 << d);
+		lv->lv_runs[d] = 0;
+		lv->lv_hi[d] = t;
+		sq_tring__set_min(lv, d, n, t);
+		return;
+	}
+	/* a mixed slot stays mixed, whatever @n's tick (a slot in runs
+	 * is never marked mixed) */
+	if (!((lv->lv_mixed >> d) & 1)) {
+		if (t >= lv->lv_hi[d])
+			lv->lv_hi[d] = t;	/* at or above the tail */
+		else if (SQ__UNLIKELY(lv->lv_runs[d] != 0))
+			sq_tring__run_add(q, lv, d, n);	/* fallback's runs */
+		else if (t < n->tr_next->key >> q->tr_shift)
+			lv->lv_slot[d] = n;	/* below the head: in order,
+						 * no equal tick passed */
+		else
+			lv->lv_mixed |= (uint64_t)1 << d;
+	}
+	/* equal ticks: the earlier stays first; an unknown minimum's tick
+	 * is 0, below every level tick */
+	if (smallest || t < lv->lv_mtick[d])
+		sq_tring__set_min(lv, d, n, t);
+}
+
+/* enqueue past the ring; @n->key is set, @t is its tick */
+SQ__SLOW bool sq_tring__insert_level(struct sq_tring *q,
+				     struct sq_tring_node *n, uint64_t t)
+{
+	/* a late or ring first has a smaller tick, a level first the
+	 * smallest level tick */
+	bool first = !q->tr_first || t < q->tr_ftick;
+
+	sq_tring__lv_put(q, n, t, first);
+	if (first) {
+		q->tr_first = n;
+		q->tr_ftick = t;
+	}
+	return first;
+}
+
+/* The first node of the lowest level's first slot (the smallest tick past
+ * the ring), NULL when the levels are empty: the slot's cached minimum,
+ * unless its node left before time reached the slot (the fallback). */
+SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
+{
+	struct sq_tring__level *lv;
+	unsigned l, d;
+
+	if (!q->tr_levels)
+		return NULL;
+	l = sq__ctz64(q->tr_levels);
+	l = l < SQ_TRING__LEVELS ? l : SQ_TRING__LEVELS - 1;
+	d = sq__ctz64(q->tr_lmap[l]) & (SQ_TRING__LSLOTS - 1);
+	lv = &q->tr_lv[l];
+	if (lv->lv_min[d])
+		return lv->lv_min[d];
+	return sq_tring__lost_min(q, lv, d);
+}
+
+/* Cache the first node when the late list and the ring are empty. */
+SQ__SLOW void sq_tring__refirst_levels(struct sq_tring *q)
+{
+	sq_tring__set_first(q, sq_tring__lv_first(q));
+}
+
+/* dequeue from a level; time does not move */
+SQ__SLOW void sq_tring__remove_level(struct sq_tring *q,
+				     struct sq_tring_node *n)
+{
+	uint64_t u = (n->key >> q->tr_shift) >> SQ_TRING__H;
+	unsigned l = sq_tring__level_of(u, sq_tring__anchor(q));
+	unsigned d = sq_tring__digit(u, l);
+	struct sq_tring__level *lv = &q->tr_lv[l];
+
+	/* a run head of a slot the fallback put in runs */
+	if (SQ__UNLIKELY(sq_tring__run_link(n) != NULL) && n->tr_next != n)
+		sq_tring__run_drop(lv, d, n);
+	if (sq_tring__list_del(&lv->lv_slot[d], n)) {
+		sq_tring__lv_unmark(q, l, d);
+		sq_tring__set_min(lv, d, NULL, 0);
+	} else if (lv->lv_min[d] == n) {
+		/* lost: found again when it is needed */
+		sq_tring__set_min(lv, d, NULL, 0);
+	}
+	if (q->tr_first == n)	/* then the late list and the ring are empty */
+		sq_tring__refirst_levels(q);
+	sq_tring__unlink(n);
 }
 
 /* Move every node of the level slot that holds half ring @u (seen from
@@ -5545,24 +5699,17 @@ SQ__SLOW void sq_tring__cascade_slot(struct sq_tring *q, uint64_t w,
 		return;
 	lv->lv_slot[d] = NULL;
 	sq_tring__set_min(lv, d, NULL, 0);
-	q->tr_lmap[l] &= ~((uint64_t)1 << d);
-	if (!q->tr_lmap[l])
-		q->tr_levels &= ~((uint64_t)1 << l);
+	sq_tring__lv_unmark(q, l, d);
 	last = h->tr_prev;
 	for (n = h;; n = next) {
 		SQ__STEP(1);
 		uint64_t t = n->key >> q->tr_shift;
 
 		next = n->tr_next;	/* before the append rewrites it */
-		if (sq_tring__in_ring(t, q->tr_cur)) {
-			unsigned s = sq_tring__slot_of(t);
-
-			n->tr_tag = SQ_TRING__SLOT;
-			if (sq_tring__list_add(&q->tr_slot[s], n))
-				sq_tring__mark(q, s);
-		} else {
+		if (sq_tring__in_ring(t, q->tr_cur))
+			sq_tring__ring_put(q, n, sq_tring__slot_of(t));
+		else
 			sq_tring__lv_put(q, n, t, false);
-		}
 		if (n == last)
 			break;
 	}
@@ -5583,58 +5730,6 @@ SQ__SLOW void sq_tring__cascade(struct sq_tring *q, uint64_t v0, uint64_t v1)
 		sq_tring__cascade_slot(q, w0, v1 + 1);
 }
 
-/* Move the ring's time forward to tick @t (> cur); no node that is not
- * late may have a tick below @t. */
-SQ__INLINE void sq_tring__set_time(struct sq_tring *q, uint64_t t)
-{
-	uint64_t v0 = q->tr_cur >> SQ_TRING__H;
-
-	q->tr_cur = t;
-	if (SQ__UNLIKELY(q->tr_levels != 0 && (t >> SQ_TRING__H) != v0))
-		sq_tring__cascade(q, v0, t >> SQ_TRING__H);
-}
-
-/* enqueue past the ring; @n->key is set, @t is its tick */
-SQ__SLOW bool sq_tring__insert_level(struct sq_tring *q,
-				     struct sq_tring_node *n, uint64_t t)
-{
-	/* a late or ring first has a smaller tick, a level first the
-	 * smallest level tick */
-	bool first = !q->tr_first || t < q->tr_ftick;
-
-	sq_tring__lv_put(q, n, t, first);
-	if (first) {
-		q->tr_first = n;
-		q->tr_ftick = t;
-	}
-	return first;
-}
-
-/* dequeue from a level; time does not move */
-SQ__SLOW void sq_tring__remove_level(struct sq_tring *q,
-				     struct sq_tring_node *n)
-{
-	uint64_t u = (n->key >> q->tr_shift) >> SQ_TRING__H;
-	unsigned l = sq_tring__level_of(u, sq_tring__anchor(q));
-	unsigned d = sq_tring__digit(u, l);
-	struct sq_tring__level *lv = &q->tr_lv[l];
-
-	if (SQ__UNLIKELY(sq_tring__run_link(n) != NULL) && n->tr_next != n)
-		sq_tring__run_drop(lv, d, n);
-	if (sq_tring__list_del(&lv->lv_slot[d], n)) {
-		q->tr_lmap[l] &= ~((uint64_t)1 << d);
-		if (!q->tr_lmap[l])
-			q->tr_levels &= ~((uint64_t)1 << l);
-		sq_tring__set_min(lv, d, NULL, 0);
-	} else if (lv->lv_min[d] == n) {
-		/* found again when it is needed */
-		sq_tring__set_min(lv, d, NULL, 0);
-	}
-	if (q->tr_first == n)	/* then the late list and the ring are empty */
-		sq_tring__refirst_levels(q);
-	sq_tring__unlink(n);
-}
-
 /* pop @x, the first node, from a level: nothing is late, the ring is
  * empty; time moves to its tick, which cascades its slot */
 SQ__SLOW void sq_tring__pop_level(struct sq_tring *q, struct sq_tring_node *x)
@@ -5647,74 +5742,7 @@ SQ__SLOW void sq_tring__pop_level(struct sq_tring *q, struct sq_tring_node *x)
 	sq_tring__refirst(q, sq_tring__slot_of(t));
 }
 
-/* enqueue without the misuse check */
-SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
-				 uint64_t key)
-{
-	struct sq_tring_node *f = q->tr_first;
-	uint64_t t = key >> q->tr_shift;
-	bool is_first;
-
-	n->key = key;
-	q->tr_count++;
-	if (SQ__LIKELY(sq_tring__in_ring(t, q->tr_cur))) {
-		unsigned s = sq_tring__slot_of(t);
-
-		n->tr_tag = SQ_TRING__SLOT;
-		if (sq_tring__list_add(&q->tr_slot[s], n))
-			sq_tring__mark(q, s);
-		/* A late first has a smaller tick, a level first a larger
-		 * one, a ring first the smallest ring tick: one compare, and
-		 * a select rather than a branch (a coin toss at small N). */
-		if (SQ__UNLIKELY(!f)) {
-			q->tr_first = n;
-			q->tr_ftick = t;
-			return true;
-		}
-		is_first = t < q->tr_ftick;
-		q->tr_first = is_first ? n : f;
-		q->tr_ftick = is_first ? t : q->tr_ftick;
-		return is_first;
-	}
-	if (t < q->tr_cur) {
-		n->tr_tag = SQ_TRING__LATE;
-		if (sq_tring__list_add(&q->tr_late, n)) {
-			q->tr_first = n;
-			q->tr_ftick = t;
-			return true;
-		}
-		return false;
-	}
-	return sq_tring__insert_level(q, n, t);
-}
-
-/* dequeue without the misuse check; time does not move */
-SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
-{
-	uintptr_t w = sq_tring__tag(n);
-
-	q->tr_count--;
-	if (SQ__LIKELY(w == SQ_TRING__SLOT)) {
-		unsigned s = sq_tring__slot_of(n->key >> q->tr_shift);
-
-		if (sq_tring__list_del(&q->tr_slot[s], n))
-			sq_tring__unmark(q, s);
-		if (q->tr_first == n) {
-			if (q->tr_slot[s])	/* same tick */
-				q->tr_first = q->tr_slot[s];
-			else
-				sq_tring__refirst(q, s);
-		}
-	} else if (w == SQ_TRING__LATE) {
-		sq_tring__list_del(&q->tr_late, n);
-		if (q->tr_first == n)
-			sq_tring__refirst_late(q);
-	} else {
-		sq_tring__remove_level(q, n);
-		return;
-	}
-	sq_tring__unlink(n);
-}
+/* ---- public API --------------------------------------------------------- */
 
 #ifdef SQ_DEBUG
 /* SQ_DEBUG: does what O(1) can see say that queued @n is not on @q?  Its
@@ -5725,287 +5753,18 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 static inline bool sq_tring__elsewhere(const struct sq_tring *q,
 				       const struct sq_tring_node *n)
 {
-	uint64_t t = n->key >> q->tr_shift, u = t >> SQ_TRING__H;
+	uint64_t t = n->key >> q->tr_shift;
+	uintptr_t place = t < q->tr_cur ? SQ_TRING__LATE :
+			  sq_tring__in_ring(t, q->tr_cur) ? SQ_TRING__SLOT :
+			  SQ_TRING__LEVEL;
 	const struct sq_tring_node *h;
-	uintptr_t w = sq_tring__tag(n);
 
-	if (!q->tr_count)
+	if (!q->tr_count || sq_tring__tag(n) != place)
 		return true;
-	if (w == SQ_TRING__SLOT) {
-		if (!sq_tring__in_ring(t, q->tr_cur))
-			return true;
-		h = q->tr_slot[sq_tring__slot_of(t)];
-	} else if (w == SQ_TRING__LATE) {
-		if (t >= q->tr_cur)
-			return true;
-		h = q->tr_late;
-	} else {
-		unsigned l;
-
-		if (u <= sq_tring__anchor(q))
-			return true;
-		l = sq_tring__level_of(u, sq_tring__anchor(q));
-		h = q->tr_lv[l].lv_slot[sq_tring__digit(u, l)];
-	}
+	h = sq_tring__head(q, t);
 	return !h || (n->tr_next == n && h != n);
 }
 #endif
-
-/* ---- a far slot's order and runs: the fallback for a lost minimum ------- */
-
-/* A mixed level slot of more nodes than this is put back in tick order
- * when its lost minimum is next needed; a shorter one is only walked: the
- * walk is O(1) then, and cheaper than a sort. */
-#define SQ_TRING__WALK_MAX 32u
-/* The sort's digit: 16 buckets, 2 * 16 pointers on the stack. */
-#define SQ_TRING__SORT_BITS 4u
-
-/*
- * Sort the list at *@head, whose ticks differ only in the bits of @diff
- * (not 0), by tick: a least-significant-digit radix sort, stable (equal
- * ticks keep their list order, invariant 4), a pass per 4-bit digit from
- * the lowest bit of @diff to its highest: at most 16 passes, O(its nodes).
- */
-SQ__SLOW void sq_tring__lv_sort(const struct sq_tring *q,
-				struct sq_tring_node **head, uint64_t diff)
-{
-	/* a bucket is read only once its bit in used is set; the initialiser
-	 * is for the analysers, which do not follow used */
-	struct sq_tring_node *bhead[1u << SQ_TRING__SORT_BITS] = { NULL };
-	struct sq_tring_node *btail[1u << SQ_TRING__SORT_BITS] = { NULL };
-	struct sq_tring_node *n, *next, *first = *head, *last;
-	unsigned sh = sq__ctz64(diff), top = 63u - sq__clz64(diff), b;
-	uint32_t used;
-
-	first->tr_prev->tr_next = NULL;	/* a NULL-ended chain while sorting */
-	for (;; sh += SQ_TRING__SORT_BITS) {
-		used = 0;
-		for (n = first; n; n = next) {
-			SQ__STEP(1);
-			next = n->tr_next;
-			b = (unsigned)((n->key >> q->tr_shift) >> sh) &
-			    ((1u << SQ_TRING__SORT_BITS) - 1);
-			if ((used >> b) & 1)
-				btail[b]->tr_next = n;
-			else
-				bhead[b] = n;
-			btail[b] = n;
-			used |= (uint32_t)1 << b;
-		}
-		/* the buckets in order (the lowest is not empty: used != 0) */
-		b = sq__ctz64(used) & ((1u << SQ_TRING__SORT_BITS) - 1);
-		first = bhead[b];
-		last = btail[b];
-		for (used &= used - 1; used; used &= used - 1) {
-			SQ__STEP(1);
-			b = sq__ctz64(used) & ((1u << SQ_TRING__SORT_BITS) - 1);
-			last->tr_next = bhead[b];
-			last = btail[b];
-		}
-		last->tr_next = NULL;
-		if (top - sh < SQ_TRING__SORT_BITS)
-			break;
-	}
-	/* the back links, and the circle closed again */
-	for (last->tr_next = first, n = first; n != last; n = n->tr_next) {
-		SQ__STEP(1);
-		n->tr_next->tr_prev = n;
-	}
-	first->tr_prev = last;
-	*head = first;
-}
-
-/*
- * Merge two runs in tick order that end the list at *@head, one from @a to
- * the node before @b, the other from @b to the tail, into one run, and
- * return its first node: stable (@a's run wins ties), and it stops where
- * a run ends, so a few keys out of order cost their places.
- */
-SQ__SLOW struct sq_tring_node *sq_tring__lv_merge(const struct sq_tring *q,
-						 struct sq_tring_node **head,
-						 struct sq_tring_node *a,
-						 struct sq_tring_node *b)
-{
-	struct sq_tring_node *h = *head, *aend = b->tr_prev, *tail = h->tr_prev;
-	struct sq_tring_node *pred = a == h ? NULL : a->tr_prev;
-	struct sq_tring_node *first = NULL, *last = NULL, *n;
-
-	aend->tr_next = NULL;
-	tail->tr_next = NULL;
-	while (a && b) {
-		SQ__STEP(1);
-		if ((b->key >> q->tr_shift) < (a->key >> q->tr_shift)) {
-			n = b;
-			b = b->tr_next;
-		} else {
-			n = a;
-			a = a->tr_next;
-		}
-		if (last)
-			last->tr_next = n;
-		else
-			first = n;
-		n->tr_prev = last;
-		last = n;
-	}
-	n = a ? a : b;			/* the rest, linked both ways */
-	last->tr_next = n;
-	n->tr_prev = last;
-	tail = a ? aend : tail;
-	if (pred) {			/* between the runs before and the head */
-		pred->tr_next = first;
-		first->tr_prev = pred;
-		tail->tr_next = h;
-		h->tr_prev = tail;
-	} else {			/* the whole list */
-		tail->tr_next = first;
-		first->tr_prev = tail;
-		*head = first;
-	}
-	return first;
-}
-
-/*
- * A slot in runs: the fallback that bounds the dequeue of its first node
- * when enqueues keep landing inside its ticks.  Its list is a sequence of
- * runs in tick order (a slot of m nodes put in order a second time enters
- * as one run of rank log2(m)); an enqueue below the tail starts a run of rank 0, and the
- * ranks count in binary (Bentley and Saxe's logarithmic method): two last
- * runs of one rank merge into one of the next.  A node takes part in at
- * most one merge per rank, and there are at most log2 of the enqueues
- * ranks, so an enqueue is O(log n) amortised, and the slot's first node,
- * the smallest run head, is found in O(log n) without a walk of the slot.
- * Runs stay in age order (merges are stable and join neighbours), so list
- * order is still (re)queue order among equal ticks (invariant 4).
- *
- * @n, appended to slot @d's list in runs and below its tail, starts a run.
- */
-SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
-				struct sq_tring__level *lv, unsigned d,
-				struct sq_tring_node *n)
-{
-	struct sq_tring_node *first = lv->lv_slot[d], *last, *prev, *m;
-	uint64_t r = lv->lv_runs[d];
-
-	sq_tring__set_run_link(n, sq_tring__run_link(first));
-	sq_tring__set_run_link(first, n);
-	lv->lv_runs[d] = r + 1;
-	for (; r & 1; r >>= 1) {	/* a carry: merge the last two runs */
-		first = lv->lv_slot[d];
-		last = sq_tring__run_link(first);
-		prev = sq_tring__run_link(last);
-		m = prev == first ? NULL : sq_tring__run_link(prev);
-		prev->tr_tag = SQ_TRING__LEVEL;
-		last->tr_tag = SQ_TRING__LEVEL;
-		prev = sq_tring__lv_merge(q, &lv->lv_slot[d], prev, last);
-		if (m) {
-			sq_tring__set_run_link(prev, m);
-			sq_tring__set_run_link(lv->lv_slot[d], prev);
-		} else {
-			sq_tring__set_run_link(prev, prev);	/* the only run */
-		}
-	}
-}
-
-/* The first node of slot @d in runs: the smallest run head, the earliest
- * run's among equal ticks.  The links are read last run first. */
-SQ__SLOW struct sq_tring_node *sq_tring__run_min(const struct sq_tring *q,
-						const struct sq_tring__level *lv,
-						unsigned d)
-{
-	struct sq_tring_node *first = lv->lv_slot[d];
-	struct sq_tring_node *n = sq_tring__run_link(first), *best = n;
-
-	while (n != first) {	/* later runs first: "<=" keeps the earliest */
-		SQ__STEP(1);
-		n = sq_tring__run_link(n);
-		if ((n->key >> q->tr_shift) <= (best->key >> q->tr_shift))
-			best = n;
-	}
-	return best;
-}
-
-/*
- * Run head @n of slot @d in runs leaves it (its list links are still
- * whole, and it is not the slot's only node): the next node of its run,
- * if any, heads the run in its place, else the run and its rank go.  The
- * head linked to @n is found by following the links from the first run.
- */
-SQ__SLOW void sq_tring__run_drop(struct sq_tring__level *lv, unsigned d,
-				 struct sq_tring_node *n)
-{
-	struct sq_tring_node *first = lv->lv_slot[d], *link = sq_tring__run_link(n);
-	struct sq_tring_node *nx = n->tr_next, *p = first;
-	uint64_t r = lv->lv_runs[d];
-	unsigned below = 0;	/* runs after @n's */
-
-	while (sq_tring__run_link(p) != n) {
-		SQ__STEP(1);
-		p = sq_tring__run_link(p);
-		below++;
-	}
-	if (!sq_tring__run_link(nx)) {	/* @n's run goes on: nx heads it */
-		sq_tring__set_run_link(nx, link == n ? nx : link);
-		if (p != n)
-			sq_tring__set_run_link(p, nx);
-		return;
-	}
-	sq_tring__set_run_link(p, link);
-	while (below--)			/* the bit of @n's run: the lowest */
-		r &= r - 1;		/* but one per run after it */
-	lv->lv_runs[d] &= ~(r & (~r + 1));
-}
-
-/* The first node of mixed slot @d of @lv, by a walk; past
- * SQ_TRING__WALK_MAX nodes the slot is put in order too (see
- * sq_tring__lv_first() below), and cached. */
-SQ__SLOW struct sq_tring_node *sq_tring__lv_walk(struct sq_tring *q,
-						struct sq_tring__level *lv,
-						unsigned d)
-{
-	struct sq_tring_node *h, *n, *best, *run = NULL;
-	unsigned m = 1, runs = 1;
-	uint64_t bt, t, prev, diff = 0;	/* diff: bits that differ from h's */
-
-	h = best = lv->lv_slot[d];
-	bt = prev = h->key >> q->tr_shift;
-	for (n = h->tr_next; n != h; n = n->tr_next) {
-		SQ__STEP(1);
-		t = n->key >> q->tr_shift;
-		if (t < prev) {		/* a run of tick order starts at n */
-			runs++;
-			run = n;
-		}
-		diff |= t ^ (h->key >> q->tr_shift);
-		prev = t;
-		m++;
-		if (t < bt) {
-			best = n;
-			bt = t;
-		}
-	}
-	if (m > SQ_TRING__WALK_MAX) {	/* put in order; the second time, */
-		if (runs == 2)		/* in runs from then on */
-			(void)sq_tring__lv_merge(q, &lv->lv_slot[d], h, run);
-		else if (runs > 2)
-			sq_tring__lv_sort(q, &lv->lv_slot[d], diff);
-		best = lv->lv_slot[d];
-		if ((lv->lv_sorted >> d) & 1) {
-			sq_tring__set_run_link(best, best);
-			lv->lv_runs[d] = (uint64_t)1 << (63u - sq__clz64(m));
-		}
-		lv->lv_sorted |= (uint64_t)1 << d;
-		runs = 1;
-	}
-	if (runs == 1) {	/* in order: its tail has the largest tick */
-		lv->lv_mixed &= ~((uint64_t)1 << d);
-		lv->lv_hi[d] = lv->lv_slot[d]->tr_prev->key >> q->tr_shift;
-	}
-	sq_tring__set_min(lv, d, best, bt);
-	return best;
-}
-
-/* ---- public API --------------------------------------------------------- */
 
 /**
  * sq_tring_init_geom - make an empty ring with a granularity and start time
@@ -6204,10 +5963,9 @@ static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
  * Complexity: O(1) (finding the next first reads at most three ring
  *             bitmap words, or two level words and a cached slot
  *             minimum); amortised when that cache must be rebuilt, and
- *             O(log n) amortised in a slot in runs (the top of this file
- *             says when).  The
- *             ring's time does not move: cancelling a timer is not the
- *             passing of time.
+ *             O(log n) amortised in a slot in runs (the fallback
+ *             section says when).  The ring's time does not move:
+ *             cancelling a timer is not the passing of time.
  */
 static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 {
@@ -6229,8 +5987,8 @@ static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
  *         back: a late node leaves it alone), and the level slots the ring
  *         then reaches cascade.
  * Complexity: O(1), plus the cascades (each node moves at most K times in
- *             its life on the queue).  Always inlined under GNU C
- *             (neither gcc nor clang did it on their own).
+ *             its life on the queue).  Always inlined under GNU C:
+ *             gcc and clang do not inline it on their own.
  */
 SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 {
@@ -6249,12 +6007,8 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 		s = sq_tring__slot_of(t);
 		/* cascaded nodes land past every ring tick, never in s */
 		sq_tring__set_time(q, t);
-		if (sq_tring__list_del(&q->tr_slot[s], x))
-			sq_tring__unmark(q, s);
-		if (q->tr_slot[s])	/* same tick: no need to read it */
-			q->tr_first = q->tr_slot[s];
-		else
-			sq_tring__refirst(q, s);
+		sq_tring__ring_del(q, x, s);
+		sq_tring__refirst_after(q, s);
 		sq_tring__unlink(x);
 	} else if (w == SQ_TRING__LATE) {
 		/* the late head: time stays */
@@ -6466,22 +6220,11 @@ sq_tring__find(const struct sq_tring *q, uint64_t key,
 	       bool (*match)(const struct sq_tring_node *, void *), void *arg,
 	       const char *who)
 {
-	uint64_t t = key >> q->tr_shift, u = t >> SQ_TRING__H;
-	struct sq_tring_node *h, *n;
+	struct sq_tring_node *h = sq_tring__head(q, key >> q->tr_shift), *n;
 	size_t count = q->tr_count;
-	unsigned l;
 
 	(void)count;	/* read only under SQ_DEBUG */
 	(void)who;
-	if (t < q->tr_cur) {
-		h = q->tr_late;
-	} else if (sq_tring__in_ring(t, q->tr_cur)) {
-		h = q->tr_slot[sq_tring__slot_of(t)];
-	} else {
-		/* past the ring: u > the anchor (invariant 3) */
-		l = sq_tring__level_of(u, sq_tring__anchor(q));
-		h = q->tr_lv[l].lv_slot[sq_tring__digit(u, l)];
-	}
 	if (!h)
 		return NULL;
 	n = h;
@@ -6579,6 +6322,311 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 	return q->tr_first != f || f->key != fkey;
 }
 
+/* ---- fallback: a far slot's lost minimum -------------------------------- */
+
+/*
+ * Needed by: a far (level) slot whose first node is dequeued or requeued
+ * again and again before time reaches it, while enqueues land anywhere
+ * inside its ticks (tests/cost.c, "far: cancel the first").
+ *
+ * Entered through one call: sq_tring__lv_first() finds the slot's cached
+ * minimum lost (its node left before time reached the slot) and calls
+ * sq_tring__lost_min(), at the end of this section.  A slot in tick order
+ * (lv_mixed clear: every enqueue at or above the tail or below the head,
+ * as timers armed by an advancing clock come) gives its head at once; a
+ * mixed one is walked and, past SQ_TRING__WALK_MAX nodes, put in order
+ * (two runs merged, more radix-sorted: O(its nodes)), so the dequeues that
+ * follow take its head.  The second time, the slot goes "in runs": an
+ * enqueue strictly inside its ticks starts a run, runs merge by rank (the
+ * logarithmic method, sq_tring__run_add()), and its first is the smallest
+ * run head, so dequeueing the first again and again costs O(log n)
+ * amortised, not a walk.  Until the slot empties or cascades, two guarded
+ * calls keep its runs whole: sq_tring__lv_put() calls sq_tring__run_add()
+ * for an enqueue below its tail, sq_tring__remove_level() calls
+ * sq_tring__run_drop() when a run head leaves.
+ */
+
+/* A mixed level slot of more nodes than this is put back in tick order
+ * when its lost minimum is next needed; a shorter one is only walked: the
+ * walk is O(1) then, and cheaper than a sort. */
+#define SQ_TRING__WALK_MAX 32u
+/* The sort's digit: 16 buckets, 2 * 16 pointers on the stack. */
+#define SQ_TRING__SORT_BITS 4u
+
+/*
+ * Sort the list at *@head, whose ticks differ only in the bits of @diff
+ * (not 0), by tick: a least-significant-digit radix sort, stable (equal
+ * ticks keep their list order, invariant 4), a pass per 4-bit digit from
+ * the lowest bit of @diff to its highest: at most 16 passes, O(its nodes).
+ */
+SQ__SLOW void sq_tring__lv_sort(const struct sq_tring *q,
+				struct sq_tring_node **head, uint64_t diff)
+{
+	/* a bucket is read only once its bit in used is set; the initialiser
+	 * is for the analysers, which do not follow used */
+	struct sq_tring_node *bhead[1u << SQ_TRING__SORT_BITS] = { NULL };
+	struct sq_tring_node *btail[1u << SQ_TRING__SORT_BITS] = { NULL };
+	struct sq_tring_node *n, *next, *first = *head, *last;
+	unsigned sh = sq__ctz64(diff), top = 63u - sq__clz64(diff), b;
+	uint32_t used;
+
+	first->tr_prev->tr_next = NULL;	/* a NULL-ended chain while sorting */
+	for (;; sh += SQ_TRING__SORT_BITS) {
+		used = 0;
+		for (n = first; n; n = next) {
+			SQ__STEP(1);
+			next = n->tr_next;
+			b = (unsigned)((n->key >> q->tr_shift) >> sh) &
+			    ((1u << SQ_TRING__SORT_BITS) - 1);
+			if ((used >> b) & 1)
+				btail[b]->tr_next = n;
+			else
+				bhead[b] = n;
+			btail[b] = n;
+			used |= (uint32_t)1 << b;
+		}
+		/* the buckets in order (the lowest is not empty: used != 0) */
+		b = sq__ctz64(used) & ((1u << SQ_TRING__SORT_BITS) - 1);
+		first = bhead[b];
+		last = btail[b];
+		for (used &= used - 1; used; used &= used - 1) {
+			SQ__STEP(1);
+			b = sq__ctz64(used) & ((1u << SQ_TRING__SORT_BITS) - 1);
+			last->tr_next = bhead[b];
+			last = btail[b];
+		}
+		last->tr_next = NULL;
+		if (top - sh < SQ_TRING__SORT_BITS)
+			break;
+	}
+	/* the back links, and the circle closed again */
+	for (last->tr_next = first, n = first; n != last; n = n->tr_next) {
+		SQ__STEP(1);
+		n->tr_next->tr_prev = n;
+	}
+	first->tr_prev = last;
+	*head = first;
+}
+
+/*
+ * Merge two runs in tick order that end the list at *@head, one from @a to
+ * the node before @b, the other from @b to the tail, into one run, and
+ * return its first node: stable (@a's run wins ties), and it stops where
+ * a run ends, so a few keys out of order cost their places.
+ */
+SQ__SLOW struct sq_tring_node *sq_tring__lv_merge(const struct sq_tring *q,
+						 struct sq_tring_node **head,
+						 struct sq_tring_node *a,
+						 struct sq_tring_node *b)
+{
+	struct sq_tring_node *h = *head, *aend = b->tr_prev, *tail = h->tr_prev;
+	struct sq_tring_node *pred = a == h ? NULL : a->tr_prev;
+	struct sq_tring_node *first = NULL, *last = NULL, *n;
+
+	aend->tr_next = NULL;
+	tail->tr_next = NULL;
+	while (a && b) {
+		SQ__STEP(1);
+		if ((b->key >> q->tr_shift) < (a->key >> q->tr_shift)) {
+			n = b;
+			b = b->tr_next;
+		} else {
+			n = a;
+			a = a->tr_next;
+		}
+		if (last)
+			last->tr_next = n;
+		else
+			first = n;
+		n->tr_prev = last;
+		last = n;
+	}
+	n = a ? a : b;			/* the rest, linked both ways */
+	last->tr_next = n;
+	n->tr_prev = last;
+	tail = a ? aend : tail;
+	/* pred: between the runs before and the head; else the whole list */
+	if (pred) {
+		pred->tr_next = first;
+		first->tr_prev = pred;
+		tail->tr_next = h;
+		h->tr_prev = tail;
+	} else {
+		tail->tr_next = first;
+		first->tr_prev = tail;
+		*head = first;
+	}
+	return first;
+}
+
+/* Make level node @n a run head linked to @link, or, @link NULL, not one. */
+SQ__INLINE void sq_tring__set_run_link(struct sq_tring_node *n,
+				       const struct sq_tring_node *link)
+{
+	n->tr_tag = (uintptr_t)(const void *)link | SQ_TRING__LEVEL;
+}
+
+/*
+ * A slot in runs: what bounds the dequeue of its first node when enqueues
+ * keep landing inside its ticks.  Its list is a sequence of
+ * runs in tick order (a slot of m nodes put in order a second time enters
+ * as one run of rank log2(m)); an enqueue below the tail starts a run of
+ * rank 0, and the ranks count in binary (Bentley and Saxe's logarithmic
+ * method): two last runs of one rank merge into one of the next.  A node
+ * takes part in at most one merge per rank, and there are at most log2 of
+ * the enqueues ranks, so an enqueue is O(log n) amortised, and the slot's
+ * first node, the smallest run head, is found in O(log n) without a walk.
+ * Runs stay in age order (merges are stable and join neighbours), so list
+ * order is still (re)queue order among equal ticks (invariant 4).
+ *
+ * @n, appended to slot @d's list in runs and below its tail, starts a run.
+ */
+SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
+				struct sq_tring__level *lv, unsigned d,
+				struct sq_tring_node *n)
+{
+	struct sq_tring_node *first = lv->lv_slot[d], *last, *prev, *m;
+	uint64_t r = lv->lv_runs[d];
+
+	sq_tring__set_run_link(n, sq_tring__run_link(first));
+	sq_tring__set_run_link(first, n);
+	lv->lv_runs[d] = r + 1;
+	for (; r & 1; r >>= 1) {	/* a carry: merge the last two runs */
+		first = lv->lv_slot[d];
+		last = sq_tring__run_link(first);
+		prev = sq_tring__run_link(last);
+		m = prev == first ? NULL : sq_tring__run_link(prev);
+		prev->tr_tag = SQ_TRING__LEVEL;
+		last->tr_tag = SQ_TRING__LEVEL;
+		prev = sq_tring__lv_merge(q, &lv->lv_slot[d], prev, last);
+		if (m) {
+			sq_tring__set_run_link(prev, m);
+			sq_tring__set_run_link(lv->lv_slot[d], prev);
+		} else {	/* the only run */
+			sq_tring__set_run_link(prev, prev);
+		}
+	}
+}
+
+/* The first node of slot @d in runs: the smallest run head, the earliest
+ * run's among equal ticks.  The links are read last run first. */
+SQ__SLOW struct sq_tring_node *
+sq_tring__run_min(const struct sq_tring *q, const struct sq_tring__level *lv,
+		  unsigned d)
+{
+	struct sq_tring_node *first = lv->lv_slot[d];
+	struct sq_tring_node *n = sq_tring__run_link(first), *best = n;
+
+	while (n != first) {	/* later runs first: "<=" keeps the earliest */
+		SQ__STEP(1);
+		n = sq_tring__run_link(n);
+		if ((n->key >> q->tr_shift) <= (best->key >> q->tr_shift))
+			best = n;
+	}
+	return best;
+}
+
+/*
+ * Run head @n of slot @d in runs leaves it (its list links are still
+ * whole, and it is not the slot's only node): the next node of its run,
+ * if any, heads the run in its place, else the run and its rank go.  The
+ * head linked to @n is found by following the links from the first run.
+ */
+SQ__SLOW void sq_tring__run_drop(struct sq_tring__level *lv, unsigned d,
+				 struct sq_tring_node *n)
+{
+	struct sq_tring_node *first = lv->lv_slot[d], *p = first;
+	struct sq_tring_node *link = sq_tring__run_link(n), *nx = n->tr_next;
+	uint64_t r = lv->lv_runs[d];
+	unsigned below = 0;	/* runs after @n's */
+
+	while (sq_tring__run_link(p) != n) {
+		SQ__STEP(1);
+		p = sq_tring__run_link(p);
+		below++;
+	}
+	if (!sq_tring__run_link(nx)) {	/* @n's run goes on: nx heads it */
+		sq_tring__set_run_link(nx, link == n ? nx : link);
+		if (p != n)
+			sq_tring__set_run_link(p, nx);
+		return;
+	}
+	sq_tring__set_run_link(p, link);
+	while (below--)			/* the bit of @n's run: the lowest */
+		r &= r - 1;		/* but one per run after it */
+	lv->lv_runs[d] &= ~(r & (~r + 1));
+}
+
+/* The first node of mixed slot @d of @lv, by a walk, and cached; past
+ * SQ_TRING__WALK_MAX nodes the slot is put in order too, and the second
+ * time in runs (the top of this section). */
+SQ__SLOW struct sq_tring_node *sq_tring__lv_walk(struct sq_tring *q,
+						struct sq_tring__level *lv,
+						unsigned d)
+{
+	struct sq_tring_node *h, *n, *best, *run = NULL;
+	unsigned m = 1, runs = 1;
+	uint64_t bt, t, prev, diff = 0;	/* diff: bits that differ from h's */
+
+	h = best = lv->lv_slot[d];
+	bt = prev = h->key >> q->tr_shift;
+	for (n = h->tr_next; n != h; n = n->tr_next) {
+		SQ__STEP(1);
+		t = n->key >> q->tr_shift;
+		if (t < prev) {		/* a run of tick order starts at n */
+			runs++;
+			run = n;
+		}
+		diff |= t ^ (h->key >> q->tr_shift);
+		prev = t;
+		m++;
+		if (t < bt) {
+			best = n;
+			bt = t;
+		}
+	}
+	if (m > SQ_TRING__WALK_MAX) {	/* put in order; the second time, */
+		if (runs == 2)		/* in runs from then on */
+			(void)sq_tring__lv_merge(q, &lv->lv_slot[d], h, run);
+		else if (runs > 2)
+			sq_tring__lv_sort(q, &lv->lv_slot[d], diff);
+		best = lv->lv_slot[d];
+		if ((lv->lv_sorted >> d) & 1) {
+			sq_tring__set_run_link(best, best);
+			lv->lv_runs[d] = (uint64_t)1 << (63u - sq__clz64(m));
+		}
+		lv->lv_sorted |= (uint64_t)1 << d;
+		runs = 1;
+	}
+	if (runs == 1) {	/* in order: its tail has the largest tick */
+		lv->lv_mixed &= ~((uint64_t)1 << d);
+		lv->lv_hi[d] = lv->lv_slot[d]->tr_prev->key >> q->tr_shift;
+	}
+	sq_tring__set_min(lv, d, best, bt);
+	return best;
+}
+
+/* The fallback's entry: the first node of slot @d of @lv, whose cached
+ * minimum is lost, found and cached again.  A slot in runs gives the
+ * smallest run head; one in tick order, its head; a mixed one is walked
+ * (and put in order when long). */
+SQ__INLINE struct sq_tring_node *
+sq_tring__lost_min(struct sq_tring *q, struct sq_tring__level *lv, unsigned d)
+{
+	struct sq_tring_node *best;
+
+	if (lv->lv_runs[d])
+		best = sq_tring__run_min(q, lv, d);
+	else if (!((lv->lv_mixed >> d) & 1))
+		best = lv->lv_slot[d];	/* in tick order: the head */
+	else
+		return sq_tring__lv_walk(q, lv, d);
+	sq_tring__set_min(lv, d, best, best->key >> q->tr_shift);
+	return best;
+}
+
+/* ---- check -------------------------------------------------------------- */
+
 /* Walk the list at @h, whose nodes must carry @tag (with a run link only
  * if @runs; in a ring or level slot, sit in slot @s of level @l): links,
  * tags, places; count them
@@ -6663,7 +6711,8 @@ static inline int sq_tring__check_runs(const struct sq_tring *q,
 
 		if (sq_tring__run_link(n)) {
 			SQ__CHECK(n == h || sq_tring__run_link(n) == last,
-				  who, n, "run head not linked to the run before");
+				  who, n,
+				  "run head not linked to the run before");
 			last = n;
 			heads++;
 		}
