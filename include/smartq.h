@@ -36,12 +36,13 @@
  *                    key and its children, O(n) for the largest keys
  *   visit_until(q, fn, arg) is visit that stops when fn returns true.
  *
- * Eligible pick (EEVDF's): erb and egavl (smartq/rb_elig.h, gavl_elig.h)
- * are rb and gavl whose nodes also carry an eligibility value elig, with
- * SQ_PICK_ELIGIBLE(K, q, limit), the first node in key order with elig <=
- * limit, in O(log n), and SQ_SET_ELIG(K, q, n, elig).  Every verb above
- * works on them too; they are not in SQ_KINDS (the harness and the
- * kind-wide tests are for the plain queues).
+ * Eligible pick (EEVDF's): erb and egavl (smartq/rb_elig.h, gavl_elig.h,
+ * one layer in smartq/elig_tree.h) are rb and gavl whose nodes also carry
+ * an eligibility value elig, with SQ_PICK_ELIGIBLE(K, q, limit), the
+ * first node in key order with elig <= limit, in O(log n), and
+ * SQ_SET_ELIG(K, q, n, elig).  Every verb above works on them too; they
+ * are not in SQ_KINDS (the harness and the kind-wide tests are for the
+ * plain queues).
  *
  * Timers across threads (smartq/remote.h, where C11 atomics exist):
  * SQ_REMOTE(K) is a queue of kind K one thread owns, with an inbox into

@@ -45,12 +45,13 @@
  *                    key and its children, O(n) for the largest keys
  *   visit_until(q, fn, arg) is visit that stops when fn returns true.
  *
- * Eligible pick (EEVDF's): erb and egavl (smartq/rb_elig.h, gavl_elig.h)
- * are rb and gavl whose nodes also carry an eligibility value elig, with
- * SQ_PICK_ELIGIBLE(K, q, limit), the first node in key order with elig <=
- * limit, in O(log n), and SQ_SET_ELIG(K, q, n, elig).  Every verb above
- * works on them too; they are not in SQ_KINDS (the harness and the
- * kind-wide tests are for the plain queues).
+ * Eligible pick (EEVDF's): erb and egavl (smartq/rb_elig.h, gavl_elig.h,
+ * one layer in smartq/elig_tree.h) are rb and gavl whose nodes also carry
+ * an eligibility value elig, with SQ_PICK_ELIGIBLE(K, q, limit), the
+ * first node in key order with elig <= limit, in O(log n), and
+ * SQ_SET_ELIG(K, q, n, elig).  Every verb above works on them too; they
+ * are not in SQ_KINDS (the harness and the kind-wide tests are for the
+ * plain queues).
  *
  * Timers across threads (smartq/remote.h, where C11 atomics exist):
  * SQ_REMOTE(K) is a queue of kind K one thread owns, with an inbox into
@@ -8977,50 +8978,528 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 /*
  * smartq/rb_elig.h - eligible pick on a red-black tree (KIND = erb)
  *
- * The rb queue (ordered by key: a deadline), whose nodes also carry an
- * eligibility value elig (a virtual runtime, a release time), and one
- * more question: sq_erb_pick_eligible(q, limit), the first node in key
+ * The rb queue whose nodes also carry an eligibility value elig, with
+ * sq_erb_pick_eligible(q, limit), the first node in key order whose elig
+ * is at most limit, in O(log n).  What the pick is, what it costs and
+ * every verb are smartq/elig_tree.h's, written once for erb and egavl.
+ * This file holds what is rb's own: the node, where an rb link keeps its
+ * parent, and the fix-ups through which rbtree.h's rebalancing keeps the
+ * minima.
+ *
+ * The augment, on top of rb's (1)-(8) (rbtree.h), verified by
+ * sq_erb_check():
+ *
+ *   (9) erb_min(x) = min(elig(x), erb_min(left(x)), erb_min(right(x))),
+ *       a missing child counting as no constraint.
+ *
+ * Reading order: the node; where a link's parent is; the fix-ups and
+ * sq_erb__aug; the verbs that are rb's own.  The pick, the minima's walk
+ * up and every other verb are in elig_tree.h.
+ *
+ * rbtree.h's shape-changing bodies take the hooks (struct sq_rb__aug,
+ * sq_rb__rotated_fn) as constants: insert and erase fix up through
+ * sq_erb__insert_fixup() and sq_erb__erase_fixup(), out of line as rb's
+ * own, with the rotated hook inlined; insert, erase and pop call
+ * sq_erb__propagate() from the lowest node whose subtree changed.
+ */
+#ifndef SMARTQ_RB_ELIG_H
+#define SMARTQ_RB_ELIG_H
+
+/* ==== smartq/elig_tree.h ==== */
+/* SPDX-License-Identifier: MIT */
+/*
+ * smartq/elig_tree.h - the eligible pick, once for rb and gavl (erb, egavl)
+ *
+ * The kinds erb (smartq/rb_elig.h) and egavl (smartq/gavl_elig.h) are the
+ * rb and gavl queues (ordered by key: a deadline) whose nodes also carry
+ * an eligibility value elig (a virtual runtime, a release time), and one
+ * more question: sq_K_pick_eligible(q, limit), the first node in key
  * order whose elig is at most limit, in O(log n).  That is EEVDF's pick
  * (Linux 6.6 on): the eligible task with the earliest virtual deadline.
  * The scheduler of an EDF system with release times asks the same.
  *
  *   operation       cost       notes
- *   enqueue         O(log n)   as rb, plus a walk up while the new elig
- *                              lowers a subtree's minimum
- *   first           O(1)       the cached leftmost
+ *   enqueue         O(log n)   as the tree's, plus a walk up while the new
+ *                              elig lowers a subtree's minimum
+ *   first           O(1)       the tree's cached first node
  *   pick_eligible   O(log n)   O(1) when the first node is eligible
- *   pop, dequeue    O(log n)   as rb, plus a walk up while a minimum rises
+ *   pop, dequeue    O(log n)   as the tree's (gavl's pop still cuts without
+ *                              rotating), plus a walk up while a minimum
+ *                              rises
  *   requeue         O(log n)   in place when the order holds
  *   set_elig        O(log n)   a walk up while a minimum changes
  *
- * The augment.  Every node keeps erb_min, the smallest elig in its
- * subtree:
+ * The augment.  Every node keeps the smallest elig in its subtree:
  *
- *   (9) erb_min(x) = min(elig(x), erb_min(left(x)), erb_min(right(x))),
+ *   (A) min(x) = min(elig(x), min(left(x)), min(right(x))),
  *       a missing child counting as no constraint,
  *
- * on top of rb's (1)-(8) (rbtree.h), and sq_erb_check() verifies all of
- * them.  The pick descends from the root: a left subtree whose minimum is
- * within the limit holds the answer (its nodes come first); else the node
- * itself, if eligible; else the answer is in the right subtree, whose
- * minimum then must be within the limit.  One path, no backtracking.
+ * on top of the tree's own invariants ((9) after rb's (1)-(8) in
+ * rb_elig.h, (6) after gavl's (1)-(5) in gavl_elig.h), and sq_K_check()
+ * verifies all of them.  The pick descends from the root: a left subtree
+ * whose minimum is within the limit holds the answer (its nodes come
+ * first); else the node itself, if eligible; else the answer is in the
+ * right subtree, whose minimum then must be within the limit.  One path,
+ * no backtracking.
  *
- * The tree is rb's, balancing code and all: rbtree.h's shape-changing
- * bodies take hooks (struct sq_rb__aug, sq_rb__rotated_fn) that this
- * file supplies and the plain rb passes as NULL, so rb's code is the same
- * as without them and the augment costs nothing there.  The hooks follow
- * the kernel's rbtree_augmented.h: a rotation hands the lifted node the
- * old top's minimum and recomputes the old top's; insert, erase and pop
- * recompute from the lowest changed node up, before the fix-up rotates,
- * and stop at the first minimum that does not change.
+ * The tree is the plain kind's, balancing code and all: its shape-changing
+ * bodies take hooks (struct sq_rb__aug, struct sq_gavl__aug) that each
+ * kind's header supplies and the plain kind passes as NULL, so the plain
+ * tree's code is the same as without them and the augment costs nothing
+ * there.  The hooks follow the kernel's rbtree_augmented.h: a rotation
+ * hands the lifted node the old top's minimum and recomputes the old
+ * top's (sq_elig__rotated()); insert, erase and pop recompute from the
+ * lowest changed node up, before the fix-up rotates, and stop at the
+ * first minimum that does not change (sq_elig__propagate()).
+ *
+ * One layer for two link types.  The functions below take a tree's link
+ * as void * and the kind's struct sq_elig__tree, a constant table of how
+ * to read its links.  They are always inlined and every caller passes the
+ * table's address, so the compiler reads the table while compiling and
+ * each kind gets the code a copy written for its own link would have
+ * (no call through the table is left at -O2).  Two token-pasting macros
+ * write the rest: SQ__ELIG_TREE() a kind's table and typed hooks, from
+ * the names of its link's members; SQ__ELIG_KIND() its verbs, each a call
+ * or two, documented once above it.
+ *
+ * Reading order: the table, the augment (compute, rotated, propagate),
+ * the pick, the check; then the two macros, the verbs documented above
+ * the second.  cppcheck's cross-file pass takes the functions one
+ * expansion defines, which share its line, for one function and follows
+ * calls none of them makes: the kinds' headers suppress its ctu findings
+ * on those lines.
  *
  * Eligibility is "elig <= limit" on uint64_t, compared as unsigned; map a
  * signed or wrapping clock first (sq_key_from_i64(), or the caller's own
  * offset from a base, as the kernel keys vruntime off min_vruntime).
  */
-#ifndef SMARTQ_RB_ELIG_H
-#define SMARTQ_RB_ELIG_H
+#ifndef SMARTQ_ELIG_TREE_H
+#define SMARTQ_ELIG_TREE_H
 
+
+/**
+ * struct sq_elig__tree - how the layer reads one kind's tree links
+ * @left:    a link's left child, NULL if none
+ * @right:   its right child, NULL if none
+ * @parent:  its parent, NULL at the root
+ * @next:    the link after it in key order, NULL after the last
+ * @prev:    the link before it, NULL before the first
+ * @node_at: bytes from a link to the start of its node (0 or less)
+ * @elig_at: bytes from a link to its node's elig (SQ__ELIG_AT)
+ * @min_at:  bytes from a link to its node's subtree minimum
+ * @broken:  check()'s message for a wrong minimum, with the number the
+ *           kind's header gives (A)
+ */
+struct sq_elig__tree {
+	void *(*left)(const void *l);
+	void *(*right)(const void *l);
+	void *(*parent)(const void *l);
+	void *(*next)(const void *l);
+	void *(*prev)(const void *l);
+	ptrdiff_t node_at, elig_at, min_at;
+	const char *broken;
+};
+
+/* Where @member of a node @type is, in bytes from its tree link @link. */
+#define SQ__ELIG_AT(type, link, member)					\
+	((ptrdiff_t)offsetof(type, member) - (ptrdiff_t)offsetof(type, link))
+
+/* The elig and the subtree minimum of link @l's node: real uint64_t
+ * members of the kind's node, read through uint64_t lvalues. */
+SQ__INLINE uint64_t *sq_elig__elig(const struct sq_elig__tree *t, void *l)
+{
+	return (uint64_t *)(void *)((char *)l + t->elig_at);
+}
+
+SQ__INLINE uint64_t *sq_elig__min(const struct sq_elig__tree *t, void *l)
+{
+	return (uint64_t *)(void *)((char *)l + t->min_at);
+}
+
+/* @m, or child @c's minimum if @c exists and is smaller. */
+SQ__INLINE uint64_t sq_elig__lower(const struct sq_elig__tree *t, void *c,
+				   uint64_t m)
+{
+	uint64_t cm;
+
+	if (!c)
+		return m;
+	cm = *sq_elig__min(t, c);
+	return cm < m ? cm : m;
+}
+
+/* (A) at @l, from its children's minima. */
+SQ__INLINE uint64_t sq_elig__compute(const struct sq_elig__tree *t, void *l)
+{
+	uint64_t m = sq_elig__lower(t, t->left(l), *sq_elig__elig(t, l));
+
+	return sq_elig__lower(t, t->right(l), m);
+}
+
+/* ---- the hooks the tree's rebalancing calls ------------------------------ */
+
+/* A rotation lifted @top above @old: top's subtree holds what old's held. */
+SQ__INLINE void sq_elig__rotated(const struct sq_elig__tree *t, void *old,
+				 void *top)
+{
+	*sq_elig__min(t, top) = *sq_elig__min(t, old);
+	*sq_elig__min(t, old) = sq_elig__compute(t, old);
+}
+
+/* @from's minimum whatever it held, then up to @stop (not included),
+ * ending at the first minimum that stays: none above it changes either. */
+SQ__INLINE void sq_elig__propagate(const struct sq_elig__tree *t, void *from,
+				   const void *stop)
+{
+	if (from == stop)
+		return;
+	*sq_elig__min(t, from) = sq_elig__compute(t, from);
+	while ((from = t->parent(from)) != stop) {
+		SQ__STEP(1);
+		uint64_t m = sq_elig__compute(t, from);
+
+		if (m == *sq_elig__min(t, from))
+			return;
+		*sq_elig__min(t, from) = m;
+	}
+}
+
+/* ---- the pick and the check ---------------------------------------------- */
+
+/* sq_K_pick_eligible(): @first, if eligible, else one path down from
+ * @root; NULL if no node is eligible.  It returns the node, converted at
+ * its one exit, so the compiler keeps the NULL returns apart and the
+ * first node's path is a load, a compare and an add. */
+SQ__INLINE void *sq_elig__pick(const struct sq_elig__tree *t, void *first,
+			       void *root, uint64_t limit)
+{
+	void *l = first, *left;
+
+	if (!l)
+		return NULL;
+	if (*sq_elig__elig(t, l) > limit) {
+		/* the left subtree first, if it holds an eligible node; then
+		 * this node; then the right: NULL there means none is */
+		for (l = root; l; ) {
+			SQ__STEP(1);
+			left = t->left(l);
+			if (left && *sq_elig__min(t, left) <= limit)
+				l = left;
+			else if (*sq_elig__elig(t, l) <= limit)
+				break;
+			else
+				l = t->right(l);
+		}
+		if (!l)
+			return NULL;
+	}
+	return (char *)l + t->node_at;
+}
+
+/* (A) at every link from @first on, in key order; the tree's own check
+ * has passed, so the walk ends and meets every node once. */
+SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
+			      const char *who)
+{
+	void *l;
+
+	(void)who;	/* read only under SQ_DEBUG */
+	for (l = first; l; l = t->next(l)) {
+		SQ__STEP(1);
+		SQ__CHECK(*sq_elig__min(t, l) == sq_elig__compute(t, l), who, l,
+			  t->broken);
+	}
+	return 0;
+}
+
+/* ---- a kind's link and hooks --------------------------------------------- */
+
+/*
+ * SQ__ELIG_TREE(K, L, link, left, right, next, prev, min, num) - kind
+ * @K's link: struct sq_K_node holds the tree link (type @L) as member
+ * @link, and the subtree minimum as @min; a link's children are its
+ * members @left and @right, its neighbours in key order @next(l) and
+ * @prev(l), its parent sq_K__parent(), which the kind's header writes
+ * first (only it knows where a parent pointer hides); @num is the number
+ * it gives (A).  It defines sq_K__node(l), the node of link @l; the table
+ * sq_K__tree; and the rotated and propagate hooks the tree's *_aug bodies
+ * take, typed for @L.
+ */
+/* NOLINTBEGIN(bugprone-macro-parentheses): L is a type, the rest names */
+#define SQ__ELIG_TREE(K, L, link, left, right, next, prev, min, num)	\
+	SQ__INLINE struct sq_##K##_node *sq_##K##__node(L *l)		\
+	{								\
+		return sq_entry(l, struct sq_##K##_node, link);		\
+	}								\
+	static inline void *sq_##K##__left(const void *l)		\
+	{								\
+		return ((const L *)l)->left;				\
+	}								\
+	static inline void *sq_##K##__right(const void *l)		\
+	{								\
+		return ((const L *)l)->right;				\
+	}								\
+	static inline void *sq_##K##__next(const void *l)		\
+	{								\
+		return next((const L *)l);				\
+	}								\
+	static inline void *sq_##K##__prev(const void *l)		\
+	{								\
+		return prev((const L *)l);				\
+	}								\
+	static const struct sq_elig__tree sq_##K##__tree = {		\
+		sq_##K##__left, sq_##K##__right, sq_##K##__parent,	\
+		sq_##K##__next, sq_##K##__prev,				\
+		-(ptrdiff_t)offsetof(struct sq_##K##_node, link),	\
+		SQ__ELIG_AT(struct sq_##K##_node, link, elig),		\
+		SQ__ELIG_AT(struct sq_##K##_node, link, min),		\
+		num " a subtree minimum is not the least elig below"	\
+	};								\
+	SQ__INLINE void sq_##K##__rotated(L *old, L *top)		\
+	{								\
+		sq_elig__rotated(&sq_##K##__tree, old, top);		\
+	}								\
+	static inline void sq_##K##__propagate(L *from, const L *stop)	\
+	{								\
+		sq_elig__propagate(&sq_##K##__tree, from, stop);	\
+	}
+/* NOLINTEND(bugprone-macro-parentheses) */
+
+/* ---- the verbs ------------------------------------------------------------
+ *
+ * SQ__ELIG_KIND(K, T, L, tree, link, first, root, walk, seek) writes kind
+ * @K's verbs over the plain kind @T: struct sq_K holds struct sq_T as
+ * @tree, whose members @first and @root are its first and root links;
+ * struct sq_K_node holds the link (type @L) as @link.  @walk(t, fn, arg,
+ * who) and @seek(t, key, match, arg, who) are the tree's link-level walk
+ * and find.  Written by the kind's header before it: SQ__ELIG_TREE(),
+ * sq_K__aug (struct sq_T__aug), and the verbs that differ:
+ * sq_K_node_init(), sq_K_queued(), sq_K_key(), sq_K_pop().  Each verb
+ * below costs what the plain kind's does, plus what the notes say.
+ *
+ * sq_K_init(q) - make an empty queue.  O(1).
+ * sq_K_init_at(q, now) - the same; @now is ignored: a tree has no clock.
+ *   The clock verbs are common.h's SQ__NO_CLOCK: no clock, exact.
+ * sq_K_empty(q), sq_K_count(q) - is the queue empty; the number of
+ *   queued nodes.  O(1).
+ * sq_K_first(q) - the node with the smallest key, eligible or not
+ *   (earliest queued among equal keys), NULL if empty.  O(1), cached.
+ * sq_K_next(n), sq_K_prev(n) - the node after (before) queued node @n in
+ *   queue order, NULL at the end.  O(log n), amortised O(1) over a walk.
+ *
+ * sq_K_pick_eligible(q, limit) - of the nodes with elig <= @limit, the
+ *   one with the smallest key (earliest queued among equal keys); NULL if
+ *   there is none.  The node stays queued.  O(1) when the first node is
+ *   eligible, else O(log n): one path down, steered by the subtree minima.
+ * sq_K_set_elig(q, n, elig) - give @n, queued on @q or not, a new elig;
+ *   it keeps its place (its key is unchanged).  @q is read only by
+ *   SQ_DEBUG's check that a queued @n is on it.  O(1) when not queued,
+ *   else O(log n): a walk up that ends where a subtree's minimum stays
+ *   (SQ_DEBUG: to the root).
+ *
+ * sq_K_enqueue(q, n, key) - insert @n, not queued, with @key, at its
+ *   current elig; @n goes after every node already queued with @key.
+ *   Returns true if @n is now the first node.  O(log n).
+ * sq_K_dequeue(q, n) - remove @n, queued on @q (SQ_DEBUG stops the
+ *   program when it is not queued, or queued on another queue).  Returns
+ *   true if @n was the first node; @n is not queued afterwards.  O(log n)
+ *   (SQ_DEBUG adds a walk to the root).
+ * sq_K_pop_due(q, now) - sq_K_pop() if the first key is <= @now, else
+ *   NULL and nothing changes.  As sq_K_pop().
+ * sq_K_requeue(q, n, key) - give @n the new @key, keeping its elig; a
+ *   node that is not queued is enqueued (SQ_DEBUG stops the program when
+ *   it is on another queue); @n ends after every other node with @key.
+ *   Returns true if the first node or the first key changed.  O(log n);
+ *   in place when the order still holds (SQ_DEBUG adds a walk to the
+ *   root).
+ *
+ * sq_K_visit(q, fn, arg) - fn(node, @arg) on every queued node, in queue
+ *   order; returns the count.  sq_K_visit_until(q, fn, arg) - the same
+ *   until fn returns true; returns that node, NULL if it never did.
+ *   sq_K_find(q, key, match, arg) - the first node in queue order with
+ *   @key for which match(node, @arg) holds (@match NULL: any), NULL if
+ *   none.  The functions must not change the queue (SQ_DEBUG stops the
+ *   program when the count changes).  O(n), O(k) for k calls, O(log n +
+ *   t) for t rejected ties; no allocation, no recursion.
+ * sq_K_check(q) - 0 if the tree's invariants and (A) hold, -1 otherwise
+ *   (under SQ_DEBUG the broken invariant and the node are printed first).
+ *   O(n), O(1) extra space.
+ */
+/* NOLINTBEGIN(bugprone-macro-parentheses): L is a type, the rest names */
+#define SQ__ELIG_KIND(K, T, L, tree, link, first, root, walk, seek)	\
+	SQ__INLINE struct sq_##K##_node *sq_##K##__node_or_null(void *l) \
+	{								\
+		return l ? sq_##K##__node((L *)l) : NULL;		\
+	}								\
+	static inline void sq_##K##_init(struct sq_##K *q)		\
+	{								\
+		sq_##T##_init(&q->tree);				\
+	}								\
+	static inline void sq_##K##_init_at(struct sq_##K *q, uint64_t now) \
+	{								\
+		(void)now;						\
+		sq_##K##_init(q);					\
+	}								\
+	SQ__NO_CLOCK(K)							\
+	static inline bool sq_##K##_empty(const struct sq_##K *q)	\
+	{								\
+		return sq_##T##_empty(&q->tree);			\
+	}								\
+	static inline size_t sq_##K##_count(const struct sq_##K *q)	\
+	{								\
+		return sq_##T##_count(&q->tree);			\
+	}								\
+	static inline struct sq_##K##_node *				\
+	sq_##K##_first(const struct sq_##K *q)				\
+	{								\
+		return sq_##K##__node_or_null(q->tree.first);		\
+	}								\
+	static inline struct sq_##K##_node *				\
+	sq_##K##_next(const struct sq_##K##_node *n)			\
+	{								\
+		return sq_##K##__node_or_null(sq_##K##__tree.next(&n->link)); \
+	}								\
+	static inline struct sq_##K##_node *				\
+	sq_##K##_prev(const struct sq_##K##_node *n)			\
+	{								\
+		return sq_##K##__node_or_null(sq_##K##__tree.prev(&n->link)); \
+	}								\
+	static inline struct sq_##K##_node *				\
+	sq_##K##_pick_eligible(const struct sq_##K *q, uint64_t limit)	\
+	{								\
+		return (struct sq_##K##_node *)sq_elig__pick(		\
+			&sq_##K##__tree, q->tree.first, q->tree.root, limit); \
+	}								\
+	static inline void sq_##K##_set_elig(struct sq_##K *q,		\
+					     struct sq_##K##_node *n,	\
+					     uint64_t elig)		\
+	{								\
+		(void)q;	/* read only under SQ_DEBUG */		\
+		SQ__MISUSE(sq_##K##_queued(n) &&			\
+			   !sq_##T##__on(&q->tree, &n->link),		\
+			   "sq_" #K "_set_elig", "node is on another queue"); \
+		n->elig = elig;						\
+		if (sq_##K##_queued(n))					\
+			sq_##K##__propagate(&n->link, NULL);		\
+	}								\
+	SQ__INLINE bool sq_##K##__insert(struct sq_##K *q,		\
+					 struct sq_##K##_node *n,	\
+					 uint64_t key)			\
+	{								\
+		return sq_##T##__insert_aug(&q->tree, &n->link, key, NULL, \
+					    &sq_##K##__aug);		\
+	}								\
+	static inline bool sq_##K##_enqueue(struct sq_##K *q,		\
+					    struct sq_##K##_node *n,	\
+					    uint64_t key)		\
+	{								\
+		SQ__MISUSE(sq_##K##_queued(n), "sq_" #K "_enqueue",	\
+			   "node is already queued");			\
+		return sq_##K##__insert(q, n, key);			\
+	}								\
+	static inline bool sq_##K##_dequeue(struct sq_##K *q,		\
+					    struct sq_##K##_node *n)	\
+	{								\
+		bool was_first = q->tree.first == &n->link;		\
+									\
+		SQ__MISUSE(!sq_##K##_queued(n), "sq_" #K "_dequeue",	\
+			   "node is not queued");			\
+		SQ__MISUSE(!sq_##T##__on(&q->tree, &n->link),		\
+			   "sq_" #K "_dequeue", "node is on another queue"); \
+		sq_##T##__remove_aug(&q->tree, &n->link, &sq_##K##__aug); \
+		return was_first;					\
+	}								\
+	static inline struct sq_##K##_node *				\
+	sq_##K##_pop_due(struct sq_##K *q, uint64_t now)		\
+	{								\
+		L *f = q->tree.first;					\
+									\
+		return f && sq_##K##_key(sq_##K##__node(f)) <= now ?	\
+		       sq_##K##_pop(q) : NULL;				\
+	}								\
+	static inline bool sq_##K##_requeue(struct sq_##K *q,		\
+					    struct sq_##K##_node *n,	\
+					    uint64_t key)		\
+	{								\
+		if (!sq_##K##_queued(n))				\
+			return sq_##K##__insert(q, n, key);		\
+		SQ__MISUSE(!sq_##T##__on(&q->tree, &n->link),		\
+			   "sq_" #K "_requeue", "node is on another queue"); \
+		return sq_##T##__requeue_aug(&q->tree, &n->link, key, NULL, \
+					     &sq_##K##__aug);		\
+	}								\
+	/* the user's function of visit, visit_until or find, and	\
+	 * visit's count, for the tree's link-level walk and find */	\
+	struct sq_##K##__call {						\
+		void (*each)(struct sq_##K##_node *, void *);		\
+		bool (*until)(struct sq_##K##_node *, void *);		\
+		bool (*match)(const struct sq_##K##_node *, void *);	\
+		void *arg;						\
+		size_t seen;						\
+	};								\
+	static inline bool sq_##K##__each_one(L *l, void *p)		\
+	{								\
+		struct sq_##K##__call *c = (struct sq_##K##__call *)p;	\
+									\
+		c->each(sq_##K##__node(l), c->arg);			\
+		c->seen++;						\
+		return false;						\
+	}								\
+	static inline bool sq_##K##__until_one(L *l, void *p)		\
+	{								\
+		const struct sq_##K##__call *c;				\
+									\
+		c = (const struct sq_##K##__call *)p;			\
+		return c->until(sq_##K##__node(l), c->arg);		\
+	}								\
+	static inline bool sq_##K##__match_one(const L *l, void *p)	\
+	{								\
+		const struct sq_##K##__call *c;				\
+									\
+		c = (const struct sq_##K##__call *)p;			\
+		return c->match(sq_entry_const(l, struct sq_##K##_node, link), \
+				c->arg);				\
+	}								\
+	static inline size_t sq_##K##_visit(				\
+		const struct sq_##K *q,					\
+		void (*fn)(struct sq_##K##_node *, void *), void *arg)	\
+	{								\
+		struct sq_##K##__call c = { fn, NULL, NULL, arg, 0 };	\
+									\
+		(void)walk(&q->tree, sq_##K##__each_one, &c,		\
+			   "sq_" #K "_visit");				\
+		return c.seen;						\
+	}								\
+	static inline struct sq_##K##_node *sq_##K##_visit_until(	\
+		const struct sq_##K *q,					\
+		bool (*fn)(struct sq_##K##_node *, void *), void *arg)	\
+	{								\
+		struct sq_##K##__call c = { NULL, fn, NULL, arg, 0 };	\
+									\
+		return sq_##K##__node_or_null(walk(&q->tree,		\
+			sq_##K##__until_one, &c, "sq_" #K "_visit_until")); \
+	}								\
+	static inline struct sq_##K##_node *sq_##K##_find(		\
+		const struct sq_##K *q, uint64_t key,			\
+		bool (*match)(const struct sq_##K##_node *, void *),	\
+		void *arg)						\
+	{								\
+		struct sq_##K##__call c = { NULL, NULL, match, arg, 0 }; \
+									\
+		return sq_##K##__node_or_null(seek(&q->tree, key,	\
+			match ? sq_##K##__match_one : NULL, &c,		\
+			"sq_" #K "_find"));				\
+	}								\
+	static inline int sq_##K##_check(const struct sq_##K *q)	\
+	{								\
+		if (sq_##T##__tie_check(&q->tree, NULL, "sq_" #K "_check")) \
+			return -1;					\
+		return sq_elig__check(&sq_##K##__tree, q->tree.first,	\
+				      "sq_" #K "_check");		\
+	}
+/* NOLINTEND(bugprone-macro-parentheses) */
+
+#endif /* SMARTQ_ELIG_TREE_H */
 
 /**
  * struct sq_erb_node - the link a user embeds in its own struct
@@ -9053,56 +9532,19 @@ typedef char sq_erb__key_sits_where_rbtree_reads_it
 	 (ptrdiff_t)offsetof(struct sq_erb_node, rb_link) == SQ_RB__KEY_AT ?
 	 1 : -1];
 
-/* The sq_erb_node that holds link @l (not NULL). */
-SQ__INLINE struct sq_erb_node *sq_erb__node(struct sq_rb__link *l)
+/* ---- how the layer reads an rb link, and the hooks ----------------------- */
+
+/* The parent word holds the colour too. */
+static inline void *sq_erb__parent(const void *l)
 {
-	return sq_entry(l, struct sq_erb_node, rb_link);
+	return sq_rb__parent((const struct sq_rb__link *)l);
 }
 
-/* (9) at @l, from its children's minima. */
-SQ__INLINE uint64_t sq_erb__compute(struct sq_rb__link *l)
-{
-	uint64_t m = sq_erb__node(l)->elig, c;
+/* cppcheck-suppress ctuuninitvar ; macro-made: see elig_tree.h */
+SQ__ELIG_TREE(erb, struct sq_rb__link, rb_link, rb_left, rb_right,
+	      sq_rb__next, sq_rb__prev, erb_min, "(9)")
 
-	if (l->rb_left) {
-		c = sq_erb__node(l->rb_left)->erb_min;
-		m = c < m ? c : m;
-	}
-	if (l->rb_right) {
-		c = sq_erb__node(l->rb_right)->erb_min;
-		m = c < m ? c : m;
-	}
-	return m;
-}
-
-/* ---- the hooks (struct sq_rb__aug, sq_rb__rotated_fn) -------------------- */
-
-SQ__INLINE void sq_erb__rotated(struct sq_rb__link *old,
-				struct sq_rb__link *top)
-{
-	sq_erb__node(top)->erb_min = sq_erb__node(old)->erb_min;
-	sq_erb__node(old)->erb_min = sq_erb__compute(old);
-}
-
-/* @from's minimum whatever it held, then up to @stop (not included),
- * ending at the first minimum that stays: none above it changes either. */
-static inline void sq_erb__propagate(struct sq_rb__link *from,
-				     const struct sq_rb__link *stop)
-{
-	if (from == stop)
-		return;
-	sq_erb__node(from)->erb_min = sq_erb__compute(from);
-	while ((from = sq_rb__parent(from)) != stop) {
-		SQ__STEP(1);
-		struct sq_erb_node *n = sq_erb__node(from);
-		uint64_t m = sq_erb__compute(from);
-
-		if (m == n->erb_min)
-			return;
-		n->erb_min = m;
-	}
-}
-
+/* rbtree.h's fix-ups with the rotated hook inlined (struct sq_rb__aug) */
 SQ__SLOW void sq_erb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
 {
 	sq_rb__insert_fixup_aug(q, n, sq_erb__rotated);
@@ -9118,42 +9560,7 @@ static const struct sq_rb__aug sq_erb__aug = {
 	sq_erb__propagate, sq_erb__insert_fixup, sq_erb__erase_fixup
 };
 
-/* Link @n with @key (rbtree.h's insert gives it its minimum). */
-SQ__INLINE bool sq_erb__insert(struct sq_erb *q, struct sq_erb_node *n,
-			       uint64_t key)
-{
-	return sq_rb__insert_aug(&q->erb_tree, &n->rb_link, key, NULL,
-				 &sq_erb__aug);
-}
-
-/* ---- public API --------------------------------------------------------- */
-
-/**
- * sq_erb_init - make an empty queue
- * @q: the queue
- * Return: nothing.
- * Complexity: O(1).
- */
-static inline void sq_erb_init(struct sq_erb *q)
-{
-	sq_rb_init(&q->erb_tree);
-}
-
-/**
- * sq_erb_init_at - make an empty queue whose clock starts at @now
- * @q:   the queue
- * @now: ignored: a tree has no clock
- * Return: nothing.
- * Complexity: O(1).
- */
-static inline void sq_erb_init_at(struct sq_erb *q, uint64_t now)
-{
-	(void)now;
-	sq_erb_init(q);
-}
-
-/* the clock verbs: no clock, exact (common.h) */
-SQ__NO_CLOCK(erb)
+/* ---- the verbs that are rb's own ----------------------------------------- */
 
 /**
  * sq_erb_node_init - mark a node as not queued, with elig 0
@@ -9179,42 +9586,8 @@ static inline void sq_erb_node_init(struct sq_erb_node *n)
  */
 SQ__INLINE bool sq_erb_queued(const struct sq_erb_node *n)
 {
+	/* cppcheck-suppress ctunullpointer ; macro-made caller: elig_tree.h */
 	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
-}
-
-/**
- * sq_erb_empty - is the queue empty
- * @q: the queue
- * Return: true if no node is queued.
- * Complexity: O(1).
- */
-static inline bool sq_erb_empty(const struct sq_erb *q)
-{
-	return sq_rb_empty(&q->erb_tree);
-}
-
-/**
- * sq_erb_count - number of queued nodes
- * @q: the queue
- * Return: the count.
- * Complexity: O(1).
- */
-static inline size_t sq_erb_count(const struct sq_erb *q)
-{
-	return sq_rb_count(&q->erb_tree);
-}
-
-/**
- * sq_erb_first - the node with the smallest key, eligible or not
- * @q: the queue
- * Return: the first node (earliest queued among equal keys), NULL if empty.
- * Complexity: O(1), the cached leftmost.
- */
-static inline struct sq_erb_node *sq_erb_first(const struct sq_erb *q)
-{
-	struct sq_rb__link *l = q->erb_tree.rb_leftmost;
-
-	return l ? sq_erb__node(l) : NULL;
 }
 
 /**
@@ -9226,105 +9599,6 @@ static inline struct sq_erb_node *sq_erb_first(const struct sq_erb *q)
 static inline uint64_t sq_erb_key(const struct sq_erb_node *n)
 {
 	return n->key;
-}
-
-/**
- * sq_erb_next - the node after @n in queue order
- * @n: a queued node
- * Return: the next node, NULL if @n is the last.
- * Complexity: O(log n), amortised O(1) over a whole walk.
- */
-static inline struct sq_erb_node *sq_erb_next(const struct sq_erb_node *n)
-{
-	struct sq_rb__link *l = sq_rb__next(&n->rb_link);
-
-	return l ? sq_erb__node(l) : NULL;
-}
-
-/**
- * sq_erb_prev - the node before @n in queue order
- * @n: a queued node
- * Return: the previous node, NULL if @n is the first.
- * Complexity: O(log n), amortised O(1) over a whole walk.
- */
-static inline struct sq_erb_node *sq_erb_prev(const struct sq_erb_node *n)
-{
-	struct sq_rb__link *l = sq_rb__prev(&n->rb_link);
-
-	return l ? sq_erb__node(l) : NULL;
-}
-
-/**
- * sq_erb_pick_eligible - the first node in key order that is eligible
- * @q:     the queue
- * @limit: a node is eligible when its elig is <= @limit
- * Return: of the nodes with elig <= @limit, the one with the smallest key
- *         (earliest queued among equal keys); NULL if there is none.  The
- *         node stays queued.
- * Complexity: O(1) when the first node is eligible, else O(log n): one
- *             path down, steered by the subtree minima.
- */
-static inline struct sq_erb_node *sq_erb_pick_eligible(const struct sq_erb *q,
-							uint64_t limit)
-{
-	struct sq_rb__link *l = q->erb_tree.rb_leftmost, *left;
-
-	if (!l)
-		return NULL;
-	if (sq_erb__node(l)->elig > limit) {
-		/* the left subtree first, if it holds an eligible node; then
-		 * this node; then the right: NULL there means none is */
-		for (l = q->erb_tree.rb_root; l; ) {
-			SQ__STEP(1);
-			left = l->rb_left;
-			if (left && sq_erb__node(left)->erb_min <= limit)
-				l = left;
-			else if (sq_erb__node(l)->elig <= limit)
-				break;
-			else
-				l = l->rb_right;
-		}
-		if (!l)
-			return NULL;
-	}
-	/* one exit: the node is converted from its link once */
-	return sq_erb__node(l);
-}
-
-/**
- * sq_erb_enqueue - insert a node with a key, at its current elig
- * @q:   the queue
- * @n:   a node that is not queued
- * @key: its key; @n goes after every node already queued with this key
- * Return: true if @n is now the first node.
- * Complexity: O(log n); at most two rotations.
- */
-static inline bool sq_erb_enqueue(struct sq_erb *q, struct sq_erb_node *n,
-				  uint64_t key)
-{
-	SQ__MISUSE(sq_erb_queued(n), "sq_erb_enqueue",
-		   "node is already queued");
-	return sq_erb__insert(q, n, key);
-}
-
-/**
- * sq_erb_dequeue - remove a queued node
- * @q: the queue
- * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
- *     on another queue)
- * Return: true if @n was the first node; @n is not queued afterwards.
- * Complexity: O(log n); at most three rotations (SQ_DEBUG adds a walk to
- *             the root).
- */
-static inline bool sq_erb_dequeue(struct sq_erb *q, struct sq_erb_node *n)
-{
-	bool was_first = q->erb_tree.rb_leftmost == &n->rb_link;
-
-	SQ__MISUSE(!sq_erb_queued(n), "sq_erb_dequeue", "node is not queued");
-	SQ__MISUSE(!sq_rb__on(&q->erb_tree, &n->rb_link), "sq_erb_dequeue",
-		   "node is on another queue");
-	sq_rb__remove_aug(&q->erb_tree, &n->rb_link, &sq_erb__aug);
-	return was_first;
 }
 
 /**
@@ -9343,192 +9617,11 @@ static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
 	return sq_erb__node(l);
 }
 
-/**
- * sq_erb_pop_due - pop the first node if its key is due
- * @q:   the queue
- * @now: the caller's clock
- * Return: the first node, popped, if its key is <= @now; else NULL and
- *         nothing changes.
- * Complexity: as sq_erb_pop().
- */
-static inline struct sq_erb_node *sq_erb_pop_due(struct sq_erb *q,
-						 uint64_t now)
-{
-	const struct sq_rb__link *f = q->erb_tree.rb_leftmost;
-
-	return f && sq_rb__key(f) <= now ? sq_erb_pop(q) : NULL;
-}
-
-/**
- * sq_erb_requeue - give a node a new key, keeping its elig
- * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is
- *       enqueued); SQ_DEBUG stops the program when it is on another queue
- * @key: the new key; @n ends after every other node with this key
- * Return: true if the first node or the first key changed.
- * Complexity: O(log n); in place when the order still holds (SQ_DEBUG
- *             adds a walk to the root).
- */
-static inline bool sq_erb_requeue(struct sq_erb *q, struct sq_erb_node *n,
-				  uint64_t key)
-{
-	if (!sq_erb_queued(n))
-		return sq_erb__insert(q, n, key);
-	SQ__MISUSE(!sq_rb__on(&q->erb_tree, &n->rb_link), "sq_erb_requeue",
-		   "node is on another queue");
-	return sq_rb__requeue_aug(&q->erb_tree, &n->rb_link, key, NULL,
-				  &sq_erb__aug);
-}
-
-/**
- * sq_erb_set_elig - give a node a new eligibility value
- * @q:    the queue @n is on; read only by SQ_DEBUG's check that @n is
- *        on it, when @n is queued
- * @n:    a node, queued on @q or not
- * @elig: the new value
- * Return: nothing.  The node keeps its place (its key is unchanged).
- * Complexity: O(1) when not queued, else O(log n): a walk up that ends
- *             where a subtree's minimum stays (SQ_DEBUG: to the root).
- */
-static inline void sq_erb_set_elig(struct sq_erb *q, struct sq_erb_node *n,
-				   uint64_t elig)
-{
-	(void)q;	/* read only under SQ_DEBUG */
-	SQ__MISUSE(sq_erb_queued(n) && !sq_rb__on(&q->erb_tree, &n->rb_link),
-		   "sq_erb_set_elig", "node is on another queue");
-	n->elig = elig;
-	if (sq_erb_queued(n))
-		sq_erb__propagate(&n->rb_link, NULL);
-}
-
-/* The user's function of visit, visit_until or find, and visit's count,
- * for rbtree.h's link-level walk and find (sq_rb__walk(), sq_rb__seek()) */
-struct sq_erb__call {
-	void (*each)(struct sq_erb_node *, void *);
-	bool (*until)(struct sq_erb_node *, void *);
-	bool (*match)(const struct sq_erb_node *, void *);
-	void *arg;
-	size_t seen;
-};
-
-static inline bool sq_erb__each_one(struct sq_rb__link *l, void *p)
-{
-	struct sq_erb__call *c = (struct sq_erb__call *)p;
-
-	c->each(sq_erb__node(l), c->arg);
-	c->seen++;
-	return false;
-}
-
-static inline bool sq_erb__until_one(struct sq_rb__link *l, void *p)
-{
-	const struct sq_erb__call *c = (const struct sq_erb__call *)p;
-
-	return c->until(sq_erb__node(l), c->arg);
-}
-
-static inline bool sq_erb__match_one(const struct sq_rb__link *l, void *p)
-{
-	const struct sq_erb__call *c = (const struct sq_erb__call *)p;
-
-	return c->match(sq_entry_const(l, struct sq_erb_node, rb_link),
-			c->arg);
-}
-
-/**
- * sq_erb_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order; it must not change the
- *       queue (SQ_DEBUG stops the program when the count changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n), no allocation, no recursion.
- */
-static inline size_t sq_erb_visit(const struct sq_erb *q,
-				  void (*fn)(struct sq_erb_node *, void *),
-				  void *arg)
-{
-	struct sq_erb__call c = { NULL, NULL, NULL, NULL, 0 };
-
-	c.each = fn;
-	c.arg = arg;
-	(void)sq_rb__walk(&q->erb_tree, sq_erb__each_one, &c, "sq_erb_visit");
-	return c.seen;
-}
-
-/**
- * sq_erb_visit_until - call a function on queued nodes until it says stop
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order, until it returns true;
- *       it must not change the queue (SQ_DEBUG stops the program when the
- *       count changes)
- * @arg: passed through to @fn
- * Return: the node for which @fn returned true, NULL if it never did.
- * Complexity: O(k) for k calls of @fn, amortised O(1) a step.
- */
-static inline struct sq_erb_node *
-sq_erb_visit_until(const struct sq_erb *q,
-		   bool (*fn)(struct sq_erb_node *, void *), void *arg)
-{
-	struct sq_erb__call c = { NULL, NULL, NULL, NULL, 0 };
-	struct sq_rb__link *l;
-
-	c.until = fn;
-	c.arg = arg;
-	l = sq_rb__walk(&q->erb_tree, sq_erb__until_one, &c,
-			"sq_erb_visit_until");
-	return l ? sq_erb__node(l) : NULL;
-}
-
-/**
- * sq_erb_find - the first queued node with a key, and with a property
- * @q:     the queue
- * @key:   the key, exactly
- * @match: NULL for any node; else called as match(node, @arg) on the nodes
- *         with @key in queue order until it returns true; it must not
- *         change the queue (SQ_DEBUG stops the program when the count
- *         changes)
- * @arg:   passed through to @match
- * Return: the first node in queue order with @key for which @match holds,
- *         NULL if none.
- * Complexity: O(log n + t), as sq_rb_find().
- */
-static inline struct sq_erb_node *
-sq_erb_find(const struct sq_erb *q, uint64_t key,
-	    bool (*match)(const struct sq_erb_node *, void *), void *arg)
-{
-	struct sq_erb__call c = { NULL, NULL, NULL, NULL, 0 };
-	struct sq_rb__link *l;
-
-	c.match = match;
-	c.arg = arg;
-	l = sq_rb__seek(&q->erb_tree, key, match ? sq_erb__match_one : NULL,
-			&c, "sq_erb_find");
-	return l ? sq_erb__node(l) : NULL;
-}
-
-/**
- * sq_erb_check - verify every invariant of the queue
- * @q: the queue
- * Return: 0 if rb's properties (1)-(8) and (9) hold, -1 otherwise (under
- *         SQ_DEBUG the broken invariant and the node are printed first).
- * Complexity: O(n), O(1) extra space.
- */
-static inline int sq_erb_check(const struct sq_erb *q)
-{
-	struct sq_rb__link *l;
-
-	if (sq_rb__tie_check(&q->erb_tree, NULL, "sq_erb_check") != 0)
-		return -1;
-	/* (1)-(8) hold: the walk below ends, and meets every node once */
-	for (l = q->erb_tree.rb_leftmost; l; l = sq_rb__next(l)) {
-		SQ__STEP(1);
-		SQ__CHECK(sq_erb__node(l)->erb_min == sq_erb__compute(l),
-			  "sq_erb_check", l,
-			  "(9) a subtree minimum is not the least elig below");
-	}
-	return 0;
-}
+/* init, enqueue, dequeue, requeue, pick_eligible, set_elig, visit, find,
+ * check and the rest: elig_tree.h */
+/* cppcheck-suppress [ctunullpointer,ctuuninitvar] ; see elig_tree.h */
+SQ__ELIG_KIND(erb, rb, struct sq_rb__link, erb_tree, rb_link,
+	      rb_leftmost, rb_root, sq_rb__walk, sq_rb__seek)
 
 #endif /* SMARTQ_RB_ELIG_H */
 /* ==== smartq/gavl_elig.h ==== */
@@ -9536,38 +9629,29 @@ static inline int sq_erb_check(const struct sq_erb *q)
 /*
  * smartq/gavl_elig.h - eligible pick on a GAVL tree (KIND = egavl)
  *
- * What smartq/rb_elig.h is for rb, on gavl: the gavl queue (ordered by
- * key, a deadline) whose nodes also carry an eligibility value elig, and
+ * The gavl queue whose nodes also carry an eligibility value elig, with
  * sq_egavl_pick_eligible(q, limit), the first node in key order whose
- * elig is at most limit, in O(log n).
+ * elig is at most limit, in O(log n).  What the pick is, what it costs
+ * and every verb are smartq/elig_tree.h's, written once for erb and
+ * egavl.  This file holds what is gavl's own: the node, where a gavl node
+ * keeps its parent, and the fix-ups through which gavl.h's rebalancing
+ * keeps the minima.
  *
- *   operation       cost       notes
- *   enqueue         O(log n)   as gavl, plus a walk up while the new elig
- *                              lowers a subtree's minimum
- *   first           O(1)       the cached first node
- *   pick_eligible   O(log n)   O(1) when the first node is eligible
- *   pop             O(log n)   still a cut without rotations, plus a walk
- *                              up while a minimum rises
- *   dequeue         O(log n)   as gavl, plus that walk
- *   requeue         O(log n)   in place when the order holds
- *   set_elig        O(log n)   a walk up while a minimum changes
+ * The augment, on top of gavl's (1)-(5) (gavl.h), verified by
+ * sq_egavl_check():
  *
- * The augment.  Every node keeps eg_min, the smallest elig in its
- * subtree:
+ *   (6) eg_min(x) = min(elig(x), eg_min(left(x)), eg_min(right(x))).
  *
- *   (6) eg_min(x) = min(elig(x), eg_min(left(x)), eg_min(right(x))),
+ * Reading order: the node; where a node's parent is; the fix-ups and
+ * sq_egavl__aug; the verbs that are gavl's own.  The pick, the minima's
+ * walk up and every other verb are in elig_tree.h.
  *
- * on top of gavl's (1)-(5) (gavl.h), and sq_egavl_check() verifies all of
- * them.  The pick is rb_elig.h's: one path down, left while the left
- * subtree holds an eligible node, else this node if eligible, else right.
- *
- * The tree is gavl's, balancing code and all, through gavl.h's hooks
- * (struct sq_gavl__aug, sq_gavl__rotated_fn), which the plain gavl passes
- * as NULL.  The cut-first pop changes no shape but its own: the first
- * node's right subtree moves up whole, so only the minima from its parent
- * up can change, and the walk that fixes them ends at the first that
- * stays.  The node embeds a struct sq_gavl_node: its key reads as
- * n->gavl.key, or SQ_KEY(egavl, n).
+ * gavl.h's shape-changing bodies take the hooks (struct sq_gavl__aug,
+ * sq_gavl__rotated_fn) as constants.  The cut-first pop changes no shape
+ * but its own: the first node's right subtree moves up whole, so only
+ * the minima from its parent up can change, and the walk that fixes them
+ * ends at the first that stays.  The node embeds a struct sq_gavl_node:
+ * its key reads as n->gavl.key, or SQ_KEY(egavl, n).
  */
 #ifndef SMARTQ_GAVL_ELIG_H
 #define SMARTQ_GAVL_ELIG_H
@@ -9596,56 +9680,18 @@ struct sq_egavl {
 	struct sq_gavl eg_tree;
 };
 
-/* The sq_egavl_node that holds tree node @g (not NULL). */
-SQ__INLINE struct sq_egavl_node *sq_egavl__node(struct sq_gavl_node *g)
+/* ---- how the layer reads a gavl node, and the hooks ---------------------- */
+
+static inline void *sq_egavl__parent(const void *g)
 {
-	return sq_entry(g, struct sq_egavl_node, gavl);
+	return ((const struct sq_gavl_node *)g)->gv_parent;
 }
 
-/* (6) at @g, from its children's minima. */
-SQ__INLINE uint64_t sq_egavl__compute(struct sq_gavl_node *g)
-{
-	uint64_t m = sq_egavl__node(g)->elig, c;
+/* cppcheck-suppress ctuuninitvar ; macro-made: see elig_tree.h */
+SQ__ELIG_TREE(egavl, struct sq_gavl_node, gavl, gv_left, gv_right,
+	      sq_gavl_next, sq_gavl_prev, eg_min, "(6)")
 
-	if (g->gv_left) {
-		c = sq_egavl__node(g->gv_left)->eg_min;
-		m = c < m ? c : m;
-	}
-	if (g->gv_right) {
-		c = sq_egavl__node(g->gv_right)->eg_min;
-		m = c < m ? c : m;
-	}
-	return m;
-}
-
-/* ---- the hooks (struct sq_gavl__aug, sq_gavl__rotated_fn) ---------------- */
-
-SQ__INLINE void sq_egavl__rotated(struct sq_gavl_node *old,
-				  struct sq_gavl_node *top)
-{
-	sq_egavl__node(top)->eg_min = sq_egavl__node(old)->eg_min;
-	sq_egavl__node(old)->eg_min = sq_egavl__compute(old);
-}
-
-/* @from's minimum whatever it held, then up to @stop (not included),
- * ending at the first minimum that stays: none above it changes either. */
-static inline void sq_egavl__propagate(struct sq_gavl_node *from,
-				       const struct sq_gavl_node *stop)
-{
-	if (from == stop)
-		return;
-	sq_egavl__node(from)->eg_min = sq_egavl__compute(from);
-	while ((from = from->gv_parent) != stop) {
-		SQ__STEP(1);
-		struct sq_egavl_node *n = sq_egavl__node(from);
-		uint64_t m = sq_egavl__compute(from);
-
-		if (m == n->eg_min)
-			return;
-		n->eg_min = m;
-	}
-}
-
+/* gavl.h's fix-ups with the rotated hook inlined (struct sq_gavl__aug) */
 SQ__SLOW void sq_egavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
 				   struct sq_gavl_node *y, int b, int d, int dy)
 {
@@ -9662,34 +9708,17 @@ static const struct sq_gavl__aug sq_egavl__aug = {
 	sq_egavl__propagate, sq_egavl__insert_fix, sq_egavl__fix
 };
 
-/* ---- public API --------------------------------------------------------- */
-
-/**
- * sq_egavl_init - make an empty queue
- * @q: the queue
- * Return: nothing.
- * Complexity: O(1).
- */
-static inline void sq_egavl_init(struct sq_egavl *q)
+/* find's descent needs no tie order: equal keys are in queue order in
+ * the tree, so the first of them is the leftmost */
+static inline struct sq_gavl_node *
+sq_egavl__seek(const struct sq_gavl *t, uint64_t key,
+	       bool (*match)(const struct sq_gavl_node *, void *), void *arg,
+	       const char *who)
 {
-	sq_gavl_init(&q->eg_tree);
+	return sq_gavl__tie_find(t, key, match, arg, NULL, who);
 }
 
-/**
- * sq_egavl_init_at - make an empty queue whose clock starts at @now
- * @q:   the queue
- * @now: ignored: a tree has no clock
- * Return: nothing.
- * Complexity: O(1).
- */
-static inline void sq_egavl_init_at(struct sq_egavl *q, uint64_t now)
-{
-	(void)now;
-	sq_egavl_init(q);
-}
-
-/* the clock verbs: no clock, exact (common.h) */
-SQ__NO_CLOCK(egavl)
+/* ---- the verbs that are gavl's own --------------------------------------- */
 
 /**
  * sq_egavl_node_init - mark a node as not queued, with elig 0
@@ -9716,41 +9745,6 @@ SQ__INLINE bool sq_egavl_queued(const struct sq_egavl_node *n)
 }
 
 /**
- * sq_egavl_empty - is the queue empty
- * @q: the queue
- * Return: true if no node is queued.
- * Complexity: O(1).
- */
-static inline bool sq_egavl_empty(const struct sq_egavl *q)
-{
-	return sq_gavl_empty(&q->eg_tree);
-}
-
-/**
- * sq_egavl_count - number of queued nodes
- * @q: the queue
- * Return: the count.
- * Complexity: O(1).
- */
-static inline size_t sq_egavl_count(const struct sq_egavl *q)
-{
-	return sq_gavl_count(&q->eg_tree);
-}
-
-/**
- * sq_egavl_first - the node with the smallest key, eligible or not
- * @q: the queue
- * Return: the first node (earliest queued among equal keys), NULL if empty.
- * Complexity: O(1), the cached first node.
- */
-static inline struct sq_egavl_node *sq_egavl_first(const struct sq_egavl *q)
-{
-	struct sq_gavl_node *g = q->eg_tree.gv_first;
-
-	return g ? sq_egavl__node(g) : NULL;
-}
-
-/**
  * sq_egavl_key - the key a node is queued with (SQ_KEY)
  * @n: a node
  * Return: n->gavl.key.
@@ -9759,108 +9753,6 @@ static inline struct sq_egavl_node *sq_egavl_first(const struct sq_egavl *q)
 static inline uint64_t sq_egavl_key(const struct sq_egavl_node *n)
 {
 	return n->gavl.key;
-}
-
-/**
- * sq_egavl_next - the node after @n in queue order
- * @n: a queued node
- * Return: the next node, NULL if @n is the last.
- * Complexity: O(log n), amortised O(1) over a whole walk.
- */
-static inline struct sq_egavl_node *
-sq_egavl_next(const struct sq_egavl_node *n)
-{
-	struct sq_gavl_node *g = sq_gavl_next(&n->gavl);
-
-	return g ? sq_egavl__node(g) : NULL;
-}
-
-/**
- * sq_egavl_prev - the node before @n in queue order
- * @n: a queued node
- * Return: the previous node, NULL if @n is the first.
- * Complexity: O(log n), amortised O(1) over a whole walk.
- */
-static inline struct sq_egavl_node *
-sq_egavl_prev(const struct sq_egavl_node *n)
-{
-	struct sq_gavl_node *g = sq_gavl_prev(&n->gavl);
-
-	return g ? sq_egavl__node(g) : NULL;
-}
-
-/**
- * sq_egavl_pick_eligible - the first node in key order that is eligible
- * @q:     the queue
- * @limit: a node is eligible when its elig is <= @limit
- * Return: of the nodes with elig <= @limit, the one with the smallest key
- *         (earliest queued among equal keys); NULL if there is none.  The
- *         node stays queued.
- * Complexity: O(1) when the first node is eligible, else O(log n): one
- *             path down, steered by the subtree minima.
- */
-static inline struct sq_egavl_node *
-sq_egavl_pick_eligible(const struct sq_egavl *q, uint64_t limit)
-{
-	struct sq_gavl_node *g = q->eg_tree.gv_first, *left;
-
-	if (!g)
-		return NULL;
-	if (sq_egavl__node(g)->elig > limit) {
-		/* the left subtree first, if it holds an eligible node; then
-		 * this node; then the right: NULL there means none is */
-		for (g = q->eg_tree.gv_root; g; ) {
-			SQ__STEP(1);
-			left = g->gv_left;
-			if (left && sq_egavl__node(left)->eg_min <= limit)
-				g = left;
-			else if (sq_egavl__node(g)->elig <= limit)
-				break;
-			else
-				g = g->gv_right;
-		}
-		if (!g)
-			return NULL;
-	}
-	return sq_egavl__node(g);
-}
-
-/**
- * sq_egavl_enqueue - insert a node with a key, at its current elig
- * @q:   the queue
- * @n:   a node that is not queued
- * @key: its key; @n goes after every node already queued with this key
- * Return: true if @n is now the first node.
- * Complexity: O(log n): one descent, at most one (double) rotation.
- */
-static inline bool sq_egavl_enqueue(struct sq_egavl *q, struct sq_egavl_node *n,
-				    uint64_t key)
-{
-	SQ__MISUSE(sq_egavl_queued(n), "sq_egavl_enqueue",
-		   "node is already queued");
-	return sq_gavl__insert_aug(&q->eg_tree, &n->gavl, key, NULL,
-				   &sq_egavl__aug);
-}
-
-/**
- * sq_egavl_dequeue - remove a queued node
- * @q: the queue
- * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
- *     on another queue)
- * Return: true if @n was the first node; @n is not queued afterwards.
- * Complexity: O(log n); the first node is cut without rotations (SQ_DEBUG
- *             adds a walk to the root).
- */
-static inline bool sq_egavl_dequeue(struct sq_egavl *q, struct sq_egavl_node *n)
-{
-	bool was_first = q->eg_tree.gv_first == &n->gavl;
-
-	SQ__MISUSE(!sq_egavl_queued(n), "sq_egavl_dequeue",
-		   "node is not queued");
-	SQ__MISUSE(!sq_gavl__on(&q->eg_tree, &n->gavl), "sq_egavl_dequeue",
-		   "node is on another queue");
-	sq_gavl__remove_aug(&q->eg_tree, &n->gavl, &sq_egavl__aug);
-	return was_first;
 }
 
 /**
@@ -9879,195 +9771,11 @@ static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
 	return sq_egavl__node(f);
 }
 
-/**
- * sq_egavl_pop_due - pop the first node if its key is due
- * @q:   the queue
- * @now: the caller's clock
- * Return: the first node, popped, if its key is <= @now; else NULL and
- *         nothing changes.
- * Complexity: as sq_egavl_pop().
- */
-static inline struct sq_egavl_node *sq_egavl_pop_due(struct sq_egavl *q,
-						     uint64_t now)
-{
-	const struct sq_gavl_node *f = q->eg_tree.gv_first;
-
-	return f && f->key <= now ? sq_egavl_pop(q) : NULL;
-}
-
-/**
- * sq_egavl_requeue - give a node a new key, keeping its elig
- * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is
- *       enqueued); SQ_DEBUG stops the program when it is on another queue
- * @key: the new key; @n ends after every other node with this key
- * Return: true if the first node or the first key changed.
- * Complexity: O(log n); in place when the order still holds (SQ_DEBUG
- *             adds a walk to the root).
- */
-static inline bool sq_egavl_requeue(struct sq_egavl *q, struct sq_egavl_node *n,
-				    uint64_t key)
-{
-	if (!sq_egavl_queued(n))
-		return sq_gavl__insert_aug(&q->eg_tree, &n->gavl, key, NULL,
-					   &sq_egavl__aug);
-	SQ__MISUSE(!sq_gavl__on(&q->eg_tree, &n->gavl), "sq_egavl_requeue",
-		   "node is on another queue");
-	return sq_gavl__requeue_aug(&q->eg_tree, &n->gavl, key, NULL,
-				    &sq_egavl__aug);
-}
-
-/**
- * sq_egavl_set_elig - give a node a new eligibility value
- * @q:    the queue @n is on; read only by SQ_DEBUG's check that @n is
- *        on it, when @n is queued
- * @n:    a node, queued on @q or not
- * @elig: the new value
- * Return: nothing.  The node keeps its place (its key is unchanged).
- * Complexity: O(1) when not queued, else O(log n): a walk up that ends
- *             where a subtree's minimum stays (SQ_DEBUG: to the root).
- */
-static inline void sq_egavl_set_elig(struct sq_egavl *q,
-				     struct sq_egavl_node *n, uint64_t elig)
-{
-	(void)q;	/* read only under SQ_DEBUG */
-	SQ__MISUSE(sq_egavl_queued(n) && !sq_gavl__on(&q->eg_tree, &n->gavl),
-		   "sq_egavl_set_elig", "node is on another queue");
-	n->elig = elig;
-	if (sq_egavl_queued(n))
-		sq_egavl__propagate(&n->gavl, NULL);
-}
-
-/* The user's function of visit, visit_until or find, and visit's count,
- * for gavl.h's walk and find on struct sq_gavl_node */
-struct sq_egavl__call {
-	void (*each)(struct sq_egavl_node *, void *);
-	bool (*until)(struct sq_egavl_node *, void *);
-	bool (*match)(const struct sq_egavl_node *, void *);
-	void *arg;
-	size_t seen;
-};
-
-static inline bool sq_egavl__each_one(struct sq_gavl_node *g, void *p)
-{
-	struct sq_egavl__call *c = (struct sq_egavl__call *)p;
-
-	c->each(sq_egavl__node(g), c->arg);
-	c->seen++;
-	return false;
-}
-
-static inline bool sq_egavl__until_one(struct sq_gavl_node *g, void *p)
-{
-	const struct sq_egavl__call *c = (const struct sq_egavl__call *)p;
-
-	return c->until(sq_egavl__node(g), c->arg);
-}
-
-static inline bool sq_egavl__match_one(const struct sq_gavl_node *g, void *p)
-{
-	const struct sq_egavl__call *c = (const struct sq_egavl__call *)p;
-
-	return c->match(sq_entry_const(g, struct sq_egavl_node, gavl), c->arg);
-}
-
-/**
- * sq_egavl_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order; it must not change the
- *       queue (SQ_DEBUG stops the program when the count changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n), no allocation, no recursion.
- */
-static inline size_t sq_egavl_visit(const struct sq_egavl *q,
-				    void (*fn)(struct sq_egavl_node *, void *),
-				    void *arg)
-{
-	struct sq_egavl__call c = { NULL, NULL, NULL, NULL, 0 };
-
-	c.each = fn;
-	c.arg = arg;
-	(void)sq_gavl__visit_until(&q->eg_tree, sq_egavl__each_one, &c,
-				   "sq_egavl_visit");
-	return c.seen;
-}
-
-/**
- * sq_egavl_visit_until - call a function on queued nodes until it says stop
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order, until it returns true;
- *       it must not change the queue (SQ_DEBUG stops the program when the
- *       count changes)
- * @arg: passed through to @fn
- * Return: the node for which @fn returned true, NULL if it never did.
- * Complexity: O(k) for k calls of @fn, amortised O(1) a step.
- */
-static inline struct sq_egavl_node *
-sq_egavl_visit_until(const struct sq_egavl *q,
-		     bool (*fn)(struct sq_egavl_node *, void *), void *arg)
-{
-	struct sq_egavl__call c = { NULL, NULL, NULL, NULL, 0 };
-	struct sq_gavl_node *g;
-
-	c.until = fn;
-	c.arg = arg;
-	g = sq_gavl__visit_until(&q->eg_tree, sq_egavl__until_one, &c,
-				 "sq_egavl_visit_until");
-	return g ? sq_egavl__node(g) : NULL;
-}
-
-/**
- * sq_egavl_find - the first queued node with a key, and with a property
- * @q:     the queue
- * @key:   the key, exactly
- * @match: NULL for any node; else called as match(node, @arg) on the nodes
- *         with @key in queue order until it returns true; it must not
- *         change the queue (SQ_DEBUG stops the program when the count
- *         changes)
- * @arg:   passed through to @match
- * Return: the first node in queue order with @key for which @match holds,
- *         NULL if none.
- * Complexity: O(log n + t), as sq_gavl_find().
- */
-static inline struct sq_egavl_node *
-sq_egavl_find(const struct sq_egavl *q, uint64_t key,
-	      bool (*match)(const struct sq_egavl_node *, void *), void *arg)
-{
-	struct sq_egavl__call c = { NULL, NULL, NULL, NULL, 0 };
-	struct sq_gavl_node *g;
-
-	c.match = match;
-	c.arg = arg;
-	g = sq_gavl__tie_find(&q->eg_tree, key,
-			      match ? sq_egavl__match_one : NULL, &c, NULL,
-			      "sq_egavl_find");
-	return g ? sq_egavl__node(g) : NULL;
-}
-
-/**
- * sq_egavl_check - verify every invariant of the queue
- * @q: the queue
- * Return: 0 if gavl's invariants (1)-(5) and (6) hold, -1 otherwise
- *         (under SQ_DEBUG the broken invariant and the node are printed
- *         first).
- * Complexity: O(n), O(1) extra space.
- */
-static inline int sq_egavl_check(const struct sq_egavl *q)
-{
-	struct sq_gavl_node *g;
-
-	if (sq_gavl__tie_check(&q->eg_tree, NULL, "sq_egavl_check") != 0)
-		return -1;
-	/* (1)-(5) hold: the walk below ends, and meets every node once */
-	for (g = q->eg_tree.gv_first; g; g = sq_gavl_next(g)) {
-		SQ__STEP(1);
-		SQ__CHECK(sq_egavl__node(g)->eg_min == sq_egavl__compute(g),
-			  "sq_egavl_check", g,
-			  "(6) a subtree minimum is not the least elig below");
-	}
-	return 0;
-}
+/* init, enqueue, dequeue, requeue, pick_eligible, set_elig, visit, find,
+ * check and the rest: elig_tree.h */
+/* cppcheck-suppress [ctunullpointer,ctuuninitvar] ; see elig_tree.h */
+SQ__ELIG_KIND(egavl, gavl, struct sq_gavl_node, eg_tree, gavl,
+	      gv_first, gv_root, sq_gavl__visit_until, sq_egavl__seek)
 
 #endif /* SMARTQ_GAVL_ELIG_H */
 
