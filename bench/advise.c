@@ -89,6 +89,7 @@ void bq_read_trace(struct bq_options *o)
 
 	if (!f)
 		bq_die("--trace %s: %s", o->trace, strerror(errno));
+	/* cppcheck-suppress nullPointerRedundantCheck ; bq_die returns not */
 	while (fgets(buf, sizeof(buf), f)) {
 		char *s = buf + strspn(buf, " \t");
 		size_t w, k;
@@ -127,8 +128,11 @@ void bq_read_trace(struct bq_options *o)
 			bq_die("--trace %s:%zu: '%.*s' is not a step (arm DELAY, "
 			       "rearm DELAY, cancel, fire) nor a delay",
 			       o->trace, line, (int)w, s);
+		/* bq_die does not return: k is in bounds here */
+		/* cppcheck-suppress arrayIndexOutOfBounds */
 		o->trace_op[n] = (uint8_t)bq_trace_words[k].op;
 		o->trace_inc[n] = 1;
+		/* cppcheck-suppress arrayIndexOutOfBounds */
 		if (bq_trace_words[k].delay)
 			o->trace_inc[n] = bq_trace_delay(s + w, o->trace, line);
 		else if (s[w + strspn(s + w, " \t")])

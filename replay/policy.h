@@ -476,8 +476,8 @@ static unsigned rp26_detach(struct rp_sched *s, unsigned to, unsigned n,
 			    bool idle, struct rp_task **out)
 {
 	uint64_t now = rp_now(s);
-	int arr = s->arr_bits[!s->active][0] | s->arr_bits[!s->active][1] |
-		  s->arr_bits[!s->active][2] ? !s->active : s->active;
+	int arr = (s->arr_bits[!s->active][0] | s->arr_bits[!s->active][1] |
+		   s->arr_bits[!s->active][2]) ? !s->active : s->active;
 	unsigned k = 0;
 	int pass, idx;
 

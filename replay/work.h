@@ -131,6 +131,7 @@ static void rp_hackbench(struct rp_result *r, const struct rp_policy *pol,
 		smp.pin = o->pin;
 		smp.on_move = o->on_move;
 		smp.on_move_arg = o->arg;
+		/* cppcheck-suppress knownConditionTrueFalse ; n >= 2 here */
 		for (i = 0; i < n; i++) {
 			cpus[i].on_tick = o->on_tick;
 			cpus[i].on_tick_arg = o->arg;

@@ -44,6 +44,7 @@
  * find: tests/remote_mutants.sh).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,24 +148,32 @@ static struct {
 	bool fired_since[NODES];	/* fired after its last apply */
 	char trace[MAXSTEPS][2];	/* the schedule, for a failure */
 	const char *labels[MAXSTEPS];
-} w;
+} mc;
 
 static ucontext_t sched_ctx;
 static char stacks[THREADS][256 * 1024];
 static const char *failure;
 static char failure_buf[256];
 
-static void fail(const char *fmt, unsigned node, uint64_t a, uint64_t b)
+/* the first failure of a schedule, formatted; later ones are its echo */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static void fail(const char *fmt, ...)
 {
+	va_list ap;
+
 	if (failure)
 		return;
-	snprintf(failure_buf, sizeof(failure_buf), fmt, node, a, b);
+	va_start(ap, fmt);
+	vsnprintf(failure_buf, sizeof(failure_buf), fmt, ap);
+	va_end(ap);
 	failure = failure_buf;
 }
 
 static uint64_t seq_of(unsigned i)
 {
-	return atomic_load_explicit(&w.n[i].sq_r.sq_state,
+	return atomic_load_explicit(&mc.n[i].sq_r.sq_state,
 				    memory_order_relaxed) / SQ__R_SEQ1;
 }
 
@@ -175,23 +184,23 @@ static void observe(void)
 	for (unsigned i = 0; i < NODES; i++) {
 		uint64_t s = seq_of(i);
 
-		if (s == w.seen_seq[i])
+		if (s == mc.seen_seq[i])
 			continue;
-		struct thread *t = &w.t[w.cur];
+		struct thread *t = &mc.t[mc.cur];
 
-		if (s != w.seen_seq[i] + 1 || !t->op || t->op->node != i ||
+		if (s != mc.seen_seq[i] + 1 || !t->op || t->op->node != i ||
 		    s >= MAXPUB) {
 			fail("node %u: SEQ went from %" PRIu64 " to %" PRIu64
-			     " in one step not a publish", i, w.seen_seq[i], s);
-			w.seen_seq[i] = s;
+			     " in one step not a publish", i, mc.seen_seq[i], s);
+			mc.seen_seq[i] = s;
 			continue;
 		}
-		w.pub[i][s].cmd = t->op->kind == OP_ARM ? SQ__R_ARM :
+		mc.pub[i][s].cmd = t->op->kind == OP_ARM ? SQ__R_ARM :
 							   SQ__R_CANCEL;
-		w.pub[i][s].key = t->op->key;
-		w.pub[i][s].slack = t->op->slack;
+		mc.pub[i][s].key = t->op->key;
+		mc.pub[i][s].slack = t->op->slack;
 		t->my_seq = s;
-		w.seen_seq[i] = s;
+		mc.seen_seq[i] = s;
 	}
 }
 
@@ -200,25 +209,25 @@ static uint64_t shared_words(void)
 {
 	uint64_t h = 0xcbf29ce484222325u;
 #define MIX(x) (h = (h ^ (uint64_t)(x)) * 0x100000001b3u)
-	MIX((uintptr_t)atomic_load(&w.r.sq_in.sq_head));
-	MIX((uintptr_t)atomic_load(&w.r.sq_in.sq_stub.sq_next));
+	MIX((uintptr_t)atomic_load(&mc.r.sq_in.sq_head));
+	MIX((uintptr_t)atomic_load(&mc.r.sq_in.sq_stub.sq_next));
 	for (unsigned i = 0; i < NODES; i++) {
-		const struct sq_remote_cmd *c = &w.n[i].sq_r;
+		const struct sq_remote_cmd *c = &mc.n[i].sq_r;
 
 		MIX((uintptr_t)atomic_load(&c->sq_link.sq_next));
 		MIX(atomic_load(&c->sq_state));
 	}
 	for (unsigned i = 0; i < THREADS; i++)
-		MIX(w.t[i].done);
+		MIX(mc.t[i].done);
 #undef MIX
 	return h;
 }
 
 static void mc_step(const char *what)
 {
-	struct thread *t = &w.t[w.cur];
+	struct thread *t = &mc.t[mc.cur];
 
-	if (!w.running)
+	if (!mc.running)
 		return;		/* the scheduler's own end checks */
 	observe();
 	t->at = what;
@@ -231,10 +240,10 @@ static void mc_step(const char *what)
 static void check_promise(const uint64_t required[NODES])
 {
 	for (unsigned i = 0; i < NODES; i++)
-		if (w.applied[i] < required[i])
+		if (mc.applied[i] < required[i])
 			fail("node %u: a drain ended having applied publication "
 			     "%" PRIu64 ", but publication %" PRIu64
-			     " had returned before it began", i, w.applied[i],
+			     " had returned before it began", i, mc.applied[i],
 			     required[i]);
 }
 
@@ -242,19 +251,19 @@ static void check_promise(const uint64_t required[NODES])
 static void apply(void *rv, struct sq_remote_cmd *c, uint64_t cmd,
 		  uint64_t key, uint64_t slack)
 {
-	unsigned i = (unsigned)(sq_entry(c, SQ_REMOTE_NODE(K), sq_r) - w.n);
+	unsigned i = (unsigned)(sq_entry(c, SQ_REMOTE_NODE(K), sq_r) - mc.n);
 	uint64_t s = seq_of(i);	/* the take's CAS left the word as it was */
 
-	if (s <= w.applied[i])
+	if (s <= mc.applied[i])
 		fail("node %u: publication %" PRIu64 " applied after %" PRIu64,
-		     i, s, w.applied[i]);
-	else if (w.pub[i][s].cmd != cmd ||
-		 (cmd == SQ__R_ARM && (w.pub[i][s].key != key ||
-				       w.pub[i][s].slack != slack)))
+		     i, s, mc.applied[i]);
+	else if (mc.pub[i][s].cmd != cmd ||
+		 (cmd == SQ__R_ARM && (mc.pub[i][s].key != key ||
+				       mc.pub[i][s].slack != slack)))
 		fail("node %u: publication %" PRIu64 " applied with command "
 		     "%" PRIu64 " not the one published", i, s, cmd);
-	w.applied[i] = s;
-	w.fired_since[i] = false;
+	mc.applied[i] = s;
+	mc.fired_since[i] = false;
 	SQ__RXCAT3(sq_remote_, K, __apply)(rv, c, cmd, key, slack);
 }
 
@@ -262,43 +271,42 @@ static void drain(void)
 {
 	uint64_t required[NODES];
 
-	memcpy(required, w.returned, sizeof(required));
-	(void)sq_remote__drain(&w.r.sq_in, apply, &w.r);
+	memcpy(required, mc.returned, sizeof(required));
+	(void)sq_remote__drain(&mc.r.sq_in, apply, &mc.r);
 	check_promise(required);
 }
 
 static void fire(void)
 {
-	SQ_QUEUE(K) *q = SQ_REMOTE_Q(K, &w.r);
+	SQ_QUEUE(K) *q = SQ_REMOTE_Q(K, &mc.r);
 	SQ_NODE(K) *b;
 
 	while ((b = SQ_POP(K, q)) != NULL) {
 		unsigned i = (unsigned)(sq_entry(b, SQ_REMOTE_NODE(K), base) -
-					w.n);
+					mc.n);
 
-		if (w.pub[i][w.applied[i]].cmd != SQ__R_ARM)
+		if (mc.pub[i][mc.applied[i]].cmd != SQ__R_ARM)
 			fail("node %u fired, but publication %" PRIu64
-			     " applied last is a cancel%" PRIu64, i,
-			     w.applied[i], 0);
-		w.fired_since[i] = true;
+			     " applied last is a cancel", i, mc.applied[i]);
+		mc.fired_since[i] = true;
 	}
 }
 
 static void run_thread(int ti)
 {
-	struct thread *t = &w.t[ti];
+	struct thread *t = &mc.t[ti];
 	const struct op *o;
 
-	for (o = w.sc->ops[ti]; o->kind != OP_END; o++) {
+	for (o = mc.sc->ops[ti]; o->kind != OP_END; o++) {
 		t->op = o;
 		t->my_seq = 0;
 		switch (o->kind) {
 		case OP_ARM:
-			SQ_REMOTE_ARM_SLACK(K, &w.r, &w.n[o->node], o->key,
+			SQ_REMOTE_ARM_SLACK(K, &mc.r, &mc.n[o->node], o->key,
 					    o->slack);
 			break;
 		case OP_CANCEL:
-			SQ_REMOTE_CANCEL(K, &w.r, &w.n[o->node]);
+			SQ_REMOTE_CANCEL(K, &mc.r, &mc.n[o->node]);
 			break;
 		case OP_DRAIN:
 			drain();
@@ -313,16 +321,15 @@ static void run_thread(int ti)
 		if (o->kind == OP_ARM || o->kind == OP_CANCEL) {
 			if (!t->my_seq)
 				fail("node %u: a post returned without "
-				     "publishing%" PRIu64 "%" PRIu64, o->node,
-				     0, 0);
-			if (t->my_seq > w.returned[o->node])
-				w.returned[o->node] = t->my_seq;
+				     "publishing", o->node);
+			if (t->my_seq > mc.returned[o->node])
+				mc.returned[o->node] = t->my_seq;
 		}
 		t->op = NULL;
 	}
 	if (ti == OWNER) {
 		/* wait for the posters, then one more drain */
-		while (!w.t[0].done || !w.t[1].done)
+		while (!mc.t[0].done || !mc.t[1].done)
 			mc_step("pause");
 		drain();
 	}
@@ -334,50 +341,49 @@ static void run_thread(int ti)
 /* after the last drain, with every thread done: the end state */
 static void check_end(void)
 {
-	SQ_QUEUE(K) *q = &w.r.sq_q;
+	SQ_QUEUE(K) *q = &mc.r.sq_q;
 
 	for (unsigned i = 0; i < NODES; i++) {
-		uint64_t last = w.seen_seq[i];
-		const struct pub *p = &w.pub[i][last];
-		bool queued = SQ_QUEUED(K, &w.n[i].base);
+		uint64_t last = mc.seen_seq[i];
+		const struct pub *p = &mc.pub[i][last];
+		bool queued = SQ_QUEUED(K, &mc.n[i].base);
 
-		if (w.applied[i] != last)
+		if (mc.applied[i] != last)
 			fail("node %u: at the end publication %" PRIu64
-			     " applied, %" PRIu64 " the last", i, w.applied[i],
+			     " applied, %" PRIu64 " the last", i, mc.applied[i],
 			     last);
-		else if (last && p->cmd == SQ__R_ARM && !w.fired_since[i] &&
-			 (!queued || SQ_KEY(K, &w.n[i].base) < p->key ||
-			  SQ_KEY(K, &w.n[i].base) > p->key + p->slack))
-			fail("node %u: armed last at %" PRIu64 " but %s",
-			     i, p->key, queued ? 1 : 0);
-		else if (last && (p->cmd == SQ__R_CANCEL || w.fired_since[i]) &&
+		else if (last && p->cmd == SQ__R_ARM && !mc.fired_since[i] &&
+			 (!queued || SQ_KEY(K, &mc.n[i].base) < p->key ||
+			  SQ_KEY(K, &mc.n[i].base) > p->key + p->slack))
+			fail("node %u: armed last at %" PRIu64 " but %s", i,
+			     p->key, queued ? "queued outside its window" :
+					      "not queued");
+		else if (last && (p->cmd == SQ__R_CANCEL || mc.fired_since[i]) &&
 			 queued)
-			fail("node %u: cancelled or fired last, still queued"
-			     "%" PRIu64 "%" PRIu64, i, 0, 0);
-		else if (!queued && !SQ_REMOTE_IDLE(K, &w.r, &w.n[i]))
-			fail("node %u: not queued, nothing pending, not idle"
-			     "%" PRIu64 "%" PRIu64, i, 0, 0);
+			fail("node %u: cancelled or fired last, still queued",
+			     i);
+		else if (!queued && !SQ_REMOTE_IDLE(K, &mc.r, &mc.n[i]))
+			fail("node %u: not queued, nothing pending, not idle",
+			     i);
 	}
 	if (SQ_CHECK(K, q) != 0)
-		fail("check() failed at the end%u%" PRIu64 "%" PRIu64, 0, 0,
-		     0);
-	if (!sq_remote__empty(&w.r.sq_in))
-		fail("the inbox is not empty at the end%u%" PRIu64 "%" PRIu64,
-		     0, 0, 0);
+		fail("check() failed at the end");
+	if (!sq_remote__empty(&mc.r.sq_in))
+		fail("the inbox is not empty at the end");
 }
 
 /* ---- the scheduler --------------------------------------------------- */
 
 static void world_init(const struct scenario *sc)
 {
-	memset(&w, 0, sizeof(w));
-	w.sc = sc;
-	w.cur = OWNER;		/* init is the owner's */
-	SQ_REMOTE_INIT(K, &w.r);
+	memset(&mc, 0, sizeof(mc));
+	mc.sc = sc;
+	mc.cur = OWNER;		/* init is the owner's */
+	SQ_REMOTE_INIT(K, &mc.r);
 	for (unsigned i = 0; i < NODES; i++)
-		SQ_REMOTE_NODE_INIT(K, &w.n[i]);
+		SQ_REMOTE_NODE_INIT(K, &mc.n[i]);
 	for (int i = 0; i < THREADS; i++) {
-		struct thread *t = &w.t[i];
+		struct thread *t = &mc.t[i];
 
 		getcontext(&t->ctx);
 		t->ctx.uc_stack.ss_sp = stacks[i];
@@ -386,36 +392,36 @@ static void world_init(const struct scenario *sc)
 		makecontext(&t->ctx, (void (*)(void))run_thread, 1, i);
 		t->at = "start";
 	}
-	w.words = shared_words();
+	mc.words = shared_words();
 	failure = NULL;
 }
 
 static bool enabled(unsigned i)
 {
-	const struct thread *t = &w.t[i];
+	const struct thread *t = &mc.t[i];
 
 	return !t->done &&
-	       (!t->paused || !t->waited || t->since != w.epoch);
+	       (!t->paused || !t->waited || t->since != mc.epoch);
 }
 
 /* run thread i one step (to where it parks next, or to its end) */
 static void step(unsigned i)
 {
-	w.trace[w.steps][0] = (char)('0' + i);
-	w.labels[w.steps] = w.t[i].at;
-	w.steps++;
-	w.cur = i;
-	if (w.t[i].paused) {
-		w.t[i].waited = true;
-		w.t[i].since = w.epoch;
+	mc.trace[mc.steps][0] = (char)('0' + i);
+	mc.labels[mc.steps] = mc.t[i].at;
+	mc.steps++;
+	mc.cur = i;
+	if (mc.t[i].paused) {
+		mc.t[i].waited = true;
+		mc.t[i].since = mc.epoch;
 	}
-	w.t[i].paused = false;
-	w.running = true;
-	swapcontext(&sched_ctx, &w.t[i].ctx);
-	w.running = false;
-	if (shared_words() != w.words) {
-		w.words = shared_words();
-		w.epoch++;
+	mc.t[i].paused = false;
+	mc.running = true;
+	swapcontext(&sched_ctx, &mc.t[i].ctx);
+	mc.running = false;
+	if (shared_words() != mc.words) {
+		mc.words = shared_words();
+		mc.epoch++;
 	}
 }
 
@@ -423,9 +429,9 @@ static void print_trace(const char *what)
 {
 	fprintf(stderr, "remote_model-" STR(K) ": %s: %s\n  schedule:", what,
 		failure);
-	for (unsigned i = 0; i < w.steps; i++)
-		fprintf(stderr, "%s %c:%s", i % 4 ? "" : "\n   ", w.trace[i][0],
-			w.labels[i]);
+	for (unsigned i = 0; i < mc.steps; i++)
+		fprintf(stderr, "%s %c:%s", i % 4 ? "" : "\n   ", mc.trace[i][0],
+			mc.labels[i]);
 	fprintf(stderr, "\n");
 }
 
@@ -465,29 +471,27 @@ static bool run_one(const struct scenario *sc, uint64_t *rng)
 		unsigned c[THREADS], n = candidates(last, c), k;
 
 		if (!n) {
-			if (w.t[0].done && w.t[1].done && w.t[OWNER].done)
+			if (mc.t[0].done && mc.t[1].done && mc.t[OWNER].done)
 				break;
-			fail("stuck: every thread waits for another%u%"
-			     PRIu64 "%" PRIu64, 0, 0, 0);
+			fail("stuck: every thread waits for another");
 			break;
 		}
-		if (w.steps >= MAXSTEPS - 1) {
-			fail("a schedule ran past %u steps%" PRIu64 "%" PRIu64,
-			     MAXSTEPS, 0, 0);
+		if (mc.steps >= MAXSTEPS - 1) {
+			fail("a schedule ran past %d steps", MAXSTEPS);
 			break;
 		}
 		if (rng) {
 			k = rng_below(rng, n);
-		} else if (w.steps < depth_forced) {
-			k = choice[w.steps];
+		} else if (mc.steps < depth_forced) {
+			k = choice[mc.steps];
 		} else {
 			k = 0;
-			choice[w.steps] = 0;
+			choice[mc.steps] = 0;
 		}
-		nchoices[w.steps] = n;
-		pre_before[w.steps] = pre;
-		can_preempt[w.steps] = last < THREADS && c[0] == last;
-		if (k > 0 && can_preempt[w.steps])
+		nchoices[mc.steps] = n;
+		pre_before[mc.steps] = pre;
+		can_preempt[mc.steps] = last < THREADS && c[0] == last;
+		if (k > 0 && can_preempt[mc.steps])
 			pre++;
 		last = c[k];
 		step(last);
@@ -525,7 +529,7 @@ static unsigned long explore(const struct scenario *sc, unsigned bound)
 			print_trace(sc->name);
 			exit(1);
 		}
-		if (!next_schedule(w.steps, bound))
+		if (!next_schedule(mc.steps, bound))
 			return runs;
 	}
 }
@@ -569,18 +573,18 @@ static void run_script(const struct script *s)
 	world_init(&s->sc);
 	for (; d->thread != END; d++) {
 		while (!failure && enabled(d->thread) &&
-		       w.steps < MAXSTEPS - 1) {
+		       mc.steps < MAXSTEPS - 1) {
 			step(d->thread);
-			if (w.t[d->thread].paused ||
-			    (d->until && !strcmp(w.t[d->thread].at, d->until)))
+			if (mc.t[d->thread].paused ||
+			    (d->until && !strcmp(mc.t[d->thread].at, d->until)))
 				break;
 		}
 	}
-	for (unsigned i = 0; !failure && w.steps < MAXSTEPS - 1; i++) {
+	for (unsigned i = 0; !failure && mc.steps < MAXSTEPS - 1; i++) {
 		unsigned n = 0;
 
 		for (unsigned j = 0; j < THREADS; j++)
-			n += !w.t[j].done;
+			n += !mc.t[j].done;
 		if (!n)
 			break;
 		if (enabled(i % THREADS))
@@ -593,7 +597,7 @@ static void run_script(const struct script *s)
 		exit(1);
 	}
 	printf("remote_model-" STR(K) ": script \"%s\": passed, %u steps\n",
-	       s->name, w.steps);
+	       s->name, mc.steps);
 }
 
 int main(int argc, char **argv)
