@@ -255,7 +255,7 @@ $(SQT_DIR)/headers: tests/headers.sh tests/tests.mk sqt-force
 	@chmod +x $@.tmp && mv $@.tmp $@
 
 # The README's first example, compiled with each backend and run.
-TEST_PROGS += tests/readme.sh
+TEST_PROGS += tests/readme.sh tests/docs.sh
 
 # An impossible SQ_TRING_* or SQ_LADDER_* setting is a compile-time error.
 TEST_PROGS += tests/config.sh

@@ -1,7 +1,7 @@
 # integrations/ross/ross.mk - ROSS on smartq's queue (make test-ross)
 #
 # ROSS is not packaged: name a checkout (git clone of ROSS-org/ROSS) with
-# ROSS_SRC. Without it test-ross says it skipped; with it, `make check`
+# ROSS_SRC; the tests last passed against ROSS commit dc3a6a0. Without it test-ross says it skipped; with it, `make check`
 # runs it too. Needs cmake, Open MPI (Debian: libopenmpi-dev openmpi-bin)
 # and patch. ROSS_KINDS: the backends built (ladder rb binom gavl);
 # ROSS_CTEST: those whose ROSS ctest also runs (none unless named: ROSS's
