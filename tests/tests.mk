@@ -254,7 +254,8 @@ $(SQT_DIR)/headers: tests/headers.sh tests/tests.mk sqt-force
 	   echo 'exec sh tests/headers.sh'; } > $@.tmp
 	@chmod +x $@.tmp && mv $@.tmp $@
 
-# The README's first example, compiled with each backend and run.
+# The README's C, compiled with each backend and run; no doc names an
+# issue or a commit (tests/docs.sh).
 TEST_PROGS += tests/readme.sh tests/docs.sh
 
 # An impossible SQ_TRING_* or SQ_LADDER_* setting is a compile-time error.
