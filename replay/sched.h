@@ -362,11 +362,31 @@ static void rp_fail(struct rp_sched *s, const char *msg)
 /* The CPU this thread runs now (on the virtual clock: the one running). */
 static _Thread_local struct rp_sched *rp__this;
 
+/*
+ * rp__this_now - rp__this of the thread running now.  A task's stack
+ * moves between threads inside rp_ctx_swap(), and a compiler may compute
+ * a thread-local's address once per function (clang does on aarch64,
+ * from TPIDR_EL0): read after the swap, that address is the old
+ * thread's.  A call it may not fold reads it afresh.
+ */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static struct rp_sched *rp__this_now(void)
+{
+#if defined(__GNUC__)
+	__asm__ __volatile__("" ::: "memory");	/* not const, not pure */
+#endif
+	return rp__this;
+}
+
 /* @s, or on SMP the CPU that runs the caller: a task's scheduler pointer
  * names its run, not its CPU, which changes when it moves. */
 static struct rp_sched *rp__cur(struct rp_sched *s)
 {
-	return s->smp && rp__this ? rp__this : s;
+	struct rp_sched *now = s->smp ? rp__this_now() : NULL;
+
+	return now ? now : s;
 }
 
 /* Real threads on more than one CPU (not the virtual clock). */
@@ -884,7 +904,7 @@ static struct rp_sched *rp__starting;
 
 static void rp__entry(void)
 {
-	struct rp_sched *s = rp__starting->smp ? rp__this : rp__starting;
+	struct rp_sched *s = rp__starting->smp ? rp__this_now() : rp__starting;
 	struct rp_task *t = s->curr;
 
 	rp__finish_switch(s);
@@ -1094,7 +1114,7 @@ static void rp__smp_cpu_start(struct rp_sched *s)
 /* The virtual clock's CPUs: each idle loop on a stack of its own. */
 static void rp__vcpu_entry(void)
 {
-	struct rp_sched *s = rp__this;
+	struct rp_sched *s = rp__this_now();
 	struct rp_smp *m = s->smp;
 	struct rp_sched *n;
 
