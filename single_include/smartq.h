@@ -10073,8 +10073,21 @@ struct sq_remote_inbox {
 /*
  * SQ__R_SELF - the calling thread, as the address of its errno: ISO C,
  * one per thread wherever there are threads, the same in every file.
+ * Read through a function the compiler may not fold: errno's address is
+ * a const function of the thread (glibc's __errno_location), so a
+ * function that switches stacks between threads (an M:N scheduler's, in
+ * the middle of it) could otherwise compare a cached, stale one.
  */
+#ifdef SQ__GNUC
+__attribute__((noinline, unused)) static const void *sq_remote__self(void)
+{
+	__asm__ __volatile__("" ::: "memory");	/* not const, not pure */
+	return (const void *)&errno;
+}
+#define SQ__R_SELF() sq_remote__self()
+#else
 #define SQ__R_SELF() ((const void *)&errno)
+#endif
 
 /* a thread waiting for another's few instructions (a poster of the same
  * node, or, for a drain, a half-pushed poster) */
