@@ -146,9 +146,12 @@ static struct {
 	uint64_t returned[NODES];	/* newest SEQ of a returned post */
 	uint64_t applied[NODES];	/* the SEQ last applied */
 	bool fired_since[NODES];	/* fired after its last apply */
-	char trace[MAXSTEPS][2];	/* the schedule, for a failure */
-	const char *labels[MAXSTEPS];
 } mc;
+
+/* the schedule run, for a failure: written step by step, never cleared
+ * (memset of mc stays small: it runs once a schedule) */
+static char trace[MAXSTEPS];
+static const char *labels[MAXSTEPS];
 
 static ucontext_t sched_ctx;
 static char stacks[THREADS][256 * 1024];
@@ -407,8 +410,8 @@ static bool enabled(unsigned i)
 /* run thread i one step (to where it parks next, or to its end) */
 static void step(unsigned i)
 {
-	mc.trace[mc.steps][0] = (char)('0' + i);
-	mc.labels[mc.steps] = mc.t[i].at;
+	trace[mc.steps] = (char)('0' + i);
+	labels[mc.steps] = mc.t[i].at;
 	mc.steps++;
 	mc.cur = i;
 	if (mc.t[i].paused) {
@@ -430,8 +433,8 @@ static void print_trace(const char *what)
 	fprintf(stderr, "remote_model-" STR(K) ": %s: %s\n  schedule:", what,
 		failure);
 	for (unsigned i = 0; i < mc.steps; i++)
-		fprintf(stderr, "%s %c:%s", i % 4 ? "" : "\n   ", mc.trace[i][0],
-			mc.labels[i]);
+		fprintf(stderr, "%s %c:%s", i % 4 ? "" : "\n   ", trace[i],
+			labels[i]);
 	fprintf(stderr, "\n");
 }
 
