@@ -135,13 +135,15 @@ static struct rp_task *rp24_pick(struct rp_sched *s)
 		if (sc.c)
 			break;
 		/* every runnable counter used up: recalculate every task's,
-		 * sleeping ones too (for_each_task), and scan again */
+		 * sleeping and dead ones too, as for_each_task() did (a
+		 * zombie stays in the list until reaped).  Not its state:
+		 * another CPU writes that outside this lock when it switches
+		 * the task in; the counter is only touched under it. */
 		s->recalcs++;
 		for (i = 0; i < s->nt; i++) {
 			struct rp_task *p = s->task[i];
 
-			if (p->state != RP_DEAD)
-				p->counter = (p->counter >> 1) + RP24_TICKS;
+			p->counter = (p->counter >> 1) + RP24_TICKS;
 		}
 	}
 	s->rq->dequeue(s->rq_main, sc.best);
