@@ -227,10 +227,25 @@ static void *rp26_q(const struct rp_sched *s, int array, int prio)
 	       ((size_t)array * RP26_MAX_PRIO + (size_t)prio) * s->rq->size;
 }
 
+/*
+ * Each queue's run_list: the tasks of the queue in its order (by pos),
+ * kept beside it for load_balance()'s walk from the tail, which the
+ * queue's own verbs (first, any-order visit) cannot do without visiting
+ * the whole queue.  The pick uses the queue; rp26_check() holds the two
+ * to the same tasks in the same order.  [0] the head, [1] the tail.
+ */
+static struct rp_task **rp26_rl(const struct rp_sched *s, int array,
+				int prio)
+{
+	return s->runlist + ((size_t)array * RP26_MAX_PRIO + (size_t)prio) * 2;
+}
+
 static void rp26_init(struct rp_sched *s)
 {
 	int a, p;
 
+	s->runlist = (struct rp_task **)rp_xcalloc(4 * RP26_MAX_PRIO,
+						   sizeof(*s->runlist));
 	s->arrays = rp_xcalloc(2 * RP26_MAX_PRIO, s->rq->size);
 	for (a = 0; a < 2; a++)
 		for (p = 0; p < RP26_MAX_PRIO; p++)
@@ -241,7 +256,9 @@ static void rp26_init(struct rp_sched *s)
 static void rp26_fini(struct rp_sched *s)
 {
 	free(s->arrays);
+	free(s->runlist);
 	s->arrays = NULL;
+	s->runlist = NULL;
 }
 
 static int rp26_bonus(const struct rp_task *t)	/* CURRENT_BONUS() */
@@ -265,16 +282,32 @@ static bool rp26_interactive(const struct rp_task *t)
 static void rp26_enqueue_array(struct rp_sched *s, struct rp_task *t,
 			       int array, uint64_t pos)
 {
+	struct rp_task **l = rp26_rl(s, array, t->prio), *a = l[1];
+
 	t->array = array;
 	t->pos = pos;
 	s->rq->enqueue(rp26_q(s, array, t->prio), t, pos);
 	s->arr_bits[array][t->prio / 64] |= (uint64_t)1 << (t->prio % 64);
+	/* after the last task before it: the tail (a new position), or the
+	 * head (curr back at its place: it was first) */
+	if (a && l[0]->pos > pos)
+		a = NULL;
+	while (a && a->pos > pos)
+		a = a->rl_prev;
+	t->rl_prev = a;
+	t->rl_next = a ? a->rl_next : l[0];
+	*(t->rl_next ? &t->rl_next->rl_prev : &l[1]) = t;
+	*(a ? &a->rl_next : &l[0]) = t;
 }
 
 static void rp26_dequeue_array(struct rp_sched *s, struct rp_task *t)
 {
 	void *q = rp26_q(s, t->array, t->prio);
+	struct rp_task **l = rp26_rl(s, t->array, t->prio);
 
+	*(t->rl_prev ? &t->rl_prev->rl_next : &l[0]) = t->rl_next;
+	*(t->rl_next ? &t->rl_next->rl_prev : &l[1]) = t->rl_prev;
+	t->rl_prev = t->rl_next = NULL;
 	s->rq->dequeue(q, t);
 	if (!s->rq->count(q))
 		s->arr_bits[t->array][t->prio / 64] &=
@@ -447,14 +480,6 @@ static void rp26_balance(struct rp_sched *s, bool idle, bool newidle)
 	rp__ask(s, busiest, idle ? 1 : imb / 2 ? imb / 2 : 1, idle);
 }
 
-static int rp__cmp_pos_desc(const void *a, const void *b)
-{
-	uint64_t x = (*(struct rp_task *const *)a)->pos;
-	uint64_t y = (*(struct rp_task *const *)b)->pos;
-
-	return (x < y) - (x > y);
-}
-
 struct rp__collect {
 	struct rp_task **t;
 	unsigned n;
@@ -470,9 +495,9 @@ static void rp__collect_one(struct rp_task *t, void *arg)
 /*
  * load_balance()'s walk on the busiest CPU: the expired array first if
  * it has tasks (likely cache-cold), then the active one; the best
- * priority first; each queue from its tail; CAN_MIGRATE_TASK(): when
- * idle, only a task that left its CPU more than cache_decay_ticks ago.
- * The kernel walks the list; here a queue is visited whole (O(length)).
+ * priority first; each queue's run_list from its tail;
+ * CAN_MIGRATE_TASK(): when idle, only a task that left its CPU more than
+ * cache_decay_ticks ago.  It costs the tasks taken and skipped.
  */
 static unsigned rp26_detach(struct rp_sched *s, unsigned to, unsigned n,
 			    bool idle, struct rp_task **out)
@@ -488,18 +513,12 @@ static unsigned rp26_detach(struct rp_sched *s, unsigned to, unsigned n,
 		n = 1;
 	for (pass = 0; pass < 2 && k < n; pass++) {
 		for (idx = 0; idx < RP26_MAX_PRIO && k < n; idx++) {
-			struct rp__collect c;
-			unsigned j;
+			struct rp_task *t, *prev;
 
 			if (!(s->arr_bits[arr][idx / 64] >> (idx % 64) & 1))
 				continue;
-			c.t = s->scratch + s->nt;
-			c.n = 0;
-			s->rq->visit(rp26_q(s, arr, idx), rp__collect_one, &c);
-			qsort(c.t, c.n, sizeof(*c.t), rp__cmp_pos_desc);
-			for (j = 0; j < c.n && k < n; j++) {
-				struct rp_task *t = c.t[j];
-
+			for (t = rp26_rl(s, arr, idx)[1]; t && k < n; t = prev) {
+				prev = t->rl_prev;
 				if (idle && now - t->last_run <= RP26_CACHE_DECAY)
 					continue;
 				rp26_dequeue_array(s, t);
@@ -529,7 +548,18 @@ static int rp26_check(struct rp_sched *s)
 			const void *q = rp26_q(s, a, p);
 			bool bit = s->arr_bits[a][p / 64] >> (p % 64) & 1;
 
+			struct rp_task **l = rp26_rl(s, a, p), *t, *prev = NULL;
+			size_t n = 0;
+
 			if (s->rq->check(q) || bit != (s->rq->count(q) > 0))
+				return -1;
+			/* the run_list: the queue's tasks, in its order */
+			for (t = l[0]; t; prev = t, t = t->rl_next, n++)
+				if (t->rl_prev != prev || t->array != a ||
+				    t->prio != p || (prev && prev->pos >= t->pos))
+					return -1;
+			if (l[1] != prev || n != s->rq->count(q) ||
+			    s->rq->first(q) != l[0])
 				return -1;
 		}
 	return 0;

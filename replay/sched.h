@@ -106,6 +106,7 @@ struct rp_task {
 	/* 2.6.0 */
 	int prio, time_slice, array;
 	uint64_t sleep_avg;
+	struct rp_task *rl_prev, *rl_next;	/* on its queue's run_list */
 	/* SMP */
 	unsigned cpu;			/* task_cpu(): where it runs or last ran */
 	atomic_int on_cpu;		/* its context is in use on a CPU */
@@ -270,6 +271,7 @@ struct rp_sched {
 	/* the policy's state */
 	void *rq_main;			/* one queue of kind rq (2.4, CFS) */
 	void *arrays;			/* 2.6.0: 2 x 140 queues */
+	struct rp_task **runlist;	/* 2.6.0: their lists (head, tail) */
 	uint64_t arr_bits[2][3];
 	int active;
 	uint64_t expired_ts;

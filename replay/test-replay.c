@@ -711,6 +711,49 @@ SQ_TEST(o1_arrays_pick)
 	rp_fini(&s);
 }
 
+/* 2.6.0's load_balance() walk on every kind: each queue's run_list from
+ * its tail, an idle pull skipping the cache-hot; curr put back at its
+ * place (the head); the list and the queue agree throughout. */
+SQ_TEST(o1_detach_walks_from_tail)
+{
+	size_t k;
+
+	for (k = 0; k < RP_NQUEUES; k++) {
+		struct rp_sched s;
+		struct rp_task *out[4];
+		unsigned i;
+
+		rp_init(&s, pol("linux-2.6.0"), &rp_rqops[k], true);
+		for (i = 0; i < 5; i++)
+			rp_spawn(&s, idle_fn, NULL);
+		s.vclock = 10 * RP_MS;
+		for (i = 0; i < 5; i++) {
+			s.task[i]->last_run = RP_MS;	/* cold */
+			rp__enqueue(&s, s.task[i], false);
+		}
+		s.task[4]->last_run = s.vclock - RP_MS;	/* hot */
+		/* curr (task 0, the first) goes back to the head */
+		s.curr = s.pol->pick(&s);
+		SQ_ASSERT(s.curr == s.task[0]);
+		s.curr->state = RP_RUNNABLE;
+		s.pol->put_prev(&s, s.curr);
+		s.curr = NULL;
+		SQ_ASSERT_EQ(s.pol->check(&s), 0);
+		/* idle: one task, the last cold one */
+		SQ_ASSERT_EQ(s.pol->detach(&s, 1, 3, true, out), 1);
+		SQ_ASSERT(out[0] == s.task[3]);
+		SQ_ASSERT_EQ(s.pol->check(&s), 0);
+		/* busy: as many as asked, from the tail, hot ones too */
+		SQ_ASSERT_EQ(s.pol->detach(&s, 1, 2, false, out), 2);
+		SQ_ASSERT(out[0] == s.task[4] && out[1] == s.task[2]);
+		SQ_ASSERT_EQ(s.pol->check(&s), 0);
+		SQ_ASSERT(s.pol->pick(&s) == s.task[0]);
+		SQ_ASSERT(s.pol->pick(&s) == s.task[1]);
+		SQ_ASSERT(s.pol->pick(&s) == NULL);
+		rp_fini(&s);
+	}
+}
+
 /* ---- two CPUs ---- */
 
 struct smp_check {
@@ -718,7 +761,7 @@ struct smp_check {
 	const struct rp_sched *last_from;
 	uint64_t last_drain;
 	unsigned in_answer;
-	uint64_t last_key;
+	uint64_t last_key, last_pos;
 	int last_cls;
 	char why[120];
 };
@@ -742,7 +785,8 @@ static void smp_bad_move(struct smp_check *sc, const char *why)
 /*
  * Each task the busiest CPU moves, against its policy's rule: not on a
  * CPU; 2.6.0: an idle pull takes one task, cache-cold, and a pull walks
- * the expired array before the active one and the best priority first;
+ * the expired array before the active one, the best priority first and
+ * each queue from its tail;
  * CFS and EEVDF: never a cache-hot task, at most nr_migrate, 2.6.35's
  * newest first and 6.6's oldest first.
  */
@@ -781,8 +825,12 @@ static void smp_on_move(struct rp_sched *from, struct rp_task *t,
 			       (cls == sc->last_cls &&
 				(uint64_t)t->prio < sc->last_key)))
 			smp_bad_move(sc, "2.6.0: not expired/best-prio first");
+		if (!first && cls == sc->last_cls &&
+		    (uint64_t)t->prio == sc->last_key && t->pos > sc->last_pos)
+			smp_bad_move(sc, "2.6.0: not a queue's tail first");
 		sc->last_cls = cls;
 		sc->last_key = (uint64_t)t->prio;
+		sc->last_pos = t->pos;
 	} else {
 		bool oldest = !strcmp(pn, "eevdf-6.6");
 
@@ -935,6 +983,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(wakeup_preemption_eevdf),
 	SQ_T(goodness_picks),
 	SQ_T(o1_arrays_pick),
+	SQ_T(o1_detach_walks_from_tail),
 	SQ_T(smp_every_policy_every_queue),
 	SQ_T(smp_24_reschedule_idle),
 	SQ_T(smp_threads),
