@@ -92,6 +92,7 @@ struct rp_task {
 	struct rp_task *wnext;		/* on a channel's wait list */
 	unsigned id;
 	enum rp_state state;
+	bool unborn;			/* made runnable by rp_fork(), not rp_start() */
 	bool on_rq;			/* queued or curr, as the kernel's on_rq */
 	uint64_t sum_exec;		/* ns run, measured */
 	uint64_t sleep_start;		/* when it last blocked */
@@ -122,7 +123,7 @@ struct rp_task {
 	uint64_t user[4];
 };
 
-enum { RP_ARRIVE_WAKE = 1, RP_ARRIVE_MIGRATE = 2 };
+enum { RP_ARRIVE_WAKE = 1, RP_ARRIVE_MIGRATE = 2, RP_ARRIVE_FORK = 3 };
 
 /* The task that holds union rp_node @n (its first member). */
 static struct rp_task *rp__task(const void *n)
@@ -302,6 +303,7 @@ struct rp_sched {
 	uint64_t next_balance, nticks;
 	unsigned prev_load[RP_MAXCPU];	/* 2.6.0's prev_cpu_load[] */
 	uint64_t t0c, t1c;		/* this CPU's start and end */
+	bool t0_seen;			/* t0c taken at rp_mark_start() */
 	/* the virtual clock's CPUs, on one thread */
 	struct rp_ctx vmain;		/* this CPU's idle loop */
 	char *vstack;
@@ -314,6 +316,8 @@ struct rp_sched {
  * struct rp_smp - the CPUs of one run and what they share
  * @lock: linux-2.4's runqueue_lock (its one run queue)
  * @inflight: posts not yet applied (the virtual clock's deadlock test)
+ * @start: rp_mark_start() was called: each CPU's time starts at its next
+ *	drain
  * @pin: real threads: pin the calling thread to CPU @i's core
  * @on_move: called by the busiest CPU for each task it moves (tests)
  */
@@ -325,6 +329,7 @@ struct rp_smp {
 	atomic_int err;
 	atomic_uint_least64_t post_seq;
 	atomic_long inflight;
+	atomic_int start;
 	atomic_flag lock;
 	atomic_uint ready;
 	struct rp_ctx host;
@@ -656,10 +661,10 @@ static void rp__arrive(struct rp_sched *s, struct rp_task *t)
 		rp__pause();	/* its last CPU is saving its context */
 	t->moved = t->cpu != s->id;
 	t->cpu = s->id;
-	if (t->arrive == RP_ARRIVE_WAKE) {
+	if (t->arrive == RP_ARRIVE_WAKE || t->arrive == RP_ARRIVE_FORK) {
 		rp_account(s, rp_now(s));
-		rp__enqueue(s, t, true);
-		s->remote_wakes++;
+		rp__enqueue(s, t, t->arrive == RP_ARRIVE_WAKE);
+		s->remote_wakes += t->arrive == RP_ARRIVE_WAKE;
 	} else {
 		t->state = RP_RUNNABLE;
 		t->on_rq = true;
@@ -681,6 +686,11 @@ static void rp__drain(struct rp_sched *s)
 
 	if (!s->smp)
 		return;
+	if (!s->t0_seen &&
+	    atomic_load_explicit(&s->smp->start, memory_order_relaxed)) {
+		s->t0_seen = true;	/* the measured time starts here */
+		s->t0c = rp_now(s);
+	}
 	atomic_store_explicit(&s->drains,
 			      atomic_load_explicit(&s->drains,
 						   memory_order_relaxed) + 1,
@@ -958,6 +968,7 @@ static void rp_smp_init(struct rp_smp *m, struct rp_sched *cpus, unsigned n,
 	atomic_init(&m->err, 0);
 	atomic_init(&m->post_seq, 0);
 	atomic_init(&m->inflight, 0);
+	atomic_init(&m->start, 0);
 	atomic_init(&m->ready, 0);
 	atomic_flag_clear(&m->lock);
 	for (i = 0; i < n; i++) {
@@ -1010,9 +1021,10 @@ static struct rp_task *rp_spawn(struct rp_sched *s,
 	return t;
 }
 
-/* rp_start - make every spawned task runnable, in spawn order; on SMP
- * each where its kernel's fork put it (select_task_rq(SD_BALANCE_FORK),
- * or the parent's CPU, 0). */
+/* rp_start - make every spawned task runnable, in spawn order, but those
+ * marked unborn (a running task forks them, rp_fork()); on SMP each where
+ * its kernel's fork put it (select_task_rq(SD_BALANCE_FORK), or the
+ * parent's CPU, 0). */
 static void rp_start(struct rp_sched *s)
 {
 	unsigned i;
@@ -1036,6 +1048,8 @@ static void rp_start(struct rp_sched *s)
 		struct rp_sched *c = s;
 
 		rp_ctx_make(&t->ctx, s->stacks + (size_t)i * sz, sz, rp__entry);
+		if (t->unborn)
+			continue;	/* its parent forks it */
 		if (s->smp && s->pol->select_cpu)
 			c = s->smp->cpu[s->pol->select_cpu(s, t, true)];
 		t->cpu = c->id;
@@ -1466,6 +1480,57 @@ static void rp_read_all(struct rp_chan *c, void *p, size_t len)
 
 	while (got < len)
 		got += rp_read(c, (char *)p + got, len - got);
+}
+
+/*
+ * rp_fork - curr makes @t (spawned unborn) runnable, as the kernel's
+ * fork (a system call): where the policy's fork rule puts it
+ * (select_task_rq() with SD_BALANCE_FORK), else on curr's CPU (2.6.0's
+ * wake_up_forked_process()); 2.4's wake_up_process() on its one queue,
+ * with reschedule_idle().  A new task, not a woken one; it may preempt
+ * curr by the wakeup rule.
+ */
+static void rp_fork(struct rp_sched *s, struct rp_task *t)
+{
+	struct rp_sched *c;
+
+	s = rp__cur(s);
+	rp__syscall(s);
+	t->unborn = false;
+	t->cpu = s->id;
+	c = s->smp && !s->pol->shared_rq && s->pol->select_cpu
+		    ? s->smp->cpu[s->pol->select_cpu(s, t, true)] : s;
+	if (s->smp && s->pol->shared_rq) {
+		rp__lock24(s);
+		rp__enqueue(s, t, false);
+		s->pol->resched_idle(s, t);
+		rp__unlock24(s);
+	} else if (c != s) {
+		rp__post(s, c, t, RP_ARRIVE_FORK);
+	} else {
+		rp_account(s, rp_now(s));
+		rp__enqueue(s, t, false);
+		rp__check_preempt(s, t);
+	}
+	rp__sysret(s);
+}
+
+/*
+ * rp_mark_start - the measured time starts now (hackbench's gettimeofday()
+ * before its start signal): on one CPU the run's t0; on SMP this CPU's,
+ * and each other CPU's at its next drain (a few microseconds later on
+ * real threads: it drains in its idle loop and at every preemption point).
+ */
+static void rp_mark_start(struct rp_sched *s)
+{
+	s = rp__cur(s);
+	if (!s->smp) {
+		s->t0 = rp_now(s);
+		return;
+	}
+	s->t0_seen = true;
+	s->t0c = rp_now(s);
+	atomic_store_explicit(&s->smp->start, 1, memory_order_relaxed);
 }
 
 #endif /* RP_SCHED_H */

@@ -24,7 +24,39 @@ struct rp_hb {
 	unsigned groups, fds, loops;
 	size_t datasize, buf;
 	struct rp_chan *chan;		/* groups * fds */
+	/* the start: each child writes a byte to ready and waits on wake */
+	struct rp_chan ready, wake;
+	char *go;			/* the start signal's bytes */
+	size_t nchildren;
 };
+
+/* hackbench's ready(): tell the parent, then wait for its start signal
+ * (a poll() of wakefd there; a read of the byte here, one for each) */
+static void rp_hb_ready(struct rp_hb *hb)
+{
+	char b = 1;
+
+	rp_write(&hb->ready, &b, 1);
+	(void)rp_read(&hb->wake, &b, 1);
+}
+
+/* hackbench's main(): fork every child (each runs to its ready() and
+ * blocks), wait for them all, then the time starts and every child is
+ * woken at once; its reaping is left out (the run ends at the last exit) */
+static void rp_hb_parent(struct rp_task *t)
+{
+	struct rp_hb *hb = (struct rp_hb *)t->arg;
+	struct rp_sched *s = t->s;
+	char buf[512];
+	size_t i, got = 0;
+
+	for (i = 1; i <= hb->nchildren; i++)
+		rp_fork(s, s->task[t->id + i]);
+	while (got < hb->nchildren)
+		got += rp_read(&hb->ready, buf, sizeof(buf));
+	rp_mark_start(s);
+	rp_write(&hb->wake, hb->go, hb->nchildren);
+}
 
 struct rp_result {
 	double seconds;			/* hackbench: completion time */
@@ -45,6 +77,7 @@ static void rp_hb_receiver(struct rp_task *t)
 	size_t left = (size_t)hb->fds * hb->loops * hb->datasize;
 	char data[512];
 
+	rp_hb_ready(hb);
 	while (left) {
 		size_t want = hb->datasize < left ? hb->datasize : left;
 		size_t n = rp_read(c, data, want < sizeof(data) ? want
@@ -63,6 +96,7 @@ static void rp_hb_sender(struct rp_task *t)
 	unsigned i, j;
 
 	memset(data, (int)(t->id & 0x7f), sizeof(data));
+	rp_hb_ready(hb);
 	for (i = 0; i < hb->loops; i++)
 		for (j = 0; j < hb->fds; j++)
 			rp_write(&c[j], data, hb->datasize);
@@ -151,12 +185,24 @@ static void rp_hackbench(struct rp_result *r, const struct rp_policy *pol,
 					       sizeof(*hb.chan));
 	for (i = 0; i < groups * fds; i++)
 		rp_chan_init(&hb.chan[i], sp, o->buf);
+	hb.nchildren = 2 * (size_t)groups * fds;
+	rp_chan_init(&hb.ready, sp, hb.nchildren);
+	rp_chan_init(&hb.wake, sp, hb.nchildren);
+	hb.go = (char *)rp_xcalloc(1, hb.nchildren);
+	(void)rp_spawn(sp, rp_hb_parent, &hb);
 	for (g = 0; g < groups; g++) {
-		for (i = 0; i < fds; i++)
-			rp_spawn(sp, rp_hb_receiver, &hb)->user[0] =
-				g * fds + i;
-		for (i = 0; i < fds; i++)
-			rp_spawn(sp, rp_hb_sender, &hb)->user[0] = g;
+		for (i = 0; i < fds; i++) {
+			struct rp_task *c = rp_spawn(sp, rp_hb_receiver, &hb);
+
+			c->user[0] = g * fds + i;
+			c->unborn = true;
+		}
+		for (i = 0; i < fds; i++) {
+			struct rp_task *c = rp_spawn(sp, rp_hb_sender, &hb);
+
+			c->user[0] = g;
+			c->unborn = true;
+		}
 	}
 	rp_start(sp);
 	(void)rp_run(sp);
@@ -165,6 +211,9 @@ static void rp_hackbench(struct rp_result *r, const struct rp_policy *pol,
 		r->ops += hb.chan[i].bytes / o->datasize;
 		rp_chan_fini(&hb.chan[i]);
 	}
+	rp_chan_fini(&hb.ready);
+	rp_chan_fini(&hb.wake);
+	free(hb.go);
 	rp__result(r, sp);
 	r->sink = sp->virt ? sp->vclock : 0;
 	if (!r->err && r->ops != (uint64_t)groups * fds * fds * o->loops) {
