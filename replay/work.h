@@ -5,8 +5,9 @@
  * hackbench, as Rusty Russell's program of December 2001 that OSDL ran in
  * 2003: each group has @fds receivers, each reading its own channel (a
  * socket pair), and @fds senders, each writing @loops messages of
- * @datasize bytes to every receiver of its group.  The time runs from the
- * moment every task is runnable to the last receiver's exit.
+ * @datasize bytes to every receiver of its group.  A parent forks them,
+ * each tells it that it is ready and waits; the time runs from the
+ * parent's start signal to the last child's exit.
  *
  * tbench with one client: the client sends a request and blocks for the
  * reply; the server reads it, computes, replies.  Beside them, @bg
@@ -139,7 +140,7 @@ struct rp_hb_opts {
 
 /*
  * rp_hackbench - one run; the time is the scheduler's clock (wall or
- * virtual) from the first switch to the last exit
+ * virtual) from the start signal to the last exit
  */
 static void rp_hackbench(struct rp_result *r, const struct rp_policy *pol,
 			 const struct rp_rqops *rq, bool virt,
