@@ -192,6 +192,79 @@ static unsigned pick_queued(uint64_t *rs)
 	return model.e[rng_below(rs, (unsigned)model.n)].id;
 }
 
+/* expire()'s callback in a mix: each node fired must be due and come in
+ * the ring's order (exactly the model's at Tg = 1; late nodes before the
+ * rest, the rest by the guarantee); it is dropped from the model and now
+ * and then re-armed past now, or an idle node armed due (which must fire
+ * in the same call) */
+struct mix_expire {
+	const struct mix *mx;
+	uint64_t *rs, now, time;
+	size_t step, fired, armed_due, cancelled_due;
+	bool past_late;
+};
+
+static void mix_fire(struct sq_tring_node *x, void *arg)
+{
+	struct mix_expire *e = (struct mix_expire *)arg;
+	const struct mix *mx = e->mx;
+	size_t step = e->step;
+	unsigned id = id_of(x), other, mid = MAXN;
+	uint64_t key;
+
+	MIX_ASSERT(!sq_tring_queued(x), "expire: fn got a queued node");
+	MIX_ASSERT(sqm_queued(&model, id), "expire: fired a node the model lacks");
+	MIX_ASSERT(x->key <= e->now, "expire: fired a node not due");
+	if (mx->exact) {
+		sqm_first(&model, &mid, NULL);
+		MIX_ASSERT(mid == id, "expire: order differs from the model");
+	} else if (x->key < e->time) {
+		MIX_ASSERT(!e->past_late, "expire: a late node after the others");
+	} else {
+		e->past_late = true;
+		MIX_ASSERT(sqm_gran_pop_ok(&model, e->time, mx->shift, id),
+			   "expire: order breaks the ring's guarantee");
+	}
+	sqm_dequeue(&model, id);
+	e->time = sqm_gran_time_after_pop(e->time, mx->shift, x->key);
+	e->fired++;
+	switch (rng_below(e->rs, 8)) {
+	case 0: case 1:		/* a period: past now */
+		key = sat_add(e->now, 1 + rng_below(e->rs, 3) *
+			      (rng_next(e->rs) >> rng_below(e->rs, 64)));
+		if (key > e->now) {
+			(void)sq_tring_requeue(&ring, x, key);
+			sqm_enqueue(&model, id, key);
+		}
+		break;
+	case 2:			/* arm an idle node due now: fires too */
+		other = rng_below(e->rs, mx->n);
+		if (e->armed_due < 4 && other != id &&
+		    !sqm_queued(&model, other)) {
+			key = e->now - rng_below(e->rs, 3) *
+			      (e->now > 3 ? 1 : 0);
+			if (key >= e->time || !mx->exact) {
+				e->armed_due++;
+				(void)sq_tring_enqueue(&ring, &nodes[other], key);
+				sqm_enqueue(&model, other, key);
+				if (key < e->time)	/* late: after others */
+					e->past_late = false;
+			}
+		}
+		break;
+	case 3:			/* cancel another node */
+		if (sqm_count(&model)) {
+			other = pick_queued(e->rs);
+			e->cancelled_due += nodes[other].key <= e->now;
+			(void)sq_tring_dequeue(&ring, &nodes[other]);
+			sqm_dequeue(&model, other);
+		}
+		break;
+	default:		/* done with it */
+		break;
+	}
+}
+
 static void run_mix(const struct mix *mx)
 {
 	uint64_t rs = mx->seed, time;
@@ -278,6 +351,31 @@ static void run_mix(const struct mix *mx)
 				MIX_ASSERT(x == NULL, "pop_due popped a node not due");
 			}
 			MIX_ASSERT(sq_tring_time(&ring) == time, "time after pop_due");
+		} else {
+			struct mix_expire e;
+			size_t due = 0, i;
+
+			e.mx = mx;
+			e.rs = &rs;
+			e.now = pick_now(mx, &rs);
+			e.time = time;
+			e.step = step;
+			e.fired = 0;
+			e.armed_due = 0;
+			e.cancelled_due = 0;
+			e.past_late = false;
+			for (i = 0; i < model.n; i++)
+				due += model.e[i].key <= e.now;
+			MIX_ASSERT(sq_tring_expire(&ring, e.now, mix_fire, &e) ==
+				   e.fired, "expire's count is not the nodes fired");
+			MIX_ASSERT(e.fired + e.cancelled_due >= due,
+				   "expire left a due node");
+			for (i = 0; i < model.n; i++)
+				MIX_ASSERT(model.e[i].key > e.now,
+					   "a due node is queued after expire");
+			time = sqm_gran_time_after_advance(&model, e.time,
+							    mx->shift, e.now);
+			MIX_ASSERT(sq_tring_time(&ring) == time, "time after expire");
 		}
 		/* after every step: count, first, time */
 		MIX_ASSERT(sq_tring_count(&ring) == sqm_count(&model), "count differs");
@@ -390,6 +488,173 @@ static struct sq_tring_node *pop_id(unsigned expect)
 	SQ_ASSERT_EQ(id_of(x), expect);
 	SQ_ASSERT(sq_tring_check(&ring) == 0);
 	return x;
+}
+
+/* expire()'s order, as fired: ids into a list */
+struct fired {
+	unsigned id[MAXN];
+	size_t n;
+	uint64_t rearm;		/* 0, or each node re-armed at key + this */
+};
+
+static void note_fired(struct sq_tring_node *x, void *arg)
+{
+	struct fired *f = (struct fired *)arg;
+
+	SQ_ASSERT(!sq_tring_queued(x));
+	SQ_ASSERT(f->n < MAXN);
+	f->id[f->n++] = id_of(x);
+	if (f->rearm)
+		(void)sq_tring_requeue(&ring, x, x->key + f->rearm);
+}
+
+/* Tg = 16: a tick's nodes are FIFO, so pop_due() stops at one not yet due;
+ * expire() fires the due ones behind it too, in their order, and leaves
+ * the rest in theirs; late nodes first; re-armed nodes do not fire again */
+SQ_TEST(tring_expire)
+{
+	static struct fired f;
+
+	reset(4, 1600);			/* tick 100 */
+	SQ_ASSERT(sq_tring_enqueue(&ring, &nodes[0], 1620));	/* tick 101 */
+	(void)sq_tring_enqueue(&ring, &nodes[1], 1612);		/* tick 100 */
+	(void)sq_tring_enqueue(&ring, &nodes[2], 1660);		/* tick 103 */
+	(void)sq_tring_enqueue(&ring, &nodes[3], 1669);		/* not due */
+	(void)sq_tring_enqueue(&ring, &nodes[4], 1661);
+	(void)sq_tring_enqueue(&ring, &nodes[5], 1668);		/* not due */
+	(void)sq_tring_enqueue(&ring, &nodes[6], 1665);
+	(void)sq_tring_enqueue(&ring, &nodes[7], 1600 + 64 * NS);	/* far */
+	(void)sq_tring_enqueue(&ring, &nodes[8], 1500);		/* late */
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+	f.n = 0;
+	f.rearm = 1000;
+	SQ_ASSERT_EQ(sq_tring_expire(&ring, 1665, note_fired, &f), 6);
+	SQ_ASSERT_EQ(f.n, 6);
+	SQ_ASSERT_EQ(f.id[0], 8);
+	SQ_ASSERT_EQ(f.id[1], 1);
+	SQ_ASSERT_EQ(f.id[2], 0);
+	SQ_ASSERT_EQ(f.id[3], 2);
+	SQ_ASSERT_EQ(f.id[4], 4);
+	SQ_ASSERT_EQ(f.id[5], 6);
+	SQ_ASSERT_EQ(sq_tring_time(&ring), 1664);
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+	/* the rest of tick 103 in its order, then the re-armed, the far */
+	SQ_ASSERT(sq_tring_first(&ring) == &nodes[3]);
+	SQ_ASSERT_EQ(sq_tring_count(&ring), 9);
+	f.n = 0;
+	f.rearm = 0;
+	SQ_ASSERT_EQ(sq_tring_expire(&ring, 1669, note_fired, &f), 2);
+	SQ_ASSERT_EQ(f.id[0], 3);
+	SQ_ASSERT_EQ(f.id[1], 5);
+	/* nothing due: time moves, nothing fires; an empty ring */
+	SQ_ASSERT_EQ(sq_tring_expire(&ring, 2000, note_fired, &f), 0);
+	SQ_ASSERT_EQ(sq_tring_time(&ring), 2000);
+	SQ_ASSERT_EQ(sq_tring_expire(&ring, UINT64_MAX, note_fired, &f), 7);
+	SQ_ASSERT_EQ(f.id[f.n - 1], 7);
+	SQ_ASSERT(sq_tring_empty(&ring));
+	SQ_ASSERT_EQ(sq_tring_expire(&ring, UINT64_MAX, note_fired, &f), 0);
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+
+	/* the time past now (a pop moved it): only late nodes can be due,
+	 * and those past now stay, in their order */
+	reset(0, 0);
+	(void)sq_tring_enqueue(&ring, &nodes[0], 500);
+	(void)sq_tring_pop(&ring);				/* time 500 */
+	(void)sq_tring_enqueue(&ring, &nodes[1], 400);		/* late */
+	(void)sq_tring_enqueue(&ring, &nodes[2], 100);		/* late */
+	(void)sq_tring_enqueue(&ring, &nodes[3], 450);		/* late */
+	(void)sq_tring_enqueue(&ring, &nodes[4], 200);		/* late */
+	(void)sq_tring_enqueue(&ring, &nodes[5], 600);
+	f.n = 0;
+	SQ_ASSERT_EQ(sq_tring_expire(&ring, 300, note_fired, &f), 2);
+	SQ_ASSERT_EQ(f.id[0], 2);
+	SQ_ASSERT_EQ(f.id[1], 4);
+	SQ_ASSERT_EQ(sq_tring_time(&ring), 500);
+	SQ_ASSERT(sq_tring_check(&ring) == 0);
+	pop_id(1);
+	pop_id(3);
+	pop_id(5);
+}
+
+/* expire(now) against a pop_due(now) loop on a twin ring, the same random
+ * keys at every distance and granularity: at Tg = 1 the same nodes in the
+ * same order; at Tg > 1 the loop's nodes first, then the due nodes it
+ * left (behind one not due), in the loop's ring's order; either way
+ * nothing due is left, and the time is the same */
+static void none_due(struct sq_tring_node *x, void *arg)
+{
+	SQ_ASSERT(x->key > *(const uint64_t *)arg);
+}
+
+static struct sq_tring twin;
+static struct sq_tring_node tnodes[MAXN];
+
+SQ_TEST(tring_expire_vs_pop_due)
+{
+	static struct fired f;
+	static unsigned loop[MAXN];
+	uint64_t seed = 0x5eed0e1e, rs;
+	unsigned run, i, r, nl;
+
+	for (run = 0; run < 200; run++) {
+		unsigned shift = run % 3 == 0 ? 0 : shifts[run % SQ_NELEM(shifts)];
+		unsigned n = 1 + rng_below(&seed, MAXN / 2);
+		uint64_t base = run % 2 ? rng_next(&seed) >> 8 : 0, now;
+
+		rs = rng_next(&seed);
+		if (shift > 40)
+			shift = 7;
+		reset(shift, base);
+		SQ_ASSERT(sq_tring_init_geom(&twin, shift, base));
+		for (i = 0; i < n; i++) {
+			uint64_t key = sat_add(base, rng_next(&rs) >>
+					       rng_below(&rs, 64));
+
+			sq_tring_node_init(&tnodes[i]);
+			(void)sq_tring_enqueue(&ring, &nodes[i], key);
+			(void)sq_tring_enqueue(&twin, &tnodes[i], key);
+		}
+		for (r = 0; r < 8 && sq_tring_count(&ring); r++) {
+			struct sq_tring_node *x;
+
+			now = sat_add(sq_tring_time(&ring),
+				      rng_next(&rs) >> rng_below(&rs, 64));
+			f.n = 0;
+			f.rearm = 0;
+			(void)sq_tring_expire(&ring, now, note_fired, &f);
+			for (nl = 0; (x = sq_tring_pop_due(&twin, now)); nl++)
+				loop[nl] = (unsigned)(x - tnodes);
+			SQ_ASSERTF(f.n >= nl, "seed %llu run %u round %u: "
+				   "expire fired fewer than pop_due\n",
+				   (unsigned long long)seed, run, r);
+			for (i = 0; i < nl; i++)
+				SQ_ASSERTF(f.id[i] == loop[i], "seed %llu run %u"
+					   " round %u: order differs at %u\n",
+					   (unsigned long long)seed, run, r, i);
+			SQ_ASSERTF(shift > 0 || f.n == nl, "seed %llu run %u: "
+				   "Tg = 1: expire fired more\n",
+				   (unsigned long long)seed, run);
+			for (; i < f.n; i++) {	/* the ones pop_due left */
+				x = sq_tring_first(&twin);
+				SQ_ASSERT(x != NULL);
+				if (x->key > now) {	/* behind: find it */
+					x = &tnodes[f.id[i]];
+					SQ_ASSERT(sq_tring_queued(x));
+				} else {
+					SQ_ASSERT_EQ((unsigned)(x - tnodes),
+						     f.id[i]);
+				}
+				SQ_ASSERT(x->key <= now);
+				(void)sq_tring_dequeue(&twin, x);
+			}
+			(void)sq_tring_advance(&twin, now);
+			SQ_ASSERT_EQ(sq_tring_count(&ring), sq_tring_count(&twin));
+			SQ_ASSERT_EQ(sq_tring_time(&ring), sq_tring_time(&twin));
+			x = sq_tring_first(&ring);
+			(void)sq_tring_visit(&ring, none_due, &now);
+			SQ_ASSERT(sq_tring_check(&ring) == 0);
+		}
+	}
 }
 
 SQ_TEST(tring_init_geom)
@@ -1474,6 +1739,36 @@ static double cost_sawtooth(unsigned n)
 	return cost_end();
 }
 
+/* a timer service's expiry: n periodic timers of periods 1 .. 4 half
+ * rings at Tg = 8, the clock ticking by a few ticks and expire() firing
+ * what is due, each fired timer re-armed a period on (a fire counts as a
+ * call, as a pop would) */
+static void c_rearm(struct sq_tring_node *x, void *arg)
+{
+	(void)arg;
+	cost_calls++;
+	(void)sq_tring_requeue(&ring, x, x->key + 8 * HALF * (1 + id_of(x) % 4) +
+			       id_of(x) % 7);
+}
+
+static double cost_expire(unsigned n)
+{
+	uint64_t now = 0;
+	unsigned i;
+
+	reset(3, 0);
+	for (i = 0; i < n; i++)
+		(void)sq_tring_enqueue(&ring, &nodes[i],
+				       1 + (uint64_t)i * 37 % (32 * HALF));
+	cost_start();
+	while (cost_calls < 4 * (unsigned long long)n) {
+		now += 1 + (now & 15);
+		cost_calls++;
+		(void)sq_tring_expire(&ring, now, c_rearm, NULL);
+	}
+	return cost_end();
+}
+
 static const struct {
 	const char *name;
 	double (*run)(unsigned n);
@@ -1487,6 +1782,7 @@ static const struct {
 	{ "requeue to the same key", cost_requeue_same },
 	{ "monotone", cost_monotone },
 	{ "sawtooth", cost_sawtooth },
+	{ "expire a tick at a time", cost_expire },
 };
 
 SQ_TEST(tring_cost_flat)
@@ -1572,6 +1868,29 @@ static void requeue_misaligned(void)
 			 ((char *)odd_store + 2), 7);
 }
 
+/* fn re-arms its node due: it would fire again, for ever */
+static void rearm_now(struct sq_tring_node *x, void *arg)
+{
+	(void)sq_tring_requeue(&oq1, x, *(const uint64_t *)arg);
+}
+
+static void expire_rearm_due(void)
+{
+	uint64_t now = 10;
+
+	sq_tring_init(&oq1);
+	sq_tring_node_init(&on[0]);
+	sq_tring_enqueue(&oq1, &on[0], 5);
+	(void)sq_tring_expire(&oq1, now, rearm_now, &now);
+}
+
+SQ_TEST(tring_expire_rearm_due_caught)
+{
+	child_expect_abort(expire_rearm_due,
+			   "sq_tring_expire: fn re-armed its node at or before"
+			   " now\n", "expire whose fn re-arms its node due");
+}
+
 SQ_TEST(tring_other_queue_caught)
 {
 	child_expect_abort(enqueue_misaligned,
@@ -1632,6 +1951,8 @@ static const sq_test_entry tests[] = {
 	SQ_T(tring_levels_coarse),
 	SQ_T(tring_cascade_bound),
 	SQ_T(tring_late_fifo),
+	SQ_T(tring_expire),
+	SQ_T(tring_expire_vs_pop_due),
 	SQ_T(tring_time),
 	SQ_T(tring_edge_keys),
 	SQ_T(tring_requeue),
@@ -1648,6 +1969,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(tring_cost_flat),
 #ifdef SQ_DEBUG
 	SQ_T(tring_other_queue_caught),
+	SQ_T(tring_expire_rearm_due_caught),
 	SQ_T(tring_internal_preconditions_caught),
 #endif
 };

@@ -84,6 +84,7 @@
  *   requeue     O(1) in place (same slot and already its tail), else
  *               dequeue + enqueue
  *   advance     O(1) + cascades, as pop
+ *   expire      O(1) a node fired, as pop (+ at Tg > 1 a walk of now's tick)
  *   check       O(Ns + K * 2^B + n)
  *
  * Reading order, the ordinary path first: the places (tag, lists,
@@ -91,7 +92,9 @@
  * past the ring, the cascade); the public API.  Then the fallback, a far
  * slot's lost minimum, which only a far slot whose first node leaves again
  * and again before time reaches it needs (entered through one call,
- * sq_tring__lost_min()); then sq_tring_check().
+ * sq_tring__lost_min()); the due nodes behind one that is not, which only
+ * sq_tring_expire() at Tg > 1 needs (sq_tring__due_first()); then
+ * sq_tring_check().
  *
  * Configuration: SQ_TRING_SLOTS, the ring's slot count Ns, a power of two
  * from 64 to 4096, default 1024; SQ_TRING_LEVEL_BITS, B, 3 to 6, default
@@ -575,6 +578,8 @@ SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
 				struct sq_tring_node *n);
 SQ__SLOW void sq_tring__run_drop(struct sq_tring__level *lv, unsigned d,
 				 struct sq_tring_node *n);
+/* the second fallback's entry (at the end of the file) */
+SQ__SLOW bool sq_tring__due_first(struct sq_tring *q, uint64_t now);
 
 /* Make @n, tick @t, the cached first node of slot @d of @lv. */
 SQ__INLINE void sq_tring__set_min(struct sq_tring__level *lv, unsigned d,
@@ -1102,6 +1107,57 @@ static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 	(void)sq_tring_advance(q, now);
 	f = q->tr_first;
 	return f && f->key <= now ? sq_tring_pop(q) : NULL;
+}
+
+/**
+ * sq_tring_expire - fire every node that is due, in one call
+ * @q:   the queue
+ * @now: the caller's clock
+ * @fn:  called as fn(node, @arg) on each queued node whose key is <= @now,
+ *       in the order pop() takes them, each popped first (not queued):
+ *       it may free the node, re-arm it past @now or call any verb on @q;
+ *       a node it arms at or before @now fires in this call too, so it
+ *       must not re-arm the node it was given so (a period of 0 would
+ *       never return: SQ_DEBUG stops the program when that node is then
+ *       the first)
+ * @arg: passed through to @fn
+ * Return: the number of nodes fired.  Afterwards no queued key is <= @now
+ *         and the ring's time is where sq_tring_advance(@now) puts it.
+ *
+ * The expiry of a timer service (Linux's __run_timers, Go's runtime
+ * timers) without a pop_due() loop's blind spot: at Tg > 1 a tick's nodes
+ * are FIFO, not by key, and pop_due() stops at a node of @now's tick that
+ * is not due yet, with due ones behind it.  Here those are brought to
+ * the front of their list (the fallback at the end of the file) and fire
+ * too.  Pass @now | (Tg - 1) to fire the whole tick, each early by less
+ * than Tg.
+ * Complexity: O(1) a node fired (a pop), plus the cascades of the time it
+ *             moves; at Tg > 1, a walk of @now's tick's list (the late
+ *             list's when the time is past @now) each time a node not due
+ *             stands first.
+ */
+static inline size_t sq_tring_expire(struct sq_tring *q, uint64_t now,
+				     void (*fn)(struct sq_tring_node *, void *),
+				     void *arg)
+{
+	struct sq_tring_node *x;
+	size_t fired = 0;
+
+	while ((x = q->tr_first) != NULL) {
+		if (SQ__UNLIKELY(x->key > now)) {
+			if (!sq_tring__due_first(q, now))
+				break;
+			x = q->tr_first;
+		}
+		(void)sq_tring_pop(q);
+		fn(x, arg);
+		/* x is read only if it is queued (fn may have freed it) */
+		SQ__MISUSE(q->tr_first == x && x->key <= now, "sq_tring_expire",
+			   "fn re-armed its node at or before now");
+		fired++;
+	}
+	(void)sq_tring_advance(q, now);
+	return fired;
 }
 
 /* sq_tring__walk_list - @fn on each node of the circular list at @head
@@ -1639,6 +1695,70 @@ sq_tring__lost_min(struct sq_tring *q, struct sq_tring__level *lv, unsigned d)
 		return sq_tring__lv_walk(q, lv, d);
 	sq_tring__set_min(lv, d, best, best->key >> q->tr_shift);
 	return best;
+}
+
+/* ---- fallback: due nodes behind one that is not ------------------------ */
+
+/*
+ * Needed by: sq_tring_expire() at Tg > 1, when the first node lies in
+ * @now's tick but past @now while due nodes of that tick stand behind it
+ * (a tick's list is FIFO, not by key), or is a late node past @now (the
+ * ring's time is past @now: only late nodes can be due).  Entered through
+ * one call, sq_tring__due_first(): the list is walked once and its due
+ * nodes put before the others, each part in its order, so that they pop
+ * first.  After the expiry only the part not due is left, in its order.
+ */
+
+/* Split the list at *@head into its nodes with keys <= @now, first, and
+ * the rest, each in list order; true if the first part is not empty. */
+SQ__SLOW bool sq_tring__due_front(struct sq_tring_node **head, uint64_t now)
+{
+	struct sq_tring_node *h = *head, *n = h, *next, *dt, *rt;
+	struct sq_tring_node *due = NULL, *rest = NULL;
+
+	do {
+		SQ__STEP(1);
+		next = n->tr_next;
+		(void)sq_tring__list_add(n->key <= now ? &due : &rest, n);
+		n = next;
+	} while (n != h);
+	if (!due) {
+		*head = rest;
+		return false;
+	}
+	if (rest) {		/* the two circles made one: due, then rest */
+		dt = due->tr_prev;
+		rt = rest->tr_prev;
+		dt->tr_next = rest;
+		rest->tr_prev = dt;
+		rt->tr_next = due;
+		due->tr_prev = rt;
+	}
+	*head = due;
+	return true;
+}
+
+/* The first node is past @now: bring the due nodes of its list (the late
+ * list, or the ring slot of @now's tick) to the front and make the first
+ * of them the first node; false when none is due. */
+SQ__SLOW bool sq_tring__due_first(struct sq_tring *q, uint64_t now)
+{
+	uint64_t t = now >> q->tr_shift;
+	unsigned s = sq_tring__slot_of(t);
+
+	if (sq_tring__tag(q->tr_first) == SQ_TRING__LATE) {
+		if (!sq_tring__due_front(&q->tr_late, now))
+			return false;
+		sq_tring__set_first(q, q->tr_late);
+		return true;
+	}
+	/* a first of @now's tick may wait in a level: time brings it in */
+	(void)sq_tring_advance(q, now);
+	if (q->tr_ftick != t || sq_tring__tag(q->tr_first) != SQ_TRING__SLOT ||
+	    !sq_tring__due_front(&q->tr_slot[s], now))
+		return false;
+	q->tr_first = q->tr_slot[s];	/* the same tick */
+	return true;
 }
 
 /* ---- check -------------------------------------------------------------- */
