@@ -63,7 +63,7 @@ struct bq_state {
 	uint32_t rnd[BQ_TAB];	/* random words: the workloads' choices */
 	uint8_t op[BQ_TAB];	/* mix: each step's enum bq_op */
 	size_t spare;		/* mix: idle nodes beside the n queued */
-	uint64_t fired;		/* mix: nodes fired (popped), so far */
+	uint64_t fired;		/* mix, timer mixes: nodes fired, so far */
 	uint64_t tick;		/* position in the tables */
 	uint64_t now;		/* timer: deadline of the last expiry;
 				 * churn: the clock */
@@ -160,7 +160,7 @@ struct bq_result {
 	double *samples;	/* 2 * reps: both passes */
 	double min, median;
 	double ops;		/* timer, mix: queue calls a loop (else 0) */
-	double fired;		/* mix: nodes fired a loop (else 0) */
+	double fired;		/* mix, timer mixes: nodes fired a loop (else 0) */
 	double chase;		/* --chase: ns a dependent load, this N's */
 };
 struct bq_machine {

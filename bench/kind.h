@@ -7,7 +7,9 @@
  * the harness by its list entry alone.  It names the backend BQ_K and
  * includes queue.h.  An exact backend starts with SQ_INIT; one exact only
  * to a granularity (flag 0: the ring) starts with SQ_INIT_GEOM(K, q, shift,
- * 0) at the run's granularity, and the correctness pass holds it to that.
+ * 0) at the run's granularity, and the correctness pass holds it to that;
+ * its timer mixes fire a tick at once with its expire (SQ__FN(K, _expire)),
+ * unless BQ_NO_EXPIRE.
  */
 #define BQ_K    BQ_KIND(BQ_SLOT)
 #define BQ_NAME BQ_STR(BQ_K)
@@ -18,5 +20,8 @@
 #define BQ_GRAN ((uint64_t)1 << bq_gran_shift)
 #define BQ_EXACT 0
 #define BQ_INIT(q) ((void)SQ_INIT_GEOM(BQ_K, q, bq_gran_shift, 0))
+#ifndef BQ_NO_EXPIRE
+#define BQ_EXPIRE(q, now, fn, arg) SQ__FN(BQ_K, _expire)(q, now, fn, arg)
+#endif
 #endif
 #include "queue.h"

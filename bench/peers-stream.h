@@ -814,6 +814,71 @@ static inline int sq_peer_wheel_check(const struct sq_peer_wheel *q)
 
 BQ_PEER_REQUEUE_POP_DUE(wheel)
 
+/*
+ * Fire every node due at @now (key <= now) in one call, as the kernel's
+ * __run_timers() does: the level-0 slot of each tick before now's is
+ * taken whole (collect_expired_timers()) and its nodes fired from the
+ * detached list, each marked idle before fn (expire_timers()); the slot
+ * of now's own tick, whose keys at Tg > 1 may lie past now, node by
+ * node.  Higher levels cascade as time reaches them, as in pop.  fn may
+ * re-arm the node it is given, past now; it must not dequeue another
+ * node of the detached list (the harness's callbacks do neither more nor
+ * that).
+ */
+static inline size_t
+sq_peer_wheel_expire(struct sq_peer_wheel *q, uint64_t now,
+		     void (*fn)(struct sq_peer_wheel_node *, void *), void *arg)
+{
+	uint64_t t = now >> q->wh_shift, tick;
+	struct sq_peer_wheel_node *n, *next;
+	size_t fired = 0;
+	uint32_t s;
+
+	q->wh_first = NULL;
+	while (q->wh_levels) {
+		while (!(q->wh_levels & 1u)) {
+			if (bq_wh_least_tick(q, bq_wh_lowest(q))->key >>
+			    q->wh_shift > t)
+				goto done;
+			bq_wh_cascade(q);
+		}
+		s = sq__ctz64(q->wh_pending[0]);
+		n = q->wh_slot[s].head;
+		tick = n->key >> q->wh_shift;
+		if (tick > t)
+			break;
+		q->wh_now = tick;
+		if (tick == t) {	/* the due ones; a re-arm goes after */
+			for (; n; n = next) {
+				next = n->wh_next;
+				if (n->key > now)
+					continue;
+				bq_wh_unlink(q, n);
+				q->wh_count--;
+				fn(n, arg);
+				q->wh_first = NULL;	/* fn may ask first() */
+				fired++;
+			}
+			break;
+		}
+		q->wh_slot[s].head = q->wh_slot[s].tail = NULL;
+		q->wh_pending[0] &= ~((uint64_t)1 << s);
+		if (!q->wh_pending[0])
+			q->wh_levels &= ~1u;
+		for (; n; n = next) {
+			next = n->wh_next;
+			n->wh_slot = BQ_WH_NONE;
+			q->wh_count--;
+			fn(n, arg);
+			q->wh_first = NULL;
+			fired++;
+		}
+	}
+done:
+	q->wh_first = NULL;
+	return fired;
+}
+
 static inline void sq_peer_wheel_destroy(struct sq_peer_wheel *q)
 {
 	(void)q;	/* intrusive: nothing of its own to free */

@@ -16,6 +16,10 @@
  *	            in order (default 0: any distance)
  *	BQ_EXACT    optional, 0 for a queue exact only to a granularity
  *	            (default 1: exact)
+ *	BQ_EXPIRE(q, now, fn, arg)  optional, how the timer mixes fire every
+ *	            node due at now in one call, each popped before fn(node,
+ *	            arg) (a ring's or a wheel's tick at a time); default a
+ *	            pop_due loop, as for an exact queue
  *
  * and it defines static functions bq_<K>_hold(), _sched(), _timer(),
  * _churn(), _updown(), _mix(), _setup(), _teardown(), _verify() and the
@@ -43,6 +47,24 @@
 #endif
 
 #define BQ_FN(name) BQ_XCAT3(bq_, BQ_K, _##name)
+
+#ifndef BQ_EXPIRE
+#define BQ_EXPIRE(q, now, fn, arg) BQ_FN(pop_due_loop)(q, now, fn, arg)
+
+static inline size_t BQ_FN(pop_due_loop)(SQ_QUEUE(BQ_K) *q, uint64_t now,
+					 void (*fn)(SQ_NODE(BQ_K) *, void *),
+					 void *arg)
+{
+	SQ_NODE(BQ_K) *n;
+	size_t fired = 0;
+
+	while ((n = SQ_POP_DUE(BQ_K, q, now)) != NULL) {
+		fn(n, arg);
+		fired++;
+	}
+	return fired;
+}
+#endif
 
 /*
  * The events: bq.n of them, each bq.event bytes (--event) with the
@@ -127,16 +149,34 @@ static uint64_t BQ_FN(sched)(size_t loops)
 	return sink;
 }
 
+/* an expiry's callback: a fired timer is touched (its key summed) and,
+ * in the timer mix, re-armed at a key past now */
+struct BQ_FN(fire) {
+	SQ_QUEUE(BQ_K) *q;
+	uint64_t sink, at;	/* at 0: it stays idle */
+};
+
+static inline void BQ_FN(fired)(SQ_NODE(BQ_K) *n, void *arg)
+{
+	struct BQ_FN(fire) *f = (struct BQ_FN(fire) *)arg;
+
+	f->sink += n->key;
+	if (f->at)
+		(void)SQ_REQUEUE(BQ_K, f->q, n, f->at);
+}
+
 /*
  * timer: N timers, written as a timer service is (examples/timers.c):
- * re-arm with requeue, armed or not; cancel with dequeue; expire with
- * pop_due; and reprogram the one hardware deadline only when an answer
- * says the first deadline moved.  6 in 8 steps re-arm a random timer at
- * now + timeout (a retransmit timer on every acknowledgement); 1 in 8
- * cancel one (it stays idle until re-armed, so about 1 timer in 7 is
- * idle); 1 in 8 the deadline passes: "now" becomes the first deadline,
- * every timer due fires and is re-armed (a periodic timer), and the
- * deadline is reprogrammed.
+ * re-arm with requeue, armed or not; cancel with dequeue; expire every
+ * timer due in one call (BQ_EXPIRE: a pop_due loop, or the queue's own
+ * expiry of a tick); and reprogram the one hardware deadline only when
+ * an answer says the first deadline moved.  6 in 8 steps re-arm a random
+ * timer at now + timeout (a retransmit timer on every acknowledgement);
+ * 1 in 8 cancel one (it stays idle until re-armed, so about 1 timer in 7
+ * is idle); 1 in 8 the deadline passes: "now" becomes the first deadline,
+ * every timer due fires and is re-armed (a periodic timer, at now + a
+ * period of at least 1), and the deadline is reprogrammed.  A fire counts
+ * as a queue call whichever verb made it.
  */
 static uint64_t BQ_FN(timer)(size_t loops)
 {
@@ -145,13 +185,17 @@ static uint64_t BQ_FN(timer)(size_t loops)
 	char *mem = BQ_FN(mem);
 	size_t stride = BQ_FN(stride);
 	const uint32_t *inc = bq.inc, *rnd = bq.rnd;
-	uint64_t t = bq.tick, now = bq.now, sink = 0, reprograms = 0;
+	uint64_t t = bq.tick, now = bq.now, reprograms = 0, fired = 0;
 	uint64_t ops = loops;	/* one call a step, plus the expiries' */
+	struct BQ_FN(fire) f;
 	size_t i;
 
+	f.q = q;
+	f.sink = 0;
 	for (i = 0; i < loops; i++) {
 		uint32_t r = rnd[(t + i) & BQ_TAB_MASK];
 		uint32_t d = inc[(t + i) & BQ_TAB_MASK];
+		size_t k;
 
 		if ((r & 7u) > 1u) {
 			n = BQ_AT(mem, stride, bq_pick(r, bq.n));
@@ -165,12 +209,10 @@ static uint64_t BQ_FN(timer)(size_t loops)
 			 * below a key it popped earlier (within Tg) */
 			now = n->key > now ? n->key : now;
 			/* a period of 0 (ties) would fire again at once */
-			d += d == 0;
-			while ((n = SQ_POP_DUE(BQ_K, q, now)) != NULL) {
-				sink += n->key;
-				(void)SQ_REQUEUE(BQ_K, q, n, now + d);
-				ops += 2;
-			}
+			f.at = now + d + (d == 0);
+			k = BQ_EXPIRE(q, now, BQ_FN(fired), &f);
+			fired += k;
+			ops += 2 * k;	/* a fire and a re-arm each */
 			reprograms++;
 		}
 	}
@@ -178,7 +220,8 @@ static uint64_t BQ_FN(timer)(size_t loops)
 	bq.now = now;
 	bq.reprograms += reprograms;
 	bq.ops += ops;
-	return sink;
+	bq.fired += fired;
+	return f.sink;
 }
 
 /*
@@ -197,10 +240,14 @@ static uint64_t BQ_FN(churn)(size_t loops)
 	char *mem = BQ_FN(mem);
 	size_t stride = BQ_FN(stride);
 	const uint32_t *inc = bq.inc, *rnd = bq.rnd;
-	uint64_t t = bq.tick, now = bq.now, sink = 0, reprograms = 0;
+	uint64_t t = bq.tick, now = bq.now, reprograms = 0, fired = 0;
 	uint64_t ops = loops;
+	struct BQ_FN(fire) f;
 	size_t i;
 
+	f.q = q;
+	f.sink = 0;
+	f.at = 0;		/* a fired timer stays idle */
 	for (i = 0; i < loops; i++) {
 		if (((t + i) & 63u) != 63u) {
 			n = BQ_AT(mem, stride,
@@ -210,17 +257,15 @@ static uint64_t BQ_FN(churn)(size_t loops)
 			continue;
 		}
 		now++;
-		while ((n = SQ_POP_DUE(BQ_K, q, now)) != NULL) {
-			sink += n->key;
-			ops++;
-		}
+		fired += BQ_EXPIRE(q, now, BQ_FN(fired), &f);
 		reprograms++;
 	}
 	bq.tick = t + loops;
 	bq.now = now;
 	bq.reprograms += reprograms;
-	bq.ops += ops;
-	return sink;
+	bq.ops += ops + fired;
+	bq.fired += fired;
+	return f.sink;
 }
 
 /*
@@ -471,3 +516,4 @@ static const struct bq_queue BQ_FN(ops) = {
 #undef BQ_FINI
 #undef BQ_SPAN
 #undef BQ_EXACT
+#undef BQ_EXPIRE

@@ -16,6 +16,11 @@
 #include "peers.h"
 #include "peers-stream.h"
 
+/* The timer mixes fire a tick at once where a queue can (BQ_EXPIRE in
+ * queue.h: the ring's expire, the wheel's); -DBQ_NO_EXPIRE times a
+ * pop_due loop for every queue instead, as headers from before the
+ * ring's expire need (make compare COMPARE_FLAGS=-DBQ_NO_EXPIRE). */
+
 /* Headers from before the common clock (make compare builds against an
  * older tree too) name the ring's init_geom, not the macro. */
 #ifndef SQ_INIT_GEOM
@@ -167,6 +172,9 @@ unsigned bq_gran_shift;
 #define BQ_GRAN ((uint64_t)1 << bq_gran_shift)
 #define BQ_EXACT 0
 #define BQ_INIT(q) sq_peer_wheel_init_geom(q, bq_gran_shift)
+#ifndef BQ_NO_EXPIRE
+#define BQ_EXPIRE(q, now, fn, arg) sq_peer_wheel_expire(q, now, fn, arg)
+#endif
 #include "queue.h"
 
 /* ---- the registry --------------------------------------------------- */

@@ -232,10 +232,12 @@ void bq_print_summaries(const struct bq_options *o,
 	printf("\nSummary: median ns/loop (%s %.1f MHz)\n",
 	       m->tsc ? "TSC" : "clock", m->hz / 1e6);
 	bq_summary(o, res, 1e9 / m->hz, 0);
-	/* the mix makes one queue call a step: a loop is an operation */
-	if (o->workload == BQ_MIX) {
-		printf("\nSummary: median ns per node fired (a loop is one "
-		       "operation of the mix)\n");
+	/* the mix makes one queue call a step: a loop is an operation; the
+	 * timer mixes count their fires too */
+	if (o->workload == BQ_MIX || bq_timer_mix(o)) {
+		printf("\nSummary: median ns per node fired (%s)\n",
+		       o->workload == BQ_MIX ? "a loop is one operation of"
+		       " the mix" : "a timer expired");
 		bq_summary(o, res, 1e9 / m->hz, 2);
 	}
 	/* A ring pops by its granularity, so its expiries fire more timers
@@ -280,19 +282,20 @@ void bq_write_csv(const struct bq_options *o, const struct bq_result *res,
 		return;		/* not reached; for the analyzers */
 	}
 	fprintf(f, "workload,dist,n,queue,peer,loops,reps,"
-		"min_cycles,median_cycles,min_ns,median_ns,calls_per_loop\n");
+		"min_cycles,median_cycles,min_ns,median_ns,calls_per_loop,"
+		"fired_per_loop\n");
 	for (i = 0; i < o->nn; i++)
 		for (k = 0; k < nq; k++) {
 			const struct bq_result *r = &res[i * nq + k];
 
 			fprintf(f, "%s,%s,%zu,%s,%d,%zu,%zu,%.2f,%.2f,%.2f,"
-				"%.2f,%.4f\n",
+				"%.2f,%.4f,%.4f\n",
 				bq_workload_names[o->workload],
 				bq_dist_names[o->dist], o->ns[i],
 				o->queues[k]->name, o->queues[k]->peer,
 				o->loops, 2 * o->reps, r->min, r->median,
 				r->min * 1e9 / m->hz, r->median * 1e9 / m->hz,
-				r->ops);
+				r->ops, r->fired);
 		}
 	if (fclose(f))
 		bq_die("--csv %s: write failed", o->csv);
@@ -350,12 +353,13 @@ void bq_write_json(const struct bq_options *o, const struct bq_result *res,
 				"\"peer\": %s, \"min_cycles\": %.2f, "
 				"\"median_cycles\": %.2f, "
 				"\"min_ns\": %.2f, \"median_ns\": %.2f, "
-				"\"calls_per_loop\": %.4f}",
+				"\"calls_per_loop\": %.4f, "
+				"\"fired_per_loop\": %.4f}",
 				(i + k) ? "," : "", o->ns[i],
 				o->queues[k]->name,
 				o->queues[k]->peer ? "true" : "false",
 				r->min, r->median, r->min * 1e9 / m->hz,
-				r->median * 1e9 / m->hz, r->ops);
+				r->median * 1e9 / m->hz, r->ops, r->fired);
 		}
 	fprintf(f, "\n  ]\n}\n");
 	if (fclose(f))

@@ -1,5 +1,5 @@
 #!/bin/sh
-# table.sh [-m] [-c] [-q Q,...] [-x A/B,...] [-n N,...] CSV - the harness's CSV
+# table.sh [-m] [-c|-f] [-q Q,...] [-x A/B,...] [-n N,...] CSV - the harness's CSV
 # (--csv, or a file of bench/run.sh) as a Markdown table of median
 # cycles/loop: one row per N (and per workload and distribution, in
 # columns of their own when the file has more than one), one column per
@@ -9,27 +9,32 @@
 #             made (the CSV's calls_per_loop, written by the timer mixes
 #             and the mix), so a ring whose expiries fire more timers a
 #             loop is compared with the exact queues on equal work
+#   -f        per node fired: each figure divided by the nodes a loop
+#             fired (the CSV's fired_per_loop, written by the timer mixes
+#             and the mix): what a timer costs, expiries and cancels and
+#             re-arms included, per timer that expired
 #   -q Q,...  only these queues, in this order ("-": none, ratios only)
 #   -x A/B,.. a column per ratio of medians, A's over B's, in the same run
 #   -n N,...  only these sizes
 # Under the table, the runs the file records (bench/run.sh's "# run:"
 # lines): commands, machine, compiler, commit, dates and load averages.
 set -eu
-min= queues= ratios= sizes= percall=
-while getopts mcq:x:n: opt; do
+min= queues= ratios= sizes= percall= perfired=
+while getopts mcfq:x:n: opt; do
 	case $opt in
 	m) min=yes ;;
 	c) percall=yes ;;
+	f) perfired=yes ;;
 	q) queues=$OPTARG ;;
 	x) ratios=$OPTARG ;;
 	n) sizes=$OPTARG ;;
-	*) echo "usage: table.sh [-m] [-c] [-q Q,...] [-x A/B,...] [-n N,...] CSV" >&2
+	*) echo "usage: table.sh [-m] [-c|-f] [-q Q,...] [-x A/B,...] [-n N,...] CSV" >&2
 	   exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: table.sh [-m] [-c] [-q Q,...] [-x A/B,...] [-n N,...] CSV" >&2; exit 2; }
-awk -F, -v withmin="$min" -v percall="$percall" -v queues="$queues" -v ratios="$ratios" \
+[ $# -eq 1 ] || { echo "usage: table.sh [-m] [-c|-f] [-q Q,...] [-x A/B,...] [-n N,...] CSV" >&2; exit 2; }
+awk -F, -v withmin="$min" -v percall="$percall" -v perfired="$perfired" -v queues="$queues" -v ratios="$ratios" \
 	-v sizes="$sizes" -v file="$1" '
 function fmt(x) { return x >= 100 ? sprintf("%.0f", x) : sprintf("%.1f", x) }
 function size(n) {
@@ -87,6 +92,10 @@ sizes != "" && !($3 in want) { next }
 	if (percall) {
 		if (!($12 > 0)) { print "table: " file ": -c: no calls_per_loop in line " NR > "/dev/stderr"; bad = 1; exit 2 }
 		$9 /= $12; $8 /= $12
+	}
+	if (perfired) {
+		if (!($13 > 0)) { print "table: " file ": -f: no fired_per_loop in line " NR > "/dev/stderr"; bad = 1; exit 2 }
+		$9 /= $13; $8 /= $13
 	}
 	med[row, $4] = $9
 	cell[row, $4] = withmin ? fmt($9) " (" fmt($8) ")" : fmt($9)

@@ -71,14 +71,14 @@ check_run() {
 check_csv() {
 	awk -F, -v rows="$2" '
 	NR == 1 {
-		if ($0 != "workload,dist,n,queue,peer,loops,reps,min_cycles,median_cycles,min_ns,median_ns,calls_per_loop") {
+		if ($0 != "workload,dist,n,queue,peer,loops,reps,min_cycles,median_cycles,min_ns,median_ns,calls_per_loop,fired_per_loop") {
 			print "bad CSV header: " $0; bad = 1
 		}
 		next
 	}
 	{
-		if (NF != 12) { print "CSV line " NR ": " NF " fields"; bad = 1 }
-		for (i = 8; i <= 12; i++)
+		if (NF != 13) { print "CSV line " NR ": " NF " fields"; bad = 1 }
+		for (i = 8; i <= 13; i++)
 			if ($i !~ /^[0-9]+\.[0-9]+$/) { print "CSV line " NR ": field " i " = " $i; bad = 1 }
 		if ($3 !~ /^[0-9]+$/ || ($5 != 0 && $5 != 1)) { print "CSV line " NR ": " $0; bad = 1 }
 		n++
@@ -179,6 +179,16 @@ sh "$(dirname "$0")/table.sh" -c "$tmp/timer.csv" >"$tmp/percall.md" ||
 	fail "table.sh -c: not one row per N"
 sh "$(dirname "$0")/table.sh" -c "$tmp/sched.csv" >/dev/null 2>&1 &&
 	fail "table.sh -c on a CSV without calls did not fail"
+ok
+
+# -f: per node fired, from fired_per_loop (the timer mixes count their
+# fires; sched does not, and -f refuses it).
+sh "$(dirname "$0")/table.sh" -f "$tmp/timer.csv" >"$tmp/perfired.md" ||
+	fail "table.sh -f on the timer mix exited non-zero"
+[ "$(grep -c '^| [124] | [0-9]' "$tmp/perfired.md")" -eq 3 ] ||
+	fail "table.sh -f: not one row per N"
+sh "$(dirname "$0")/table.sh" -f "$tmp/sched.csv" >/dev/null 2>&1 &&
+	fail "table.sh -f on a CSV without fires did not fail"
 ok
 
 # costs-table.sh turns bench/costs.sh's output (bench/run.sh costs) into

@@ -4,7 +4,8 @@
  * model
  *
  * A randomized differential test: every operation the harness uses
- * (enqueue, dequeue, requeue, pop, pop_due, first, queued, count), mixed,
+ * (enqueue, dequeue, requeue, pop, pop_due, first, queued, count, and
+ * the wheel's expire), mixed,
  * on the radix heap, the 4-ary heap and the timing wheel, against a
  * plain array ordered by (key, sequence number), checking each answer
  * and, in the small phase, check() after every step.  Keys are monotone
@@ -242,6 +243,89 @@ T_PEER(radix, sq_peer_radix_init(&q))
 T_PEER(heap4, sq_peer_heap4_init(&q))
 T_PEER(wheel, sq_peer_wheel_init_geom(&q, g))
 
+/*
+ * The wheel's expire (the harness's timer mixes fire a tick at once with
+ * it): random keys, then expiries by a clock; each expiry must fire
+ * exactly the nodes with keys <= now, in order of tick (of key at
+ * granularity 1, equal keys FIFO), each idle when fired; now and then
+ * the callback re-arms its node past now, which must not fire again.
+ */
+struct t_fire {
+	struct sq_peer_wheel *q;
+	struct sq_peer_wheel_node *node;
+	struct t_model *m;
+	uint64_t now, prev;
+	unsigned g;
+	size_t fired;
+};
+
+static void t_fired(struct sq_peer_wheel_node *n, void *arg)
+{
+	struct t_fire *e = (struct t_fire *)arg;
+	size_t i = (size_t)(n - e->node);
+	long f = t_model_first(e->m);
+
+	if (!e->m->queued[i] || sq_peer_wheel_queued(n) || n->key > e->now)
+		t_fail("expire() fired a node not queued, queued or not due");
+	if (e->g ? (n->key >> e->g) < (e->prev >> e->g) : f != (long)i)
+		t_fail("expire() fired out of order");
+	e->prev = n->key;
+	e->m->queued[i] = false;
+	e->m->count--;
+	e->fired++;
+	if (t_random() % 4u == 0) {	/* a period, past now */
+		uint64_t key = e->now + 1 + t_random() % 5000u;
+
+		(void)sq_peer_wheel_enqueue(e->q, n, key);
+		t_model_add(e->m, i, key);
+	}
+}
+
+static void t_wheel_expire(unsigned g, size_t rounds)
+{
+	static struct sq_peer_wheel q;
+	static struct sq_peer_wheel_node node[T_NODES];
+	static struct t_model m;
+	struct t_fire e;
+	size_t i, r, due;
+
+	memset(&m, 0, sizeof(m));
+	sq_peer_wheel_init_geom(&q, g);
+	for (i = 0; i < T_NODES; i++) {
+		uint64_t key = t_random() % 100000u;
+
+		sq_peer_wheel_node_init(&node[i]);
+		(void)sq_peer_wheel_enqueue(&q, &node[i], key);
+		t_model_add(&m, i, key);
+	}
+	for (t_step = 0, r = 0; r < rounds; r++, t_step++) {
+		e.q = &q;
+		e.node = node;
+		e.m = &m;
+		e.g = g;
+		e.prev = 0;
+		e.fired = 0;
+		e.now = m.last + t_random() % 3000u;
+		for (due = 0, i = 0; i < T_NODES; i++)
+			due += m.queued[i] && m.key[i] <= e.now;
+		if (sq_peer_wheel_expire(&q, e.now, t_fired, &e) != e.fired ||
+		    e.fired != due)
+			t_fail("expire() did not fire what was due");
+		m.last = e.now;
+		if (sq_peer_wheel_count(&q) != m.count)
+			t_fail("count() after expire()");
+		if (sq_peer_wheel_check(&q) != 0)
+			t_fail("check() after expire()");
+		for (i = 0; i < T_NODES; i++)	/* idle ones armed again */
+			if (!m.queued[i] && t_random() % 2u) {
+				uint64_t key = m.last + t_random() % 100000u;
+
+				(void)sq_peer_wheel_enqueue(&q, &node[i], key);
+				t_model_add(&m, i, key);
+			}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t steps = argc > 2 ? (size_t)strtoull(argv[2], NULL, 0) : 400000;
@@ -258,6 +342,7 @@ int main(int argc, char **argv)
 		t_rng = t_seed;
 		t_who = g ? "wheel (granularity 32)" : "wheel";
 		t_wheel(g, steps, 20000);
+		t_wheel_expire(g, steps / 400);
 	}
 	printf("test-peers: radix, heap4, wheel agree with the model "
 	       "(seed %" PRIu64 ", %zu steps each)\n", t_seed, steps);
