@@ -114,10 +114,14 @@ for name in "$@"; do
 				-q ladder,tring,radix,heap4,wheel
 		done ;;
 	rivals-timer) # the timer mixes against the streaming peers,
-		# events of 32 bytes
+		# events of 32 bytes; the ring and the wheel fire a tick
+		# at once (their expire); 1 ms .. 1 h as means of long runs
 		run -w timer -n 4k,64k,1M --event 32 \
 			-q ladder,tring,radix,heap4,wheel
-		run -w churn -n 64k,1M --event 32 \
+		reps=$long
+		run -w spread -n 1k,64k,1M --event 32 \
+			-q ladder,tring,radix,heap4,wheel
+		run -w churn -n 1k,64k,1M --event 32 \
 			-q ladder,tring,radix,heap4,wheel ;;
 	advise)	# make advise's shapes, for the README's "Choosing a
 		# backend": each one advice of at most a minute, pinned
