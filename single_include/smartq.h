@@ -546,6 +546,64 @@ static inline void sq__die(const char *fn, const char *mistake)
 	}
 
 /*
+ * SQ__VISIT(K) - sq_K_visit() and sq_K_visit_until(), once for every kind
+ *
+ *	size_t sq_K_visit(const struct sq_K *q,
+ *	                  void (*fn)(struct sq_K_node *, void *), void *arg);
+ *	struct sq_K_node *sq_K_visit_until(const struct sq_K *q,
+ *	                  bool (*fn)(struct sq_K_node *, void *), void *arg);
+ *
+ * visit calls fn(node, @arg) once for every queued node and returns the
+ * count; visit_until calls it in the same order until it returns true
+ * and returns that node, NULL if it never did.  The order is the kind's
+ * walk (its header says which: queue order for the trees).  @fn must not
+ * change the queue: SQ_DEBUG stops the program when the count changes,
+ * naming the verb.  O(n), or O(k) for k calls (plus what the kind's walk
+ * says), no allocation, no recursion.
+ *
+ * A kind writes the walk once, sq_K__visit_until(q, fn, arg, who), @who
+ * naming the public verb for SQ_DEBUG; visit is that walk with a
+ * function that never stops it and counts.
+ */
+/* NOLINTBEGIN(bugprone-macro-parentheses): K is a token */
+#define SQ__VISIT(K)							\
+	struct sq_##K##__visit_all {					\
+		void (*fn)(struct sq_##K##_node *, void *);		\
+		void *arg;						\
+		size_t seen;						\
+	};								\
+	SQ__GEN bool sq_##K##__visit_one(struct sq_##K##_node *n, void *p) \
+	{								\
+		struct sq_##K##__visit_all *v =				\
+			(struct sq_##K##__visit_all *)p;		\
+		v->fn(n, v->arg);					\
+		v->seen++;						\
+		return false;						\
+	}								\
+	SQ__GEN size_t sq_##K##_visit(const struct sq_##K *q,		\
+				      void (*fn)(struct sq_##K##_node *, \
+						 void *),		\
+				      void *arg)			\
+	{								\
+		struct sq_##K##__visit_all v;				\
+		v.fn = fn;						\
+		v.arg = arg;						\
+		v.seen = 0;						\
+		(void)sq_##K##__visit_until(q, sq_##K##__visit_one, &v,	\
+					    "sq_" #K "_visit");		\
+		return v.seen;						\
+	}								\
+	SQ__GEN struct sq_##K##_node *					\
+	sq_##K##_visit_until(const struct sq_##K *q,			\
+			     bool (*fn)(struct sq_##K##_node *, void *),	\
+			     void *arg)					\
+	{								\
+		return sq_##K##__visit_until(q, fn, arg,		\
+					     "sq_" #K "_visit_until");	\
+	}
+/* NOLINTEND(bugprone-macro-parentheses) */
+
+/*
  * SQ__TIE_KIND(B, name, less) - the tie kind @name over the backend @B
  *
  * What SQ_RB_TIE, SQ_GAVL_TIE and SQ_BINOM_TIE expand to (the backends'
@@ -563,7 +621,7 @@ static inline void sq__die(const char *fn, const char *mistake)
  * compares), sq_B__tie_fn, sq_B__tie_node() (an item's node), its verbs
  * with a tie order and a name for SQ_DEBUG's messages,
  * sq_B__tie_{enqueue,dequeue,requeue,pop,pop_due,check,find}, and
- * sq_B__visit() and sq_B__visit_until(), which take that name too.  The
+ * sq_B__visit_until(), which takes that name too (SQ__VISIT).  The
  * plain verbs call the same functions with NULL.
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): name and less are tokens */
@@ -680,27 +738,6 @@ static inline void sq__die(const char *fn, const char *mistake)
 		return sq_##B##__tie_check(&q->base, sq_##name##__tie,	\
 					   "sq_" #name "_check");	\
 	}								\
-	struct sq_##name##__visit {					\
-		void (*fn)(struct sq_##name##_node *, void *);		\
-		void *arg;						\
-	};								\
-	SQ__GEN void sq_##name##__visit_one(struct sq_##B##_node *n, void *v) \
-	{								\
-		const struct sq_##name##__visit *w =			\
-			(const struct sq_##name##__visit *)v;		\
-		w->fn(sq_##name##__node(n), w->arg);			\
-	}								\
-	SQ__GEN size_t sq_##name##_visit(const struct sq_##name *q,	\
-					 void (*fn)(struct sq_##name##_node *, \
-						    void *),		\
-					 void *arg)			\
-	{								\
-		struct sq_##name##__visit w;				\
-		w.fn = fn;						\
-		w.arg = arg;						\
-		return sq_##B##__visit(&q->base, sq_##name##__visit_one, &w, \
-				       "sq_" #name "_visit");		\
-	}								\
 	struct sq_##name##__until {					\
 		bool (*fn)(struct sq_##name##_node *, void *);		\
 		void *arg;						\
@@ -712,17 +749,18 @@ static inline void sq__die(const char *fn, const char *mistake)
 		return w->fn(sq_##name##__node(n), w->arg);		\
 	}								\
 	SQ__GEN struct sq_##name##_node *				\
-	sq_##name##_visit_until(const struct sq_##name *q,		\
-				bool (*fn)(struct sq_##name##_node *, void *), \
-				void *arg)				\
+	sq_##name##__visit_until(const struct sq_##name *q,		\
+				 bool (*fn)(struct sq_##name##_node *,	\
+					    void *),			\
+				 void *arg, const char *who)		\
 	{								\
 		struct sq_##name##__until w;				\
 		w.fn = fn;						\
 		w.arg = arg;						\
 		return sq_##name##__node(sq_##B##__visit_until(	\
-				&q->base, sq_##name##__until_one, &w,	\
-				"sq_" #name "_visit_until"));		\
+				&q->base, sq_##name##__until_one, &w, who)); \
 	}								\
+	SQ__VISIT(name)							\
 	struct sq_##name##__match {					\
 		bool (*fn)(const struct sq_##name##_node *, void *);	\
 		void *arg;						\
@@ -1962,24 +2000,13 @@ sq_rb__seek(const struct sq_rb *q, uint64_t key,
 	return NULL;
 }
 
-/* The user's function of visit, visit_until or find on struct sq_rb_node,
- * and visit's count: what the adapters below hand the link-level walk. */
+/* The user's function of visit_until or find on struct sq_rb_node: what
+ * the adapters below hand the link-level walk and find. */
 struct sq_rb__call {
-	void (*each)(struct sq_rb_node *, void *);
 	bool (*until)(struct sq_rb_node *, void *);
 	bool (*match)(const struct sq_rb_node *, void *);
 	void *arg;
-	size_t seen;
 };
-
-static inline bool sq_rb__each_one(struct sq_rb__link *l, void *p)
-{
-	struct sq_rb__call *c = (struct sq_rb__call *)p;
-
-	c->each(sq_rb__node(l), c->arg);
-	c->seen++;
-	return false;
-}
 
 static inline bool sq_rb__until_one(struct sq_rb__link *l, void *p)
 {
@@ -1995,26 +2022,14 @@ static inline bool sq_rb__match_one(const struct sq_rb__link *l, void *p)
 	return c->match(sq_entry_const(l, struct sq_rb_node, rb_link), c->arg);
 }
 
-/* visit, visit_until and find of the plain kind and the tie kinds; @who
- * names the caller for SQ_DEBUG, @tie is not needed (sq_rb__seek()) */
-static inline size_t sq_rb__visit(const struct sq_rb *q,
-				  void (*fn)(struct sq_rb_node *, void *),
-				  void *arg, const char *who)
-{
-	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
-
-	c.each = fn;
-	c.arg = arg;
-	(void)sq_rb__walk(q, sq_rb__each_one, &c, who);
-	return c.seen;
-}
-
+/* visit_until (SQ__VISIT) and find of the plain kind and the tie kinds;
+ * @who names the caller for SQ_DEBUG, @tie is not needed (sq_rb__seek()) */
 static inline struct sq_rb_node *
 sq_rb__visit_until(const struct sq_rb *q,
 		   bool (*fn)(struct sq_rb_node *, void *), void *arg,
 		   const char *who)
 {
-	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_rb__call c = { NULL, NULL, NULL };
 
 	c.until = fn;
 	c.arg = arg;
@@ -2026,7 +2041,7 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 		bool (*match)(const struct sq_rb_node *, void *), void *arg,
 		sq_rb__tie_fn tie, const char *who)
 {
-	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_rb__call c = { NULL, NULL, NULL };
 
 	(void)tie;
 	c.match = match;
@@ -2035,39 +2050,7 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 				       &c, who));
 }
 
-/**
- * sq_rb_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order; it must not change the
- *       queue (SQ_DEBUG stops the program when the count changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n), no allocation, no recursion.
- */
-static inline size_t sq_rb_visit(const struct sq_rb *q,
-				 void (*fn)(struct sq_rb_node *, void *),
-				 void *arg)
-{
-	return sq_rb__visit(q, fn, arg, "sq_rb_visit");
-}
-
-/**
- * sq_rb_visit_until - call a function on queued nodes until it says stop
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order (as sq_rb_visit()), until
- *       it returns true; it must not change the queue (SQ_DEBUG stops the
- *       program when the count changes)
- * @arg: passed through to @fn
- * Return: the node for which @fn returned true, NULL if it never did.
- * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
- *             allocation, no recursion.
- */
-static inline struct sq_rb_node *
-sq_rb_visit_until(const struct sq_rb *q,
-		  bool (*fn)(struct sq_rb_node *, void *), void *arg)
-{
-	return sq_rb__visit_until(q, fn, arg, "sq_rb_visit_until");
-}
+SQ__VISIT(rb)
 
 /**
  * sq_rb_find - the first queued node with a key, and with a property
@@ -3315,9 +3298,9 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop_due(struct sq_gavl *q,
 }
 
 /*
- * sq_gavl__visit_until - the walk behind visit and visit_until, of every
- * kind over this backend: @fn(node, @arg)
- * on each node in queue order until it returns true; that node, or NULL.
+ * sq_gavl__visit_until - the walk behind visit and visit_until (SQ__VISIT),
+ * of every kind over this backend: @fn(node, @arg) on each node in queue
+ * order until it returns true; that node, or NULL.
  * @who names the caller in the SQ_DEBUG message when @fn changes the
  * queue.  The next node is found before @fn runs.
  */
@@ -3346,68 +3329,7 @@ sq_gavl__visit_until(const struct sq_gavl *q,
 	return NULL;
 }
 
-/* visit's fn and a count, for the walk: a function that never stops it */
-struct sq_gavl__visit_all {
-	void (*fn)(struct sq_gavl_node *, void *);
-	void *arg;
-	size_t seen;
-};
-
-static inline bool sq_gavl__visit_one(struct sq_gavl_node *n, void *p)
-{
-	struct sq_gavl__visit_all *v = (struct sq_gavl__visit_all *)p;
-
-	v->fn(n, v->arg);
-	v->seen++;
-	return false;
-}
-
-static inline size_t sq_gavl__visit(const struct sq_gavl *q,
-				  void (*fn)(struct sq_gavl_node *, void *),
-				  void *arg, const char *who)
-{
-	struct sq_gavl__visit_all v;
-
-	v.fn = fn;
-	v.arg = arg;
-	v.seen = 0;
-	(void)sq_gavl__visit_until(q, sq_gavl__visit_one, &v, who);
-	return v.seen;
-}
-
-/**
- * sq_gavl_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order; it must not change the
- *       queue (SQ_DEBUG stops the program when the count changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n), no allocation, no recursion.
- */
-static inline size_t sq_gavl_visit(const struct sq_gavl *q,
-				   void (*fn)(struct sq_gavl_node *, void *),
-				   void *arg)
-{
-	return sq_gavl__visit(q, fn, arg, "sq_gavl_visit");
-}
-
-/**
- * sq_gavl_visit_until - call a function on queued nodes until it says stop
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order (as sq_gavl_visit()),
- *       until it returns true; it must not change the queue (SQ_DEBUG
- *       stops the program when the count changes)
- * @arg: passed through to @fn
- * Return: the node for which @fn returned true, NULL if it never did.
- * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
- *             allocation, no recursion.
- */
-static inline struct sq_gavl_node *
-sq_gavl_visit_until(const struct sq_gavl *q,
-		    bool (*fn)(struct sq_gavl_node *, void *), void *arg)
-{
-	return sq_gavl__visit_until(q, fn, arg, "sq_gavl_visit_until");
-}
+SQ__VISIT(gavl)
 
 /* find of the plain kind and the tie kinds: equal keys are in queue
  * order in the tree (of @tie, if any), so the leftmost node of @key is
@@ -4630,96 +4552,37 @@ sq_binom__walk(const struct sq_binom *q,
 	return NULL;
 }
 
-/* visit's (or visit_until's) fn and a count, for the walk */
-struct sq_binom__visit_all {
-	void (*fn)(struct sq_binom_node *, void *);
-	bool (*until)(struct sq_binom_node *, void *);
+/* visit_until's fn, for the walk */
+struct sq_binom__until {
+	bool (*fn)(struct sq_binom_node *, void *);
 	void *arg;
-	size_t seen;
 };
 
-static inline int sq_binom__visit_one(struct sq_binom_node *n, void *p)
+static inline int sq_binom__until_one(struct sq_binom_node *n, void *p)
 {
-	struct sq_binom__visit_all *v = (struct sq_binom__visit_all *)p;
+	const struct sq_binom__until *v = (const struct sq_binom__until *)p;
 
-	v->fn(n, v->arg);
-	v->seen++;
-	return SQ_BINOM__DOWN;
+	return v->fn(n, v->arg) ? SQ_BINOM__STOP : SQ_BINOM__DOWN;
 }
 
-static inline int sq_binom__visit_until_one(struct sq_binom_node *n, void *p)
-{
-	const struct sq_binom__visit_all *v =
-		(const struct sq_binom__visit_all *)p;
-
-	return v->until(n, v->arg) ? SQ_BINOM__STOP : SQ_BINOM__DOWN;
-}
-
-/* visit and visit_until of every kind over this backend; @who names the
- * caller in the SQ_DEBUG message when @fn changes the queue */
-static inline size_t sq_binom__visit(const struct sq_binom *q,
-				     void (*fn)(struct sq_binom_node *, void *),
-				     void *arg, const char *who)
-{
-	struct sq_binom__visit_all v;
-
-	v.fn = fn;
-	v.until = NULL;
-	v.arg = arg;
-	v.seen = 0;
-	(void)sq_binom__walk(q, sq_binom__visit_one, &v, who,
-			     "fn changed the queue");
-	return v.seen;
-}
-
+/* the walk behind visit and visit_until (SQ__VISIT) of every kind over
+ * this backend: tree by tree, each in preorder; O(k + log n) for k calls
+ * of @fn.  @who names the caller in the SQ_DEBUG message when @fn changes
+ * the queue */
 static inline struct sq_binom_node *
 sq_binom__visit_until(const struct sq_binom *q,
 		      bool (*fn)(struct sq_binom_node *, void *), void *arg,
 		      const char *who)
 {
-	struct sq_binom__visit_all v;
+	struct sq_binom__until v;
 
-	v.fn = NULL;
-	v.until = fn;
+	v.fn = fn;
 	v.arg = arg;
-	v.seen = 0;
-	return sq_binom__walk(q, sq_binom__visit_until_one, &v, who,
+	return sq_binom__walk(q, sq_binom__until_one, &v, who,
 			      "fn changed the queue");
 }
 
-/**
- * sq_binom_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg), tree by tree, each in preorder; it must
- *       not change the queue (SQ_DEBUG stops the program when the count
- *       changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n), no allocation, no recursion.
- */
-static inline size_t sq_binom_visit(const struct sq_binom *q,
-				    void (*fn)(struct sq_binom_node *, void *),
-				    void *arg)
-{
-	return sq_binom__visit(q, fn, arg, "sq_binom_visit");
-}
-
-/**
- * sq_binom_visit_until - call a function on queued nodes until it says stop
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in the order of sq_binom_visit(), until
- *       it returns true; it must not change the queue (SQ_DEBUG stops the
- *       program when the count changes)
- * @arg: passed through to @fn
- * Return: the node for which @fn returned true, NULL if it never did.
- * Complexity: O(k + log n) for k calls of @fn; no allocation, no recursion.
- */
-static inline struct sq_binom_node *
-sq_binom_visit_until(const struct sq_binom *q,
-		     bool (*fn)(struct sq_binom_node *, void *), void *arg)
-{
-	return sq_binom__visit_until(q, fn, arg, "sq_binom_visit_until");
-}
+SQ__VISIT(binom)
 
 /* find's question and its best answer so far, for the walk */
 struct sq_binom__seek {
@@ -8675,8 +8538,8 @@ sq_ladder__walk_list(const struct sq_ladder *q, const struct sq_ladder__list *l,
 }
 
 /*
- * sq_ladder__visit_until - the walk behind visit and visit_until, of every
- * kind over this backend: @fn(node, @arg) on each node, the bottom in
+ * sq_ladder__visit_until - the walk behind visit and visit_until
+ * (SQ__VISIT): @fn(node, @arg) on each node, the bottom in
  * order, the pile's runs, then each rung's buckets from the lowest rung
  * up, then the top, until it returns true; that node, or NULL.  @who names
  * the caller in the SQ_DEBUG message when @fn changes the queue.
@@ -8708,71 +8571,9 @@ sq_ladder__visit_until(const struct sq_ladder *q,
 	return at;
 }
 
-/* visit's fn and a count, for the walk: a function that never stops it */
-struct sq_ladder__visit_all {
-	void (*fn)(struct sq_ladder_node *, void *);
-	void *arg;
-	size_t seen;
-};
-
-static inline bool sq_ladder__visit_one(struct sq_ladder_node *n, void *p)
-{
-	struct sq_ladder__visit_all *v = (struct sq_ladder__visit_all *)p;
-
-	v->fn(n, v->arg);
-	v->seen++;
-	return false;
-}
-
-static inline size_t sq_ladder__visit(const struct sq_ladder *q,
-				  void (*fn)(struct sq_ladder_node *, void *),
-				  void *arg, const char *who)
-{
-	struct sq_ladder__visit_all v;
-
-	v.fn = fn;
-	v.arg = arg;
-	v.seen = 0;
-	(void)sq_ladder__visit_until(q, sq_ladder__visit_one, &v, who);
-	return v.seen;
-}
-
-/**
- * sq_ladder_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg): the bottom in order, the pile, then
- *       each rung's buckets from the lowest rung up, then the top; it
- *       must not change the queue (SQ_DEBUG stops the program when the
- *       count changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n + rungs * bitmap words), no allocation, no recursion.
- */
-static inline size_t sq_ladder_visit(const struct sq_ladder *q,
-				     void (*fn)(struct sq_ladder_node *,
-						void *),
-				     void *arg)
-{
-	return sq_ladder__visit(q, fn, arg, "sq_ladder_visit");
-}
-
-/**
- * sq_ladder_visit_until - call a function on queued nodes until it says stop
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in the order of sq_ladder_visit(), until
- *       it returns true; it must not change the queue (SQ_DEBUG stops the
- *       program when the count changes)
- * @arg: passed through to @fn
- * Return: the node for which @fn returned true, NULL if it never did.
- * Complexity: O(k + bitmap words) for k calls of @fn; no allocation, no
- *             recursion.
- */
-static inline struct sq_ladder_node *
-sq_ladder_visit_until(const struct sq_ladder *q,
-		      bool (*fn)(struct sq_ladder_node *, void *), void *arg)
-{
-	return sq_ladder__visit_until(q, fn, arg, "sq_ladder_visit_until");
-}
+/* visit and visit_until (SQ__VISIT): the order above; O(n + rungs * bitmap
+ * words), visit_until O(k + bitmap words) for k calls of its fn */
+SQ__VISIT(ladder)
 
 /*
  * sq_ladder__find_in - find's walk of one list @l, every node of @key on
@@ -9548,23 +9349,13 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 		return sq_##T##__requeue_aug(&q->tree, &n->link, key, NULL, \
 					     &sq_##K##__aug);		\
 	}								\
-	/* the user's function of visit, visit_until or find, and	\
-	 * visit's count, for the tree's link-level walk and find */	\
+	/* the user's function of visit_until or find, for the tree's	\
+	 * link-level walk and find */					\
 	struct sq_##K##__call {						\
-		void (*each)(struct sq_##K##_node *, void *);		\
 		bool (*until)(struct sq_##K##_node *, void *);		\
 		bool (*match)(const struct sq_##K##_node *, void *);	\
 		void *arg;						\
-		size_t seen;						\
 	};								\
-	static inline bool sq_##K##__each_one(L *l, void *p)		\
-	{								\
-		struct sq_##K##__call *c = (struct sq_##K##__call *)p;	\
-									\
-		c->each(sq_##K##__node(l), c->arg);			\
-		c->seen++;						\
-		return false;						\
-	}								\
 	static inline bool sq_##K##__until_one(L *l, void *p)		\
 	{								\
 		const struct sq_##K##__call *c;				\
@@ -9580,31 +9371,23 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 		return c->match(sq_entry_const(l, struct sq_##K##_node, link), \
 				c->arg);				\
 	}								\
-	static inline size_t sq_##K##_visit(				\
+	static inline struct sq_##K##_node *sq_##K##__visit_until(	\
 		const struct sq_##K *q,					\
-		void (*fn)(struct sq_##K##_node *, void *), void *arg)	\
+		bool (*fn)(struct sq_##K##_node *, void *), void *arg,	\
+		const char *who)					\
 	{								\
-		struct sq_##K##__call c = { fn, NULL, NULL, arg, 0 };	\
-									\
-		(void)walk(&q->tree, sq_##K##__each_one, &c,		\
-			   "sq_" #K "_visit");				\
-		return c.seen;						\
-	}								\
-	static inline struct sq_##K##_node *sq_##K##_visit_until(	\
-		const struct sq_##K *q,					\
-		bool (*fn)(struct sq_##K##_node *, void *), void *arg)	\
-	{								\
-		struct sq_##K##__call c = { NULL, fn, NULL, arg, 0 };	\
+		struct sq_##K##__call c = { fn, NULL, arg };		\
 									\
 		return sq_##K##__node_or_null(walk(&q->tree,		\
-			sq_##K##__until_one, &c, "sq_" #K "_visit_until")); \
+			sq_##K##__until_one, &c, who));			\
 	}								\
+	SQ__VISIT(K)							\
 	static inline struct sq_##K##_node *sq_##K##_find(		\
 		const struct sq_##K *q, uint64_t key,			\
 		bool (*match)(const struct sq_##K##_node *, void *),	\
 		void *arg)						\
 	{								\
-		struct sq_##K##__call c = { NULL, NULL, match, arg, 0 }; \
+		struct sq_##K##__call c = { NULL, match, arg };	\
 									\
 		return sq_##K##__node_or_null(seek(&q->tree, key,	\
 			match ? sq_##K##__match_one : NULL, &c,		\

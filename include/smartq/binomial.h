@@ -942,96 +942,37 @@ sq_binom__walk(const struct sq_binom *q,
 	return NULL;
 }
 
-/* visit's (or visit_until's) fn and a count, for the walk */
-struct sq_binom__visit_all {
-	void (*fn)(struct sq_binom_node *, void *);
-	bool (*until)(struct sq_binom_node *, void *);
+/* visit_until's fn, for the walk */
+struct sq_binom__until {
+	bool (*fn)(struct sq_binom_node *, void *);
 	void *arg;
-	size_t seen;
 };
 
-static inline int sq_binom__visit_one(struct sq_binom_node *n, void *p)
+static inline int sq_binom__until_one(struct sq_binom_node *n, void *p)
 {
-	struct sq_binom__visit_all *v = (struct sq_binom__visit_all *)p;
+	const struct sq_binom__until *v = (const struct sq_binom__until *)p;
 
-	v->fn(n, v->arg);
-	v->seen++;
-	return SQ_BINOM__DOWN;
+	return v->fn(n, v->arg) ? SQ_BINOM__STOP : SQ_BINOM__DOWN;
 }
 
-static inline int sq_binom__visit_until_one(struct sq_binom_node *n, void *p)
-{
-	const struct sq_binom__visit_all *v =
-		(const struct sq_binom__visit_all *)p;
-
-	return v->until(n, v->arg) ? SQ_BINOM__STOP : SQ_BINOM__DOWN;
-}
-
-/* visit and visit_until of every kind over this backend; @who names the
- * caller in the SQ_DEBUG message when @fn changes the queue */
-static inline size_t sq_binom__visit(const struct sq_binom *q,
-				     void (*fn)(struct sq_binom_node *, void *),
-				     void *arg, const char *who)
-{
-	struct sq_binom__visit_all v;
-
-	v.fn = fn;
-	v.until = NULL;
-	v.arg = arg;
-	v.seen = 0;
-	(void)sq_binom__walk(q, sq_binom__visit_one, &v, who,
-			     "fn changed the queue");
-	return v.seen;
-}
-
+/* the walk behind visit and visit_until (SQ__VISIT) of every kind over
+ * this backend: tree by tree, each in preorder; O(k + log n) for k calls
+ * of @fn.  @who names the caller in the SQ_DEBUG message when @fn changes
+ * the queue */
 static inline struct sq_binom_node *
 sq_binom__visit_until(const struct sq_binom *q,
 		      bool (*fn)(struct sq_binom_node *, void *), void *arg,
 		      const char *who)
 {
-	struct sq_binom__visit_all v;
+	struct sq_binom__until v;
 
-	v.fn = NULL;
-	v.until = fn;
+	v.fn = fn;
 	v.arg = arg;
-	v.seen = 0;
-	return sq_binom__walk(q, sq_binom__visit_until_one, &v, who,
+	return sq_binom__walk(q, sq_binom__until_one, &v, who,
 			      "fn changed the queue");
 }
 
-/**
- * sq_binom_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg), tree by tree, each in preorder; it must
- *       not change the queue (SQ_DEBUG stops the program when the count
- *       changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n), no allocation, no recursion.
- */
-static inline size_t sq_binom_visit(const struct sq_binom *q,
-				    void (*fn)(struct sq_binom_node *, void *),
-				    void *arg)
-{
-	return sq_binom__visit(q, fn, arg, "sq_binom_visit");
-}
-
-/**
- * sq_binom_visit_until - call a function on queued nodes until it says stop
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in the order of sq_binom_visit(), until
- *       it returns true; it must not change the queue (SQ_DEBUG stops the
- *       program when the count changes)
- * @arg: passed through to @fn
- * Return: the node for which @fn returned true, NULL if it never did.
- * Complexity: O(k + log n) for k calls of @fn; no allocation, no recursion.
- */
-static inline struct sq_binom_node *
-sq_binom_visit_until(const struct sq_binom *q,
-		     bool (*fn)(struct sq_binom_node *, void *), void *arg)
-{
-	return sq_binom__visit_until(q, fn, arg, "sq_binom_visit_until");
-}
+SQ__VISIT(binom)
 
 /* find's question and its best answer so far, for the walk */
 struct sq_binom__seek {

@@ -460,6 +460,64 @@ static inline void sq__die(const char *fn, const char *mistake)
 	}
 
 /*
+ * SQ__VISIT(K) - sq_K_visit() and sq_K_visit_until(), once for every kind
+ *
+ *	size_t sq_K_visit(const struct sq_K *q,
+ *	                  void (*fn)(struct sq_K_node *, void *), void *arg);
+ *	struct sq_K_node *sq_K_visit_until(const struct sq_K *q,
+ *	                  bool (*fn)(struct sq_K_node *, void *), void *arg);
+ *
+ * visit calls fn(node, @arg) once for every queued node and returns the
+ * count; visit_until calls it in the same order until it returns true
+ * and returns that node, NULL if it never did.  The order is the kind's
+ * walk (its header says which: queue order for the trees).  @fn must not
+ * change the queue: SQ_DEBUG stops the program when the count changes,
+ * naming the verb.  O(n), or O(k) for k calls (plus what the kind's walk
+ * says), no allocation, no recursion.
+ *
+ * A kind writes the walk once, sq_K__visit_until(q, fn, arg, who), @who
+ * naming the public verb for SQ_DEBUG; visit is that walk with a
+ * function that never stops it and counts.
+ */
+/* NOLINTBEGIN(bugprone-macro-parentheses): K is a token */
+#define SQ__VISIT(K)							\
+	struct sq_##K##__visit_all {					\
+		void (*fn)(struct sq_##K##_node *, void *);		\
+		void *arg;						\
+		size_t seen;						\
+	};								\
+	SQ__GEN bool sq_##K##__visit_one(struct sq_##K##_node *n, void *p) \
+	{								\
+		struct sq_##K##__visit_all *v =				\
+			(struct sq_##K##__visit_all *)p;		\
+		v->fn(n, v->arg);					\
+		v->seen++;						\
+		return false;						\
+	}								\
+	SQ__GEN size_t sq_##K##_visit(const struct sq_##K *q,		\
+				      void (*fn)(struct sq_##K##_node *, \
+						 void *),		\
+				      void *arg)			\
+	{								\
+		struct sq_##K##__visit_all v;				\
+		v.fn = fn;						\
+		v.arg = arg;						\
+		v.seen = 0;						\
+		(void)sq_##K##__visit_until(q, sq_##K##__visit_one, &v,	\
+					    "sq_" #K "_visit");		\
+		return v.seen;						\
+	}								\
+	SQ__GEN struct sq_##K##_node *					\
+	sq_##K##_visit_until(const struct sq_##K *q,			\
+			     bool (*fn)(struct sq_##K##_node *, void *),	\
+			     void *arg)					\
+	{								\
+		return sq_##K##__visit_until(q, fn, arg,		\
+					     "sq_" #K "_visit_until");	\
+	}
+/* NOLINTEND(bugprone-macro-parentheses) */
+
+/*
  * SQ__TIE_KIND(B, name, less) - the tie kind @name over the backend @B
  *
  * What SQ_RB_TIE, SQ_GAVL_TIE and SQ_BINOM_TIE expand to (the backends'
@@ -477,7 +535,7 @@ static inline void sq__die(const char *fn, const char *mistake)
  * compares), sq_B__tie_fn, sq_B__tie_node() (an item's node), its verbs
  * with a tie order and a name for SQ_DEBUG's messages,
  * sq_B__tie_{enqueue,dequeue,requeue,pop,pop_due,check,find}, and
- * sq_B__visit() and sq_B__visit_until(), which take that name too.  The
+ * sq_B__visit_until(), which takes that name too (SQ__VISIT).  The
  * plain verbs call the same functions with NULL.
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): name and less are tokens */
@@ -594,27 +652,6 @@ static inline void sq__die(const char *fn, const char *mistake)
 		return sq_##B##__tie_check(&q->base, sq_##name##__tie,	\
 					   "sq_" #name "_check");	\
 	}								\
-	struct sq_##name##__visit {					\
-		void (*fn)(struct sq_##name##_node *, void *);		\
-		void *arg;						\
-	};								\
-	SQ__GEN void sq_##name##__visit_one(struct sq_##B##_node *n, void *v) \
-	{								\
-		const struct sq_##name##__visit *w =			\
-			(const struct sq_##name##__visit *)v;		\
-		w->fn(sq_##name##__node(n), w->arg);			\
-	}								\
-	SQ__GEN size_t sq_##name##_visit(const struct sq_##name *q,	\
-					 void (*fn)(struct sq_##name##_node *, \
-						    void *),		\
-					 void *arg)			\
-	{								\
-		struct sq_##name##__visit w;				\
-		w.fn = fn;						\
-		w.arg = arg;						\
-		return sq_##B##__visit(&q->base, sq_##name##__visit_one, &w, \
-				       "sq_" #name "_visit");		\
-	}								\
 	struct sq_##name##__until {					\
 		bool (*fn)(struct sq_##name##_node *, void *);		\
 		void *arg;						\
@@ -626,17 +663,18 @@ static inline void sq__die(const char *fn, const char *mistake)
 		return w->fn(sq_##name##__node(n), w->arg);		\
 	}								\
 	SQ__GEN struct sq_##name##_node *				\
-	sq_##name##_visit_until(const struct sq_##name *q,		\
-				bool (*fn)(struct sq_##name##_node *, void *), \
-				void *arg)				\
+	sq_##name##__visit_until(const struct sq_##name *q,		\
+				 bool (*fn)(struct sq_##name##_node *,	\
+					    void *),			\
+				 void *arg, const char *who)		\
 	{								\
 		struct sq_##name##__until w;				\
 		w.fn = fn;						\
 		w.arg = arg;						\
 		return sq_##name##__node(sq_##B##__visit_until(	\
-				&q->base, sq_##name##__until_one, &w,	\
-				"sq_" #name "_visit_until"));		\
+				&q->base, sq_##name##__until_one, &w, who)); \
 	}								\
+	SQ__VISIT(name)							\
 	struct sq_##name##__match {					\
 		bool (*fn)(const struct sq_##name##_node *, void *);	\
 		void *arg;						\

@@ -421,23 +421,13 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 		return sq_##T##__requeue_aug(&q->tree, &n->link, key, NULL, \
 					     &sq_##K##__aug);		\
 	}								\
-	/* the user's function of visit, visit_until or find, and	\
-	 * visit's count, for the tree's link-level walk and find */	\
+	/* the user's function of visit_until or find, for the tree's	\
+	 * link-level walk and find */					\
 	struct sq_##K##__call {						\
-		void (*each)(struct sq_##K##_node *, void *);		\
 		bool (*until)(struct sq_##K##_node *, void *);		\
 		bool (*match)(const struct sq_##K##_node *, void *);	\
 		void *arg;						\
-		size_t seen;						\
 	};								\
-	static inline bool sq_##K##__each_one(L *l, void *p)		\
-	{								\
-		struct sq_##K##__call *c = (struct sq_##K##__call *)p;	\
-									\
-		c->each(sq_##K##__node(l), c->arg);			\
-		c->seen++;						\
-		return false;						\
-	}								\
 	static inline bool sq_##K##__until_one(L *l, void *p)		\
 	{								\
 		const struct sq_##K##__call *c;				\
@@ -453,31 +443,23 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 		return c->match(sq_entry_const(l, struct sq_##K##_node, link), \
 				c->arg);				\
 	}								\
-	static inline size_t sq_##K##_visit(				\
+	static inline struct sq_##K##_node *sq_##K##__visit_until(	\
 		const struct sq_##K *q,					\
-		void (*fn)(struct sq_##K##_node *, void *), void *arg)	\
+		bool (*fn)(struct sq_##K##_node *, void *), void *arg,	\
+		const char *who)					\
 	{								\
-		struct sq_##K##__call c = { fn, NULL, NULL, arg, 0 };	\
-									\
-		(void)walk(&q->tree, sq_##K##__each_one, &c,		\
-			   "sq_" #K "_visit");				\
-		return c.seen;						\
-	}								\
-	static inline struct sq_##K##_node *sq_##K##_visit_until(	\
-		const struct sq_##K *q,					\
-		bool (*fn)(struct sq_##K##_node *, void *), void *arg)	\
-	{								\
-		struct sq_##K##__call c = { NULL, fn, NULL, arg, 0 };	\
+		struct sq_##K##__call c = { fn, NULL, arg };		\
 									\
 		return sq_##K##__node_or_null(walk(&q->tree,		\
-			sq_##K##__until_one, &c, "sq_" #K "_visit_until")); \
+			sq_##K##__until_one, &c, who));			\
 	}								\
+	SQ__VISIT(K)							\
 	static inline struct sq_##K##_node *sq_##K##_find(		\
 		const struct sq_##K *q, uint64_t key,			\
 		bool (*match)(const struct sq_##K##_node *, void *),	\
 		void *arg)						\
 	{								\
-		struct sq_##K##__call c = { NULL, NULL, match, arg, 0 }; \
+		struct sq_##K##__call c = { NULL, match, arg };	\
 									\
 		return sq_##K##__node_or_null(seek(&q->tree, key,	\
 			match ? sq_##K##__match_one : NULL, &c,		\

@@ -1052,9 +1052,9 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop_due(struct sq_gavl *q,
 }
 
 /*
- * sq_gavl__visit_until - the walk behind visit and visit_until, of every
- * kind over this backend: @fn(node, @arg)
- * on each node in queue order until it returns true; that node, or NULL.
+ * sq_gavl__visit_until - the walk behind visit and visit_until (SQ__VISIT),
+ * of every kind over this backend: @fn(node, @arg) on each node in queue
+ * order until it returns true; that node, or NULL.
  * @who names the caller in the SQ_DEBUG message when @fn changes the
  * queue.  The next node is found before @fn runs.
  */
@@ -1083,68 +1083,7 @@ sq_gavl__visit_until(const struct sq_gavl *q,
 	return NULL;
 }
 
-/* visit's fn and a count, for the walk: a function that never stops it */
-struct sq_gavl__visit_all {
-	void (*fn)(struct sq_gavl_node *, void *);
-	void *arg;
-	size_t seen;
-};
-
-static inline bool sq_gavl__visit_one(struct sq_gavl_node *n, void *p)
-{
-	struct sq_gavl__visit_all *v = (struct sq_gavl__visit_all *)p;
-
-	v->fn(n, v->arg);
-	v->seen++;
-	return false;
-}
-
-static inline size_t sq_gavl__visit(const struct sq_gavl *q,
-				  void (*fn)(struct sq_gavl_node *, void *),
-				  void *arg, const char *who)
-{
-	struct sq_gavl__visit_all v;
-
-	v.fn = fn;
-	v.arg = arg;
-	v.seen = 0;
-	(void)sq_gavl__visit_until(q, sq_gavl__visit_one, &v, who);
-	return v.seen;
-}
-
-/**
- * sq_gavl_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order; it must not change the
- *       queue (SQ_DEBUG stops the program when the count changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n), no allocation, no recursion.
- */
-static inline size_t sq_gavl_visit(const struct sq_gavl *q,
-				   void (*fn)(struct sq_gavl_node *, void *),
-				   void *arg)
-{
-	return sq_gavl__visit(q, fn, arg, "sq_gavl_visit");
-}
-
-/**
- * sq_gavl_visit_until - call a function on queued nodes until it says stop
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order (as sq_gavl_visit()),
- *       until it returns true; it must not change the queue (SQ_DEBUG
- *       stops the program when the count changes)
- * @arg: passed through to @fn
- * Return: the node for which @fn returned true, NULL if it never did.
- * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
- *             allocation, no recursion.
- */
-static inline struct sq_gavl_node *
-sq_gavl_visit_until(const struct sq_gavl *q,
-		    bool (*fn)(struct sq_gavl_node *, void *), void *arg)
-{
-	return sq_gavl__visit_until(q, fn, arg, "sq_gavl_visit_until");
-}
+SQ__VISIT(gavl)
 
 /* find of the plain kind and the tie kinds: equal keys are in queue
  * order in the tree (of @tie, if any), so the leftmost node of @key is

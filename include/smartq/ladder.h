@@ -1711,8 +1711,8 @@ sq_ladder__walk_list(const struct sq_ladder *q, const struct sq_ladder__list *l,
 }
 
 /*
- * sq_ladder__visit_until - the walk behind visit and visit_until, of every
- * kind over this backend: @fn(node, @arg) on each node, the bottom in
+ * sq_ladder__visit_until - the walk behind visit and visit_until
+ * (SQ__VISIT): @fn(node, @arg) on each node, the bottom in
  * order, the pile's runs, then each rung's buckets from the lowest rung
  * up, then the top, until it returns true; that node, or NULL.  @who names
  * the caller in the SQ_DEBUG message when @fn changes the queue.
@@ -1744,71 +1744,9 @@ sq_ladder__visit_until(const struct sq_ladder *q,
 	return at;
 }
 
-/* visit's fn and a count, for the walk: a function that never stops it */
-struct sq_ladder__visit_all {
-	void (*fn)(struct sq_ladder_node *, void *);
-	void *arg;
-	size_t seen;
-};
-
-static inline bool sq_ladder__visit_one(struct sq_ladder_node *n, void *p)
-{
-	struct sq_ladder__visit_all *v = (struct sq_ladder__visit_all *)p;
-
-	v->fn(n, v->arg);
-	v->seen++;
-	return false;
-}
-
-static inline size_t sq_ladder__visit(const struct sq_ladder *q,
-				  void (*fn)(struct sq_ladder_node *, void *),
-				  void *arg, const char *who)
-{
-	struct sq_ladder__visit_all v;
-
-	v.fn = fn;
-	v.arg = arg;
-	v.seen = 0;
-	(void)sq_ladder__visit_until(q, sq_ladder__visit_one, &v, who);
-	return v.seen;
-}
-
-/**
- * sq_ladder_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg): the bottom in order, the pile, then
- *       each rung's buckets from the lowest rung up, then the top; it
- *       must not change the queue (SQ_DEBUG stops the program when the
- *       count changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n + rungs * bitmap words), no allocation, no recursion.
- */
-static inline size_t sq_ladder_visit(const struct sq_ladder *q,
-				     void (*fn)(struct sq_ladder_node *,
-						void *),
-				     void *arg)
-{
-	return sq_ladder__visit(q, fn, arg, "sq_ladder_visit");
-}
-
-/**
- * sq_ladder_visit_until - call a function on queued nodes until it says stop
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in the order of sq_ladder_visit(), until
- *       it returns true; it must not change the queue (SQ_DEBUG stops the
- *       program when the count changes)
- * @arg: passed through to @fn
- * Return: the node for which @fn returned true, NULL if it never did.
- * Complexity: O(k + bitmap words) for k calls of @fn; no allocation, no
- *             recursion.
- */
-static inline struct sq_ladder_node *
-sq_ladder_visit_until(const struct sq_ladder *q,
-		      bool (*fn)(struct sq_ladder_node *, void *), void *arg)
-{
-	return sq_ladder__visit_until(q, fn, arg, "sq_ladder_visit_until");
-}
+/* visit and visit_until (SQ__VISIT): the order above; O(n + rungs * bitmap
+ * words), visit_until O(k + bitmap words) for k calls of its fn */
+SQ__VISIT(ladder)
 
 /*
  * sq_ladder__find_in - find's walk of one list @l, every node of @key on

@@ -1195,24 +1195,13 @@ sq_rb__seek(const struct sq_rb *q, uint64_t key,
 	return NULL;
 }
 
-/* The user's function of visit, visit_until or find on struct sq_rb_node,
- * and visit's count: what the adapters below hand the link-level walk. */
+/* The user's function of visit_until or find on struct sq_rb_node: what
+ * the adapters below hand the link-level walk and find. */
 struct sq_rb__call {
-	void (*each)(struct sq_rb_node *, void *);
 	bool (*until)(struct sq_rb_node *, void *);
 	bool (*match)(const struct sq_rb_node *, void *);
 	void *arg;
-	size_t seen;
 };
-
-static inline bool sq_rb__each_one(struct sq_rb__link *l, void *p)
-{
-	struct sq_rb__call *c = (struct sq_rb__call *)p;
-
-	c->each(sq_rb__node(l), c->arg);
-	c->seen++;
-	return false;
-}
 
 static inline bool sq_rb__until_one(struct sq_rb__link *l, void *p)
 {
@@ -1228,26 +1217,14 @@ static inline bool sq_rb__match_one(const struct sq_rb__link *l, void *p)
 	return c->match(sq_entry_const(l, struct sq_rb_node, rb_link), c->arg);
 }
 
-/* visit, visit_until and find of the plain kind and the tie kinds; @who
- * names the caller for SQ_DEBUG, @tie is not needed (sq_rb__seek()) */
-static inline size_t sq_rb__visit(const struct sq_rb *q,
-				  void (*fn)(struct sq_rb_node *, void *),
-				  void *arg, const char *who)
-{
-	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
-
-	c.each = fn;
-	c.arg = arg;
-	(void)sq_rb__walk(q, sq_rb__each_one, &c, who);
-	return c.seen;
-}
-
+/* visit_until (SQ__VISIT) and find of the plain kind and the tie kinds;
+ * @who names the caller for SQ_DEBUG, @tie is not needed (sq_rb__seek()) */
 static inline struct sq_rb_node *
 sq_rb__visit_until(const struct sq_rb *q,
 		   bool (*fn)(struct sq_rb_node *, void *), void *arg,
 		   const char *who)
 {
-	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_rb__call c = { NULL, NULL, NULL };
 
 	c.until = fn;
 	c.arg = arg;
@@ -1259,7 +1236,7 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 		bool (*match)(const struct sq_rb_node *, void *), void *arg,
 		sq_rb__tie_fn tie, const char *who)
 {
-	struct sq_rb__call c = { NULL, NULL, NULL, NULL, 0 };
+	struct sq_rb__call c = { NULL, NULL, NULL };
 
 	(void)tie;
 	c.match = match;
@@ -1268,39 +1245,7 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 				       &c, who));
 }
 
-/**
- * sq_rb_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order; it must not change the
- *       queue (SQ_DEBUG stops the program when the count changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n), no allocation, no recursion.
- */
-static inline size_t sq_rb_visit(const struct sq_rb *q,
-				 void (*fn)(struct sq_rb_node *, void *),
-				 void *arg)
-{
-	return sq_rb__visit(q, fn, arg, "sq_rb_visit");
-}
-
-/**
- * sq_rb_visit_until - call a function on queued nodes until it says stop
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in queue order (as sq_rb_visit()), until
- *       it returns true; it must not change the queue (SQ_DEBUG stops the
- *       program when the count changes)
- * @arg: passed through to @fn
- * Return: the node for which @fn returned true, NULL if it never did.
- * Complexity: O(k) for k calls of @fn, amortised O(1) a step; no
- *             allocation, no recursion.
- */
-static inline struct sq_rb_node *
-sq_rb_visit_until(const struct sq_rb *q,
-		  bool (*fn)(struct sq_rb_node *, void *), void *arg)
-{
-	return sq_rb__visit_until(q, fn, arg, "sq_rb_visit_until");
-}
+SQ__VISIT(rb)
 
 /**
  * sq_rb_find - the first queued node with a key, and with a property
