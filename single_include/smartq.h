@@ -442,8 +442,10 @@ static inline uint64_t sq__slack_end(uint64_t key, uint64_t slack)
  * SQ_DEBUG: misuse checks and poisoned links.
  *
  * SQ__MISUSE(cond, fn, mistake) stops the program with "fn: mistake" on
- * stderr when @cond holds.  Without SQ_DEBUG it expands to nothing and
- * @cond is never evaluated, so release builds pay nothing.
+ * stderr when @cond holds.  Without SQ_DEBUG @cond is never evaluated, so
+ * release builds pay nothing; @fn and @mistake (a name and a string, no
+ * side effects) count as used, so a function that has a name parameter
+ * only for the message needs no (void) for it.
  *
  * SQ__POISON(i) is a distinct non-NULL, non-dereferenceable address for
  * dead link number @i (1, 2, 3 ...), written into a node's links when it
@@ -464,7 +466,7 @@ static inline void sq__die(const char *fn, const char *mistake)
 	} while (0)
 #define SQ__POISON(i) ((void *)(uintptr_t)(0x5a0000u + 0x100u * (unsigned)(i)))
 #else
-#define SQ__MISUSE(cond, fn, mistake) ((void)0)
+#define SQ__MISUSE(cond, fn, mistake) ((void)(fn), (void)(mistake))
 #endif
 
 /*
@@ -494,29 +496,90 @@ static inline void sq__die(const char *fn, const char *mistake)
 #else
 #define SQ__CHECK(cond, fn, node, what)		\
 	do {					\
+		(void)(fn);			\
 		if (!(cond))			\
 			return -1;		\
 	} while (0)
 #endif
 
 /*
- * SQ__NO_CLOCK(K) - the clock verbs of a backend that has no clock.
+ * The verbs of every kind K, documented once here; a backend's header
+ * says only what is its own (a cost, an order, an invariant), and
+ * smartq.h's table gives every cost.  Each call takes what the caller
+ * serialises; nothing allocates.
+ *
+ *   void sq_K_init(struct sq_K *q)             an empty queue
+ *   void sq_K_node_init(struct sq_K_node *n)   mark @n not queued
+ *   bool sq_K_queued(const struct sq_K_node *n)  is @n on a queue now:
+ *        between its enqueue and its dequeue or pop (@n went through
+ *        node_init at least once)
+ *   bool sq_K_empty(const struct sq_K *q), size_t sq_K_count(...)
+ *        no node is queued; the number of queued nodes
+ *   struct sq_K_node *sq_K_first(const struct sq_K *q)  the node pop
+ *        would return (earliest queued among equal keys), NULL if empty;
+ *        never walks, changes nothing.  Non-const, like strchr: the
+ *        queue's owner owns every node (find, next and prev too)
+ *   uint64_t sq_K_key(const struct sq_K_node *n)  the key @n is queued
+ *        with, n->key (SQ_KEY: a tie kind's node wraps it)
+ *     all O(1) (init: a backend with arrays clears them)
+ *
+ *   bool sq_K_enqueue(q, n, key)  insert @n, not queued, with @key,
+ *        after every node queued with an equal key; true if @n is now
+ *        the first node (a timer re-arms its deadline)
+ *   bool sq_K_dequeue(q, n)  remove @n, queued on @q; true if it was the
+ *        first node; @n is not queued afterwards
+ *   struct sq_K_node *sq_K_pop(q)  remove and return the first node, not
+ *        queued any more; NULL if empty
+ *   struct sq_K_node *sq_K_pop_due(q, now)  pop() if the first key is
+ *        <= @now, else NULL and nothing changes (the expiry loop:
+ *        while ((n = pop_due(q, now)))); costs what pop does
+ *   bool sq_K_requeue(q, n, key)  give @n the new @key: re-arm it; a
+ *        node that is not queued is enqueued; @n ends after every other
+ *        node with @key; true if the first node or the first key changed
+ *   struct sq_K_node *sq_K_find(q, key, match, arg)  the first node in
+ *        queue order (the earliest (re)queued; of a tie kind, by less)
+ *        with exactly @key for which match(node, @arg) holds (@match
+ *        NULL: any), NULL if none; @match must not change the queue.
+ *        Its cost is the kind's; t, the nodes of @key that @match
+ *        rejects, add to it by design
+ *   int sq_K_check(q)  walk the whole structure: 0 if every invariant
+ *        the kind's header numbers holds, -1 if not (under SQ_DEBUG the
+ *        broken invariant and the node are printed first); O(n)
+ *   next(n), prev(n) (the trees)  the node after (before) queued @n in
+ *        queue order, NULL at the end; O(log n), amortised O(1) a step
+ *   visit, visit_until: SQ__VISIT below; the clock verbs: SQ__NO_CLOCK
+ *
+ * Under SQ_DEBUG, enqueue of a queued node, dequeue of one that is not
+ * queued, dequeue or requeue through a queue the node is not on, and a
+ * visit, visit_until or find function that changes the queue stop the
+ * program with a message naming the verb the user called.
+ */
+
+/*
+ * SQ__NO_CLOCK(K) - init_at and the clock verbs of a backend without one
  *
  * Every backend has the ring's clock verbs, so code written over SQ_KINDS
  * drives any backend the same way.  An exact backend is a clock that
- * never moves and makes no key late: its time is 0, its granularity 1
- * (shift 0), advance changes nothing, and init_geom accepts only shift 0,
- * refusing any other (a geometry is refused, never changed):
+ * never moves and makes no key late: init_at ignores @now, its time is
+ * 0, its granularity 1 (shift 0), advance changes nothing, and init_geom
+ * accepts only shift 0, refusing any other (a geometry is refused, never
+ * changed):
  *
+ *	void     sq_K_init_at(struct sq_K *q, uint64_t now);
  *	bool     sq_K_init_geom(struct sq_K *q, unsigned gran_shift,
  *	                        uint64_t base);
  *	uint64_t sq_K_time(const struct sq_K *q);
  *	unsigned sq_K_gran_shift(const struct sq_K *q);
  *	uint64_t sq_K_advance(struct sq_K *q, uint64_t now);
  *
- * A header expands it once, after its sq_K_init_at().
+ * A header expands it once, after its sq_K_init().
  */
 #define SQ__NO_CLOCK(K)							\
+	static inline void sq_##K##_init_at(struct sq_##K *q, uint64_t now) \
+	{								\
+		(void)now;						\
+		sq_##K##_init(q);					\
+	}								\
 	static inline bool sq_##K##_init_geom(struct sq_##K *q,		\
 					      unsigned gran_shift,	\
 					      uint64_t base)		\
@@ -1683,14 +1746,8 @@ SQ__INLINE bool sq_rb__requeue_aug(struct sq_rb *q, struct sq_rb__link *l,
 	return sq_rb__insert_aug(q, l, key, tie, aug) || was_first;
 }
 
-/* ---- public API --------------------------------------------------------- */
+/* ---- public API: the verbs are documented once, in common.h ------------- */
 
-/**
- * sq_rb_init - make an empty queue
- * @q: the queue
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_rb_init(struct sq_rb *q)
 {
 	q->rb_root = NULL;
@@ -1698,28 +1755,9 @@ static inline void sq_rb_init(struct sq_rb *q)
 	q->rb_count = 0;
 }
 
-/**
- * sq_rb_init_at - make an empty queue whose clock starts at @now
- * @q:   the queue
- * @now: ignored: a tree has no clock (the ring's init_at uses it)
- * Return: nothing.
- * Complexity: O(1).
- */
-static inline void sq_rb_init_at(struct sq_rb *q, uint64_t now)
-{
-	(void)now;
-	sq_rb_init(q);
-}
-
-/* the clock verbs: no clock, exact (common.h) */
+/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(rb)
 
-/**
- * sq_rb_node_init - mark a node as not queued
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_rb_node_init(struct sq_rb_node *n)
 {
 	n->rb_link.rb_parent_color = (uintptr_t)&n->rb_link;
@@ -1728,80 +1766,39 @@ static inline void sq_rb_node_init(struct sq_rb_node *n)
 	n->key = 0;
 }
 
-/**
- * sq_rb_queued - is a node on a queue now
- * @n: a node that went through sq_rb_node_init() at least once
- * Return: true between enqueue and dequeue/pop, false otherwise.
- * Complexity: O(1).
- */
+/* a node that is not queued is its own parent */
 SQ__INLINE bool sq_rb_queued(const struct sq_rb_node *n)
 {
 	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
 }
 
-/**
- * sq_rb_empty - is the queue empty
- * @q: the queue
- * Return: true if no node is queued.
- * Complexity: O(1).
- */
 static inline bool sq_rb_empty(const struct sq_rb *q)
 {
 	return q->rb_root == NULL;
 }
 
-/**
- * sq_rb_count - number of queued nodes
- * @q: the queue
- * Return: the count.
- * Complexity: O(1).
- */
 static inline size_t sq_rb_count(const struct sq_rb *q)
 {
 	return q->rb_count;
 }
 
-/**
- * sq_rb_first - the node with the smallest key
- * @q: the queue
- * Return: the first node (earliest queued among equal keys), NULL if empty.
- * Complexity: O(1), the cached leftmost.
- */
+/* the cached leftmost */
 static inline struct sq_rb_node *sq_rb_first(const struct sq_rb *q)
 {
 	return sq_rb__node(q->rb_leftmost);
 }
 
-/**
- * sq_rb_key - the key a node is queued with
- * @n: a node
- * Return: n->key.  SQ_KEY(K, n) reads a node's key this way for every
- *         kind, the tie kinds too, whose node wraps this one.
- * Complexity: O(1).
- */
 static inline uint64_t sq_rb_key(const struct sq_rb_node *n)
 {
 	return n->key;
 }
 
-/**
- * sq_rb_next - the node after @n in queue order
- * @n: a queued node
- * Return: the next node, NULL if @n is the last.  It is returned non-const
- *         (like strchr): the queue's owner owns every node.
- * Complexity: O(log n), amortised O(1) over a whole walk.
- */
+/* next and prev: O(log n), amortised O(1) over a whole walk */
 static inline struct sq_rb_node *sq_rb_next(const struct sq_rb_node *n)
 {
 	return sq_rb__node(sq_rb__next(&n->rb_link));
 }
 
-/**
- * sq_rb_prev - the node before @n in queue order
- * @n: a queued node
- * Return: the previous node, NULL if @n is the first.
- * Complexity: O(log n), amortised O(1) over a whole walk.
- */
 static inline struct sq_rb_node *sq_rb_prev(const struct sq_rb_node *n)
 {
 	return sq_rb__node(sq_rb__prev(&n->rb_link));
@@ -1833,7 +1830,6 @@ SQ__INLINE bool sq_rb__tie_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				   uint64_t key, sq_rb__tie_fn tie,
 				   const char *who)
 {
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(sq_rb_queued(n), who, "node is already queued");
 	return sq_rb__insert(q, &n->rb_link, key, tie);
 }
@@ -1844,49 +1840,28 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 	bool was_first = q->rb_leftmost == &n->rb_link;
 
 	(void)tie;	/* removal never compares */
-	(void)who;
 	SQ__MISUSE(!sq_rb_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_rb__on(q, &n->rb_link), who, "node is on another queue");
 	sq_rb__remove(q, &n->rb_link);
 	return was_first;
 }
 
-/**
- * sq_rb_enqueue - insert a node with a key
- * @q:   the queue
- * @n:   a node that is not queued
- * @key: its key; @n goes after every node already queued with this key
- * Return: true if @n is now the first node (a timer re-arms its deadline).
- * Complexity: O(log n); at most two rotations.
- */
+/* enqueue: O(log n), at most two rotations */
 static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
 	return sq_rb__tie_enqueue(q, n, key, NULL, "sq_rb_enqueue");
 }
 
-/**
- * sq_rb_dequeue - remove a queued node
- * @q: the queue
- * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
- *     on another queue: its root is not @q's)
- * Return: true if @n was the first node (the first node changed: a timer
- *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(log n); at most three rotations (SQ_DEBUG adds a walk to
- *             the root).
- */
+/* dequeue: O(log n), at most three rotations (SQ_DEBUG adds a walk
+ * to the root) */
 static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
 {
 	return sq_rb__tie_dequeue(q, n, NULL, "sq_rb_dequeue");
 }
 
-/**
- * sq_rb_pop - remove and return the first node
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(log n) worst case, amortised O(1) rebalancing; finding the
- *             new first is O(1).
- */
+/* pop: O(log n) worst case, amortised O(1) rebalancing; the new first
+ * is found in O(1) (sq_rb__after_leftmost()) */
 static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 {
 	struct sq_rb__link *n = sq_rb__pop(q);
@@ -1897,14 +1872,6 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 	return sq_entry(n, struct sq_rb_node, rb_link);
 }
 
-/**
- * sq_rb_pop_due - pop the first node if it is due
- * @q:   the queue
- * @now: the caller's clock
- * Return: the first node, popped, if its key is <= @now; else NULL and
- *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
- * Complexity: as sq_rb_pop().
- */
 static inline struct sq_rb_node *sq_rb_pop_due(struct sq_rb *q, uint64_t now)
 {
 	const struct sq_rb__link *f = q->rb_leftmost;
@@ -1946,7 +1913,6 @@ sq_rb__walk(const struct sq_rb *q, bool (*fn)(struct sq_rb__link *, void *),
 	size_t count = q->rb_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	while (l) {
 		SQ__STEP(1);
 		struct sq_rb__link *next = sq_rb__next(l);
@@ -1977,7 +1943,6 @@ sq_rb__seek(const struct sq_rb *q, uint64_t key,
 	size_t count = q->rb_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	/* the leftmost link whose key is >= @key */
 	while (cur) {
 		SQ__STEP(1);
@@ -2052,24 +2017,8 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 
 SQ__VISIT(rb)
 
-/**
- * sq_rb_find - the first queued node with a key, and with a property
- * @q:     the queue
- * @key:   the key, exactly
- * @match: NULL for any node; else called as match(node, @arg) on the nodes
- *         with @key in queue order until it returns true; it must not
- *         change the queue (SQ_DEBUG stops the program when the count
- *         changes)
- * @arg:   passed through to @match
- * Return: the first node in queue order (the earliest (re)queued; of a
- *         tie kind, by less) with @key for which @match holds, NULL if
- *         none.  Non-const, like sq_rb_first(): the queue's owner owns
- *         every node.
- * Complexity: O(log n + t), t the nodes with @key before the one returned
- *             (all of them when none matches): a descent to the first
- *             node with @key, then the walk in order.  So a key with many
- *             ties costs as many steps as @match rejects, by design.
- */
+/* find: O(log n + t), a descent to the first node with @key, then the
+ * walk in order */
 static inline struct sq_rb_node *
 sq_rb_find(const struct sq_rb *q, uint64_t key,
 	   bool (*match)(const struct sq_rb_node *, void *), void *arg)
@@ -2083,26 +2032,16 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 {
 	struct sq_rb__link *l = &n->rb_link;
 
-	(void)who;	/* read only under SQ_DEBUG; an idle node is armed */
+	/* an idle node is armed */
 	if (!sq_rb_queued(n))
 		return sq_rb__insert(q, l, key, tie);
 	SQ__MISUSE(!sq_rb__on(q, l), who, "node is on another queue");
 	return sq_rb__requeue_aug(q, l, key, tie, NULL);
 }
 
-/**
- * sq_rb_requeue - give a node a new key: re-arm it
- * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired); SQ_DEBUG
- *       stops the program when it is queued on another queue
- * @key: the new key; @n ends after every other node with this key
- * Return: true if the first node or the first key changed.
- * Complexity: O(log n): finding both neighbours (usually a step or two);
- *             when the order still holds the key is just rewritten, else
- *             it costs a dequeue + enqueue (SQ_DEBUG adds a walk to the
- *             root).
- */
+/* requeue: O(log n), finding both neighbours (usually a step or two);
+ * when the order still holds the key is just rewritten, else it costs a
+ * dequeue + enqueue (SQ_DEBUG adds a walk to the root) */
 static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
@@ -2117,7 +2056,6 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 	size_t seen = 0, blacks, leaf_blacks = 0;
 	bool have_leaf = false;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	if (!cur) {
 		SQ__CHECK(q->rb_leftmost == NULL, who, q->rb_leftmost,
 			  "leftmost set in an empty tree");
@@ -2199,13 +2137,8 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 	return 0;
 }
 
-/**
- * sq_rb_check - verify every invariant of the queue
- * @q: the queue
- * Return: 0 if properties (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
- *         broken invariant and the node are printed first).
- * Complexity: O(n), iterative over parent links, O(1) extra space.
- */
+/* check: properties (1)-(8); O(n), iterative over parent links, O(1)
+ * extra space */
 static inline int sq_rb_check(const struct sq_rb *q)
 {
 	return sq_rb__tie_check(q, NULL, "sq_rb_check");
@@ -2936,14 +2869,8 @@ SQ__INLINE void sq_gavl__unlink(struct sq_gavl_node *n)
 #endif
 }
 
-/* ---- the public API ----------------------------------------------------- */
+/* ---- the public API: the verbs are documented once, in common.h --------- */
 
-/**
- * sq_gavl_init - make an empty queue
- * @q: the queue
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_gavl_init(struct sq_gavl *q)
 {
 	q->gv_root = NULL;
@@ -2951,28 +2878,9 @@ static inline void sq_gavl_init(struct sq_gavl *q)
 	q->gv_count = 0;
 }
 
-/**
- * sq_gavl_init_at - make an empty queue whose clock starts at @now
- * @q:   the queue
- * @now: ignored: a tree has no clock (the ring's init_at uses it)
- * Return: nothing.
- * Complexity: O(1).
- */
-static inline void sq_gavl_init_at(struct sq_gavl *q, uint64_t now)
-{
-	(void)now;
-	sq_gavl_init(q);
-}
-
-/* the clock verbs: no clock, exact (common.h) */
+/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(gavl)
 
-/**
- * sq_gavl_node_init - mark a node as not queued
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_gavl_node_init(struct sq_gavl_node *n)
 {
 	n->key = 0;
@@ -2982,67 +2890,34 @@ static inline void sq_gavl_node_init(struct sq_gavl_node *n)
 	n->gv_balance = SQ_GAVL__UNQUEUED;
 }
 
-/**
- * sq_gavl_queued - is a node on a queue now
- * @n: the node (initialised with sq_gavl_node_init() at least once)
- * Return: true between its enqueue and its dequeue or pop.
- * Complexity: O(1).
- */
+/* a node that is not queued has balance SQ_GAVL__UNQUEUED */
 SQ__INLINE bool sq_gavl_queued(const struct sq_gavl_node *n)
 {
 	return n->gv_balance != SQ_GAVL__UNQUEUED;
 }
 
-/**
- * sq_gavl_empty - is the queue empty
- * @q: the queue
- * Return: true if no node is queued.
- * Complexity: O(1).
- */
 static inline bool sq_gavl_empty(const struct sq_gavl *q)
 {
 	return q->gv_root == NULL;
 }
 
-/**
- * sq_gavl_count - number of queued nodes
- * @q: the queue
- * Return: the number of queued nodes.
- * Complexity: O(1).
- */
 static inline size_t sq_gavl_count(const struct sq_gavl *q)
 {
 	return q->gv_count;
 }
 
-/**
- * sq_gavl_first - the node that pop would return
- * @q: the queue
- * Return: the first node (earliest queued among equal keys), NULL if empty.
- * Complexity: O(1), the cached first node.
- */
+/* the cached first node */
 static inline struct sq_gavl_node *sq_gavl_first(const struct sq_gavl *q)
 {
 	return q->gv_first;
 }
 
-/**
- * sq_gavl_key - the key a node is queued with
- * @n: a node
- * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
- * Complexity: O(1).
- */
 static inline uint64_t sq_gavl_key(const struct sq_gavl_node *n)
 {
 	return n->key;
 }
 
-/**
- * sq_gavl_next - the node after @n in queue order
- * @n: a queued node
- * Return: the next node, NULL if @n is the last.
- * Complexity: O(log n); amortised O(1) over a walk of the whole queue.
- */
+/* next and prev: O(log n), amortised O(1) over a whole walk */
 static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
 {
 	struct sq_gavl_node *p;
@@ -3056,12 +2931,6 @@ static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
 	return p;
 }
 
-/**
- * sq_gavl_prev - the node before @n in queue order
- * @n: a queued node
- * Return: the previous node, NULL if @n is the first.
- * Complexity: O(log n); amortised O(1) over a walk of the whole queue.
- */
 static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 {
 	struct sq_gavl_node *p;
@@ -3197,7 +3066,6 @@ SQ__INLINE bool sq_gavl__tie_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				     uint64_t key, sq_gavl__tie_fn tie,
 				     const char *who)
 {
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(sq_gavl_queued(n), who, "node is already queued");
 	return sq_gavl__insert(q, n, key, tie);
 }
@@ -3208,51 +3076,30 @@ SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	bool was_first = n == q->gv_first;
 
 	(void)tie;	/* removal never compares */
-	(void)who;
 	SQ__MISUSE(!sq_gavl_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
 	sq_gavl__remove(q, n);
 	return was_first;
 }
 
-/**
- * sq_gavl_enqueue - insert a node
- * @q:   the queue
- * @n:   a node that is not queued
- * @key: its key; @n goes after every node already queued with this key
- * Return: true if @n is now the first node.
- * Complexity: O(log n): one descent, at most one single or double rotation.
- */
+/* enqueue: O(log n), one descent, at most one single or double rotation */
 SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				uint64_t key)
 {
 	return sq_gavl__tie_enqueue(q, n, key, NULL, "sq_gavl_enqueue");
 }
 
-/**
- * sq_gavl_dequeue - remove a queued node
- * @q: the queue
- * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
- *     on another queue: its root is not @q's)
- * Return: true if @n was the first node (the first node changed: a timer
- *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(log n).  The first node is cut without rotations, like
- * sq_gavl_pop(); any other node is erased with AVL rotations (SQ_DEBUG
- * adds a walk to the root).
- */
+/* dequeue: O(log n); the first node is cut without rotations, as pop
+ * does; any other is erased with AVL rotations (SQ_DEBUG adds a walk to
+ * the root) */
 static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
 {
 	return sq_gavl__tie_dequeue(q, n, NULL, "sq_gavl_dequeue");
 }
 
-/**
- * sq_gavl_pop - remove and return the first node
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(log n) worst case, no rotation: the cut walks up the spine
- * only while nodes were left-heavy, and finding the new first descends only
- * the cut node's right subtree.
- */
+/* pop: O(log n) worst case, no rotation: the cut walks up the spine only
+ * while nodes were left-heavy, and finding the new first descends only
+ * the cut node's right subtree */
 static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 {
 	struct sq_gavl_node *f = q->gv_first;
@@ -3265,14 +3112,6 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 	return f;
 }
 
-/**
- * sq_gavl_pop_due - pop the first node if it is due
- * @q:   the queue
- * @now: the caller's clock
- * Return: the first node, popped, if its key is <= @now; else NULL and
- *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
- * Complexity: as sq_gavl_pop().
- */
 static inline struct sq_gavl_node *sq_gavl_pop_due(struct sq_gavl *q,
 						   uint64_t now)
 {
@@ -3313,7 +3152,6 @@ sq_gavl__visit_until(const struct sq_gavl *q,
 	size_t count = q->gv_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	while (n) {
 		SQ__STEP(1);
 		struct sq_gavl_node *next = sq_gavl_next(n);
@@ -3344,7 +3182,6 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 	size_t count = q->gv_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	(void)tie;
 	/* the leftmost node whose key is >= @key: equal keys are in queue
 	 * order in the tree, so the first of them is the leftmost */
@@ -3369,24 +3206,8 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 	return NULL;
 }
 
-/**
- * sq_gavl_find - the first queued node with a key, and with a property
- * @q:     the queue
- * @key:   the key, exactly
- * @match: NULL for any node; else called as match(node, @arg) on the nodes
- *         with @key in queue order until it returns true; it must not
- *         change the queue (SQ_DEBUG stops the program when the count
- *         changes)
- * @arg:   passed through to @match
- * Return: the first node in queue order (the earliest (re)queued; of a
- *         tie kind, by less) with @key for which @match holds, NULL if
- *         none.  Non-const, like sq_gavl_first(): the queue's owner owns
- *         every node.
- * Complexity: O(log n + t), t the nodes with @key before the one returned
- *             (all of them when none matches): a descent to the first
- *             node with @key, then the walk in order.  So a key with many
- *             ties costs as many steps as @match rejects, by design.
- */
+/* find: O(log n + t), a descent to the first node with @key, then the
+ * walk in order */
 static inline struct sq_gavl_node *
 sq_gavl_find(const struct sq_gavl *q, uint64_t key,
 	     bool (*match)(const struct sq_gavl_node *, void *), void *arg)
@@ -3426,25 +3247,16 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 				     struct sq_gavl_node *n, uint64_t key,
 				     sq_gavl__tie_fn tie, const char *who)
 {
-	(void)who;	/* read only under SQ_DEBUG; an idle node is armed */
+	/* an idle node is armed */
 	if (!sq_gavl_queued(n))
 		return sq_gavl__insert(q, n, key, tie);
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
 	return sq_gavl__requeue_aug(q, n, key, tie, NULL);
 }
 
-/**
- * sq_gavl_requeue - give a node a new key: re-arm it
- * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired); SQ_DEBUG
- *       stops the program when it is queued on another queue
- * @key: the new key; @n goes after every other node queued with this key
- * Return: true if the first node, or the first node's key, changed.
- * Complexity: O(log n); in place, without rebalancing, when @n's previous
- * node has a key <= @key and its next node (if any) a key > @key (SQ_DEBUG
- * adds a walk to the root).
- */
+/* requeue: O(log n); in place, without rebalancing, when the previous
+ * node's key is <= @key and the next node's (if any) > @key (SQ_DEBUG
+ * adds a walk to the root) */
 static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 				   uint64_t key)
 {
@@ -3480,7 +3292,6 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 	unsigned depth = 0, rights = 0, height = 0;
 	size_t seen = 0;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__CHECK((n == NULL) == (q->gv_count == 0), who, n,
 		  "root is NULL exactly when count is 0");
 	SQ__CHECK((n == NULL) == (q->gv_first == NULL), who, q->gv_first,
@@ -3569,18 +3380,13 @@ walked:
 	return 0;
 }
 
-/**
- * sq_gavl_check - verify every invariant of the queue
- * @q: the queue
- *
- * A post-order walk over parent links (no recursion) checks that every
- * child points back at its parent, computes subtree heights in two arrays
- * indexed by depth, and checks invariants (2)-(4) at each node and the
- * count; then the height bound height <= H(n) + 1 (see the top of this
- * file); then an in-order walk checks (1) and that gv_first is the
- * smallest node.
- * Return: 0 if sound; -1 (after a message under SQ_DEBUG) otherwise.
- * Complexity: O(n), O(1) extra memory (two fixed arrays).
+/*
+ * check: a post-order walk over parent links (no recursion) checks that
+ * every child points back at its parent, computes subtree heights in two
+ * arrays indexed by depth, and checks invariants (2)-(4) at each node and
+ * the count; then the height bound height <= H(n) + 1 (see the top of
+ * this file); then an in-order walk checks (1) and that gv_first is the
+ * smallest node.  O(n), O(1) extra memory (two fixed arrays).
  */
 static inline int sq_gavl_check(const struct sq_gavl *q)
 {
@@ -4201,12 +4007,8 @@ SQ__INLINE bool sq_binom__insert(struct sq_binom *q, struct sq_binom_node *n,
 	return false;
 }
 
-/**
- * sq_binom_init - make an empty queue
- * @q: the queue
- * Return: nothing.
- * Complexity: O(1) (clears the 64 root slots).
- */
+/* the verbs are documented once, in common.h; init clears the 64 root
+ * slots */
 static inline void sq_binom_init(struct sq_binom *q)
 {
 	unsigned d;
@@ -4220,28 +4022,9 @@ static inline void sq_binom_init(struct sq_binom *q)
 	q->bh_seq = 0;
 }
 
-/**
- * sq_binom_init_at - make an empty queue whose clock starts at @now
- * @q:   the queue
- * @now: ignored: a heap has no clock (the ring's init_at uses it)
- * Return: nothing.
- * Complexity: O(1).
- */
-static inline void sq_binom_init_at(struct sq_binom *q, uint64_t now)
-{
-	(void)now;
-	sq_binom_init(q);
-}
-
-/* the clock verbs: no clock, exact (common.h) */
+/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(binom)
 
-/**
- * sq_binom_node_init - mark a node as not queued
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_binom_node_init(struct sq_binom_node *n)
 {
 	n->key = 0;
@@ -4251,57 +4034,28 @@ static inline void sq_binom_node_init(struct sq_binom_node *n)
 	n->bh_next = NULL;
 }
 
-/**
- * sq_binom_queued - is a node on a queue now
- * @n: the node (initialised with sq_binom_node_init())
- * Return: true if @n is queued.
- * Complexity: O(1).
- */
+/* a node that is not queued is its own parent */
 SQ__INLINE bool sq_binom_queued(const struct sq_binom_node *n)
 {
 	return n->bh_parent != n;
 }
 
-/**
- * sq_binom_empty - is the queue empty
- * @q: the queue
- * Return: true if no node is queued.
- * Complexity: O(1).
- */
 static inline bool sq_binom_empty(const struct sq_binom *q)
 {
 	return q->bh_count == 0;
 }
 
-/**
- * sq_binom_count - number of queued nodes
- * @q: the queue
- * Return: the count.
- * Complexity: O(1).
- */
 static inline size_t sq_binom_count(const struct sq_binom *q)
 {
 	return q->bh_count;
 }
 
-/**
- * sq_binom_first - the first node: smallest key, earliest among equals
- * @q: the queue
- * Return: the first node, NULL if the queue is empty.  The queue is not
- * changed.
- * Complexity: O(1): the minimum is cached.
- */
+/* the cached minimum */
 static inline struct sq_binom_node *sq_binom_first(const struct sq_binom *q)
 {
 	return q->bh_min;
 }
 
-/**
- * sq_binom_key - the key a node is queued with
- * @n: a node
- * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
- * Complexity: O(1).
- */
 static inline uint64_t sq_binom_key(const struct sq_binom_node *n)
 {
 	return n->key;
@@ -4341,7 +4095,6 @@ SQ__INLINE bool sq_binom__tie_enqueue(struct sq_binom *q,
 				      struct sq_binom_node *n, uint64_t key,
 				      sq_binom__tie_fn tie, const char *who)
 {
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(sq_binom_queued(n), who, "node is already queued");
 	sq_binom__stamp_room(q, tie);
 	n->key = key;
@@ -4355,36 +4108,21 @@ SQ__INLINE bool sq_binom__tie_dequeue(struct sq_binom *q,
 {
 	bool was_first = n == q->bh_min;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(!sq_binom_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_binom__on(q, n), who, "node is on another queue");
 	sq_binom__remove(q, n, tie);
 	return was_first;
 }
 
-/**
- * sq_binom_enqueue - insert a node
- * @q:   the queue
- * @n:   a node not on any queue
- * @key: its priority; it goes after every queued node of equal key
- * Return: true if @n is now the first node (a timer user re-arms).
- * Complexity: O(1) amortised, O(log n) worst case (and O(n log n) once
- * per 2^58 enqueues and requeues: the renumbering).
- */
+/* enqueue: O(1) amortised, O(log n) worst case (and O(n log n) once per
+ * 2^58 enqueues and requeues: the renumbering) */
 static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
 {
 	return sq_binom__tie_enqueue(q, n, key, NULL, "sq_binom_enqueue");
 }
 
-/**
- * sq_binom_dequeue - remove any queued node
- * @q: the queue
- * @n: a node queued on @q
- * Return: true if @n was the first node (the first node changed: a timer
- *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(log n).
- */
+/* dequeue: O(log n) */
 static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 {
 	return sq_binom__tie_dequeue(q, n, NULL, "sq_binom_dequeue");
@@ -4428,14 +4166,9 @@ SQ__INLINE struct sq_binom_node *sq_binom__tie_pop(struct sq_binom *q,
 	return m;
 }
 
-/**
- * sq_binom_pop - remove and return the first node
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(log n): its children join the roots, the roots are
- * scanned for the new minimum.  Always inlined under GNU C: with a
- * call, clang's pop + enqueue loop at small n cost half as much again.
- */
+/* pop: O(log n), its children join the roots, the roots are scanned for
+ * the new minimum.  Always inlined under GNU C: with a call, clang's pop
+ * + enqueue loop at small n costs half as much again. */
 SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 {
 	return sq_binom__tie_pop(q, NULL);
@@ -4450,14 +4183,6 @@ SQ__INLINE struct sq_binom_node *sq_binom__tie_pop_due(struct sq_binom *q,
 	return m && m->key <= now ? sq_binom__tie_pop(q, tie) : NULL;
 }
 
-/**
- * sq_binom_pop_due - pop the first node if it is due
- * @q:   the queue
- * @now: the caller's clock
- * Return: the first node, popped, if its key is <= @now; else NULL and
- *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
- * Complexity: as sq_binom_pop().
- */
 static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
 						     uint64_t now)
 {
@@ -4518,8 +4243,6 @@ sq_binom__walk(const struct sq_binom *q,
 	size_t count = q->bh_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
-	(void)what;
 	for (; occ; occ &= occ - 1) {
 		SQ__STEP(1);
 		struct sq_binom_node *root = q->bh_roots[sq__ctz64(occ)];
@@ -4631,25 +4354,14 @@ sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
 	return f.best;
 }
 
-/**
- * sq_binom_find - the first queued node with a key, and with a property
- * @q:     the queue
- * @key:   the key, exactly
- * @match: NULL for any node; else called as match(node, @arg) on nodes
- *         with @key, in no particular order, at most once each; it must
- *         not change the queue (SQ_DEBUG stops the program when the count
- *         changes)
- * @arg:   passed through to @match
- * Return: the first node in queue order (the earliest (re)queued; of a
- *         tie kind, by less) with @key for which @match holds, NULL if
- *         none.  Non-const, like sq_binom_first(): the queue's owner owns
- *         every node.
- * Complexity: a heap has no key search: the walk looks at every node that
- *             could have a node with @key below it, so at each node whose
- *             key is smaller (and at each rejected node with @key), and
- *             at their children: O((m + 1) log n), m those nodes, which
- *             is O(n) for a key near the largest.  Cheap for keys near
- *             the first; for a search by key take rb or gavl.
+/*
+ * find: a heap has no key search: the walk looks at every node that could
+ * have a node with @key below it, so at each node whose key is smaller
+ * (and at each rejected node with @key), and at their children: O((m +
+ * 1) log n), m those nodes, which is O(n) for a key near the largest.
+ * Cheap for keys near the first; for a search by key take rb or gavl.
+ * @match is called on the nodes with @key in no particular order, at
+ * most once each.
  */
 static inline struct sq_binom_node *
 sq_binom_find(const struct sq_binom *q, uint64_t key,
@@ -4668,7 +4380,6 @@ static inline bool sq_binom__tie_requeue(struct sq_binom *q,
 
 	if (!sq_binom_queued(n))
 		return sq_binom__tie_enqueue(q, n, key, tie, who);
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(!sq_binom__on(q, n), who, "node is on another queue");
 	sq_binom__stamp_room(q, tie);	/* before the shape is looked at */
 	old = q->bh_min;
@@ -4705,16 +4416,8 @@ static inline bool sq_binom__tie_requeue(struct sq_binom *q,
 	return q->bh_min != old || q->bh_min->key != old_key;
 }
 
-/**
- * sq_binom_requeue - give a node a new key: re-arm it
- * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired)
- * @key: its new priority; @n goes after every other node of equal key
- * Return: true if the first node or the first key changed.
- * Complexity: O(log n).  In place, without moving @n, when (@key, new
- * sequence) is still above its parent and below all its children.
- */
+/* requeue: O(log n); in place, without moving @n, when (@key, new
+ * sequence) is still above its parent and below all its children */
 static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
 {
@@ -4735,7 +4438,6 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 {
 	const struct sq_binom_node *v = r, *c;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	for (;;) {
 		SQ__STEP(1);
 		c = v->bh_child;
@@ -4785,7 +4487,6 @@ static inline int sq_binom__tie_check(const struct sq_binom *q,
 	const struct sq_binom_node *r, *min = NULL;
 	unsigned d;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__CHECK(q->bh_seq <= SQ_BINOM__SEQ_END, who, q->bh_min,
 		  "stamp counter past its 58 bits");
 	for (d = 0; d < 64; d++) {
@@ -4812,14 +4513,9 @@ static inline int sq_binom__tie_check(const struct sq_binom *q,
 	return 0;
 }
 
-/**
- * sq_binom_check - walk the whole heap and verify every invariant
- * @q: the queue
- * Return: 0 if invariants 1-6 of this header hold, -1 otherwise (under
- * SQ_DEBUG after printing which one broke, at which node).
- * Complexity: O(n), iterative: the walk follows bh_parent back up, each
- * pointer verified before it is followed, so it terminates on any heap.
- */
+/* check: invariants 1-6 of this header; O(n), iterative: the walk
+ * follows bh_parent back up, each pointer verified before it is followed,
+ * so it terminates on any heap */
 static inline int sq_binom_check(const struct sq_binom *q)
 {
 	return sq_binom__tie_check(q, NULL, "sq_binom_check");
@@ -7874,15 +7570,10 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 	return was_first;
 }
 
-/* ---- the API ------------------------------------------------------------- */
+/* ---- the API: the verbs are documented once, in common.h ----------------- */
 
-/**
- * sq_ladder_init - make an empty queue
- * @q: the queue
- * Return: nothing.
- * Complexity: O(buckets / 64): clears the bitmap (bucket heads are valid
- * only where it says so, and are not touched).
- */
+/* init: O(buckets / 64), clears the bitmap (bucket heads are valid only
+ * where it says so, and are not touched) */
 static inline void sq_ladder_init(struct sq_ladder *q)
 {
 	unsigned w;
@@ -7905,29 +7596,9 @@ static inline void sq_ladder_init(struct sq_ladder *q)
 	}
 }
 
-/**
- * sq_ladder_init_at - make an empty queue whose clock starts at @now
- * @q:   the queue
- * @now: ignored: the ladder has no clock (each era starts at the first
- *       key enqueued into an empty queue)
- * Return: nothing.
- * Complexity: as sq_ladder_init().
- */
-static inline void sq_ladder_init_at(struct sq_ladder *q, uint64_t now)
-{
-	(void)now;
-	sq_ladder_init(q);
-}
-
-/* the clock verbs: no clock, exact (common.h) */
+/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(ladder)
 
-/**
- * sq_ladder_node_init - mark a node as not queued
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_ladder_node_init(struct sq_ladder_node *n)
 {
 	n->key = 0;
@@ -7935,72 +7606,35 @@ static inline void sq_ladder_node_init(struct sq_ladder_node *n)
 	n->ld_home = NULL;
 }
 
-/**
- * sq_ladder_queued - is a node on a queue now
- * @n: the node (initialised with sq_ladder_node_init())
- * Return: true if @n is queued.
- * Complexity: O(1).
- */
+/* a node that is not queued has no home list */
 SQ__INLINE bool sq_ladder_queued(const struct sq_ladder_node *n)
 {
 	return n->ld_home != NULL;
 }
 
-/**
- * sq_ladder_empty - is the queue empty
- * @q: the queue
- * Return: true if no node is queued.
- * Complexity: O(1).
- */
 static inline bool sq_ladder_empty(const struct sq_ladder *q)
 {
 	return q->ld_count == 0;
 }
 
-/**
- * sq_ladder_count - number of queued nodes
- * @q: the queue
- * Return: the count.
- * Complexity: O(1).
- */
 static inline size_t sq_ladder_count(const struct sq_ladder *q)
 {
 	return q->ld_count;
 }
 
-/**
- * sq_ladder_first - the first node: smallest key, earliest among equals
- * @q: the queue
- * Return: the first node, NULL if the queue is empty.  The queue is not
- * changed.
- * Complexity: O(1): the head of the bottom, which is never empty while
- * the queue is not.
- */
+/* the head of the bottom, never empty while the queue is not */
 static inline struct sq_ladder_node *sq_ladder_first(const struct sq_ladder *q)
 {
 	return q->ld_bottom.ll_first;
 }
 
-/**
- * sq_ladder_key - the key a node is queued with
- * @n: a node
- * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
- * Complexity: O(1).
- */
 static inline uint64_t sq_ladder_key(const struct sq_ladder_node *n)
 {
 	return n->key;
 }
 
-/**
- * sq_ladder_enqueue - insert a node
- * @q:   the queue
- * @n:   a node not on any queue
- * @key: its priority; it goes after every queued node of equal key
- * Return: true if @n is now the first node (a timer user re-arms).
- * Complexity: O(1): a tail append to the top or a bucket, or an ordered
- * insert into the bottom (short: it is spilled into a rung when it grows).
- */
+/* enqueue: O(1), a tail append to the top or a bucket, or an ordered
+ * insert into the bottom (short: it is spilled into a rung when it grows) */
 static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
 {
@@ -8010,16 +7644,8 @@ static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 	return sq_ladder__insert(q, n);
 }
 
-/**
- * sq_ladder_dequeue - remove any queued node
- * @q: the queue
- * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
- *     on another queue: its home list is not one of @q's)
- * Return: true if @n was the first node (the first node changed: a timer
- *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(1): @n knows its list; O(1) amortised when it empties
- * the bottom, which is then refilled.
- */
+/* dequeue: O(1), @n knows its list (SQ_DEBUG: its home list must be one
+ * of @q's); O(1) amortised when it empties the bottom, then refilled */
 static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n)
 {
@@ -8030,13 +7656,8 @@ static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 	return sq_ladder__remove(q, n);
 }
 
-/**
- * sq_ladder_pop - remove and return the first node
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(1) amortised: the bottom's head; when that empties the
- * bottom it is refilled from the rungs (or the top).
- */
+/* pop: O(1) amortised, the bottom's head; when that empties the bottom
+ * it is refilled from the rungs (or the top) */
 SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
 {
 	struct sq_ladder_node *n = q->ld_bottom.ll_first, *x;
@@ -8060,14 +7681,6 @@ SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
 	return n;
 }
 
-/**
- * sq_ladder_pop_due - pop the first node if it is due
- * @q:   the queue
- * @now: the caller's clock
- * Return: the first node, popped, if its key is <= @now; else NULL and
- *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
- * Complexity: as sq_ladder_pop().
- */
 static inline struct sq_ladder_node *sq_ladder_pop_due(struct sq_ladder *q,
 						       uint64_t now)
 {
@@ -8076,16 +7689,8 @@ static inline struct sq_ladder_node *sq_ladder_pop_due(struct sq_ladder *q,
 	return m && m->key <= now ? sq_ladder_pop(q) : NULL;
 }
 
-/**
- * sq_ladder_requeue - give a node a new key: re-arm it
- * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired)
- * @key: its new priority; @n goes after every other node of equal key
- * Return: true if the first node or the first key changed.
- * Complexity: O(1) amortised: a dequeue and an enqueue (a requeue is a
- * new arrival, so even an unchanged key moves @n behind its equals).
- */
+/* requeue: O(1) amortised, a dequeue and an enqueue (a requeue is a new
+ * arrival, so even an unchanged key moves @n behind its equals) */
 static inline bool sq_ladder_requeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
 {
@@ -8521,7 +8126,6 @@ sq_ladder__walk_list(const struct sq_ladder *q, const struct sq_ladder__list *l,
 	size_t count = q->ld_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	for (n = l->ll_first; n; n = next) {
 		SQ__STEP(1);
 		bool stop;
@@ -8592,7 +8196,6 @@ sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
 	size_t count = q->ld_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	if (!n)
 		return NULL;
 	if (sorted) {
@@ -8686,28 +8289,14 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
 	return n;
 }
 
-/**
- * sq_ladder_find - the first queued node with a key, and with a property
- * @q:     the queue
- * @key:   the key, exactly
- * @match: NULL for any node; else called as match(node, @arg) on the nodes
- *         with @key in queue order until it returns true; it must not
- *         change the queue (SQ_DEBUG stops the program when the count
- *         changes)
- * @arg:   passed through to @match
- * Return: the first node in queue order (the earliest (re)queued) with
- *         @key for which @match holds, NULL if none.  Non-const, like
- *         sq_ladder_first(): the queue's owner owns every node.
- * Complexity: O(rungs + the list @key routes to): the nodes of @key are
- *             on one list (a crowd being fed: the bottom's tail and its
- *             bucket, at most THRES of it in the bottom).  In a bucket of
- *             a rung, its nodes (a bucket
- *             narrows when it reaches the bottom, not before: rung 0's
- *             hold about n / SQ_LADDER_BUCKETS each); in the top, all of
- *             it (unsorted: the far future, past every rung); in the
- *             bottom, sorted, twice the distance from its nearer end;
- *             in the pile, that in each of its runs (at most 64).
- *             Plus the nodes with @key that @match rejects, by design.
+/*
+ * find: O(rungs + the list @key routes to): the nodes of @key are on one
+ * list (a crowd being fed: the bottom's tail and its bucket, at most
+ * THRES of it in the bottom).  In a bucket of a rung, its nodes (a bucket
+ * narrows when it reaches the bottom, not before: rung 0's hold about n /
+ * SQ_LADDER_BUCKETS each); in the top, all of it (unsorted: the far
+ * future, past every rung); in the bottom, sorted, twice the distance
+ * from its nearer end; in the pile, that in each of its runs (at most 64).
  */
 static inline struct sq_ladder_node *
 sq_ladder_find(const struct sq_ladder *q, uint64_t key,
@@ -8729,7 +8318,6 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 	const struct sq_ladder_node *n, *p = NULL;
 	long seen = 0;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	for (n = l->ll_first; n; p = n, n = n->ld_next) {
 		SQ__STEP(1);
 		SQ__CHECK((size_t)seen < room, who, n, "more nodes than count");
@@ -8745,14 +8333,8 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 	return seen;
 }
 
-/**
- * sq_ladder_check - walk the whole queue and verify every invariant
- * @q: the queue
- * Return: 0 if invariants 1-10 of this header hold, -1 otherwise (under
- * SQ_DEBUG after printing which one broke, at which node).
- * Complexity: O(n + buckets); every walk is bounded by the count, so it
- * ends on any queue.
- */
+/* check: invariants 1-10 of this header; O(n + buckets), every walk
+ * bounded by the count, so it ends on any queue */
 static inline int sq_ladder_check(const struct sq_ladder *q)
 {
 	const char *who = "sq_ladder_check";
@@ -8764,7 +8346,6 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 	long got;
 	bool fed;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__CHECK(q->ld_nrungs <= (SQ_LADDER_RUNGS), who, NULL,
 		  "more rungs than SQ_LADDER_RUNGS");
 	SQ__CHECK(!q->ld_bottom.ll_first == !q->ld_count, who,
@@ -9124,7 +8705,6 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 {
 	void *l;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	for (l = first; l; l = t->next(l)) {
 		SQ__STEP(1);
 		SQ__CHECK(*sq_elig__min(t, l) == sq_elig__compute(t, l), who, l,
@@ -9195,18 +8775,12 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
  * who) and @seek(t, key, match, arg, who) are the tree's link-level walk
  * and find.  Written by the kind's header before it: SQ__ELIG_TREE(),
  * sq_K__aug (struct sq_T__aug), and the verbs that differ:
- * sq_K_node_init(), sq_K_queued(), sq_K_key(), sq_K_pop().  Each verb
- * below costs what the plain kind's does, plus what the notes say.
+ * sq_K_node_init(), sq_K_queued(), sq_K_key(), sq_K_pop().
  *
- * sq_K_init(q) - make an empty queue.  O(1).
- * sq_K_init_at(q, now) - the same; @now is ignored: a tree has no clock.
- *   The clock verbs are common.h's SQ__NO_CLOCK: no clock, exact.
- * sq_K_empty(q), sq_K_count(q) - is the queue empty; the number of
- *   queued nodes.  O(1).
- * sq_K_first(q) - the node with the smallest key, eligible or not
- *   (earliest queued among equal keys), NULL if empty.  O(1), cached.
- * sq_K_next(n), sq_K_prev(n) - the node after (before) queued node @n in
- *   queue order, NULL at the end.  O(log n), amortised O(1) over a walk.
+ * The verbs of every kind (common.h) cost what the plain kind's do, plus
+ * a walk up while a subtree's minimum changes; first is the first node by
+ * key, eligible or not; enqueue and requeue keep the node's elig.  The
+ * two of this layer:
  *
  * sq_K_pick_eligible(q, limit) - of the nodes with elig <= @limit, the
  *   one with the smallest key (earliest queued among equal keys); NULL if
@@ -9218,33 +8792,7 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
  *   else O(log n): a walk up that ends where a subtree's minimum stays
  *   (SQ_DEBUG: to the root).
  *
- * sq_K_enqueue(q, n, key) - insert @n, not queued, with @key, at its
- *   current elig; @n goes after every node already queued with @key.
- *   Returns true if @n is now the first node.  O(log n).
- * sq_K_dequeue(q, n) - remove @n, queued on @q (SQ_DEBUG stops the
- *   program when it is not queued, or queued on another queue).  Returns
- *   true if @n was the first node; @n is not queued afterwards.  O(log n)
- *   (SQ_DEBUG adds a walk to the root).
- * sq_K_pop_due(q, now) - sq_K_pop() if the first key is <= @now, else
- *   NULL and nothing changes.  As sq_K_pop().
- * sq_K_requeue(q, n, key) - give @n the new @key, keeping its elig; a
- *   node that is not queued is enqueued (SQ_DEBUG stops the program when
- *   it is on another queue); @n ends after every other node with @key.
- *   Returns true if the first node or the first key changed.  O(log n);
- *   in place when the order still holds (SQ_DEBUG adds a walk to the
- *   root).
- *
- * sq_K_visit(q, fn, arg) - fn(node, @arg) on every queued node, in queue
- *   order; returns the count.  sq_K_visit_until(q, fn, arg) - the same
- *   until fn returns true; returns that node, NULL if it never did.
- *   sq_K_find(q, key, match, arg) - the first node in queue order with
- *   @key for which match(node, @arg) holds (@match NULL: any), NULL if
- *   none.  The functions must not change the queue (SQ_DEBUG stops the
- *   program when the count changes).  O(n), O(k) for k calls, O(log n +
- *   t) for t rejected ties; no allocation, no recursion.
- * sq_K_check(q) - 0 if the tree's invariants and (A) hold, -1 otherwise
- *   (under SQ_DEBUG the broken invariant and the node are printed first).
- *   O(n), O(1) extra space.
+ * check() verifies the tree's invariants and (A).
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): L is a type, the rest names */
 #define SQ__ELIG_KIND(K, T, L, tree, link, first, root, walk, seek)	\
@@ -9255,11 +8803,6 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 	static inline void sq_##K##_init(struct sq_##K *q)		\
 	{								\
 		sq_##T##_init(&q->tree);				\
-	}								\
-	static inline void sq_##K##_init_at(struct sq_##K *q, uint64_t now) \
-	{								\
-		(void)now;						\
-		sq_##K##_init(q);					\
 	}								\
 	SQ__NO_CLOCK(K)							\
 	static inline bool sq_##K##_empty(const struct sq_##K *q)	\
@@ -9465,12 +9008,7 @@ static const struct sq_rb__aug sq_erb__aug = {
 
 /* ---- the verbs that are rb's own ----------------------------------------- */
 
-/**
- * sq_erb_node_init - mark a node as not queued, with elig 0
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
+/* the verbs (common.h); node_init leaves elig 0 */
 static inline void sq_erb_node_init(struct sq_erb_node *n)
 {
 	n->key = 0;
@@ -9481,35 +9019,18 @@ static inline void sq_erb_node_init(struct sq_erb_node *n)
 	n->erb_min = 0;
 }
 
-/**
- * sq_erb_queued - is a node on a queue now
- * @n: a node that went through sq_erb_node_init() at least once
- * Return: true between enqueue and dequeue/pop, false otherwise.
- * Complexity: O(1).
- */
 SQ__INLINE bool sq_erb_queued(const struct sq_erb_node *n)
 {
 	/* cppcheck-suppress ctunullpointer ; macro-made caller: elig_tree.h */
 	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
 }
 
-/**
- * sq_erb_key - the key a node is queued with (SQ_KEY)
- * @n: a node
- * Return: n->key.
- * Complexity: O(1).
- */
 static inline uint64_t sq_erb_key(const struct sq_erb_node *n)
 {
 	return n->key;
 }
 
-/**
- * sq_erb_pop - remove and return the first node, eligible or not
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(log n).
- */
+/* pop: the first node, eligible or not; O(log n) */
 static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
 {
 	struct sq_rb__link *l = sq_rb__pop_aug(&q->erb_tree, &sq_erb__aug);
@@ -9623,12 +9144,7 @@ sq_egavl__seek(const struct sq_gavl *t, uint64_t key,
 
 /* ---- the verbs that are gavl's own --------------------------------------- */
 
-/**
- * sq_egavl_node_init - mark a node as not queued, with elig 0
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
+/* the verbs (common.h); node_init leaves elig 0 */
 static inline void sq_egavl_node_init(struct sq_egavl_node *n)
 {
 	sq_gavl_node_init(&n->gavl);
@@ -9636,34 +9152,17 @@ static inline void sq_egavl_node_init(struct sq_egavl_node *n)
 	n->eg_min = 0;
 }
 
-/**
- * sq_egavl_queued - is a node on a queue now
- * @n: a node that went through sq_egavl_node_init() at least once
- * Return: true between enqueue and dequeue/pop, false otherwise.
- * Complexity: O(1).
- */
 SQ__INLINE bool sq_egavl_queued(const struct sq_egavl_node *n)
 {
 	return sq_gavl_queued(&n->gavl);
 }
 
-/**
- * sq_egavl_key - the key a node is queued with (SQ_KEY)
- * @n: a node
- * Return: n->gavl.key.
- * Complexity: O(1).
- */
 static inline uint64_t sq_egavl_key(const struct sq_egavl_node *n)
 {
 	return n->gavl.key;
 }
 
-/**
- * sq_egavl_pop - remove and return the first node, eligible or not
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(log n), no rotation (the cut).
- */
+/* pop: the first node, eligible or not; O(log n), no rotation (the cut) */
 static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
 {
 	struct sq_gavl_node *f = q->eg_tree.gv_first;

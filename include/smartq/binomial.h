@@ -591,12 +591,8 @@ SQ__INLINE bool sq_binom__insert(struct sq_binom *q, struct sq_binom_node *n,
 	return false;
 }
 
-/**
- * sq_binom_init - make an empty queue
- * @q: the queue
- * Return: nothing.
- * Complexity: O(1) (clears the 64 root slots).
- */
+/* the verbs are documented once, in common.h; init clears the 64 root
+ * slots */
 static inline void sq_binom_init(struct sq_binom *q)
 {
 	unsigned d;
@@ -610,28 +606,9 @@ static inline void sq_binom_init(struct sq_binom *q)
 	q->bh_seq = 0;
 }
 
-/**
- * sq_binom_init_at - make an empty queue whose clock starts at @now
- * @q:   the queue
- * @now: ignored: a heap has no clock (the ring's init_at uses it)
- * Return: nothing.
- * Complexity: O(1).
- */
-static inline void sq_binom_init_at(struct sq_binom *q, uint64_t now)
-{
-	(void)now;
-	sq_binom_init(q);
-}
-
-/* the clock verbs: no clock, exact (common.h) */
+/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(binom)
 
-/**
- * sq_binom_node_init - mark a node as not queued
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_binom_node_init(struct sq_binom_node *n)
 {
 	n->key = 0;
@@ -641,57 +618,28 @@ static inline void sq_binom_node_init(struct sq_binom_node *n)
 	n->bh_next = NULL;
 }
 
-/**
- * sq_binom_queued - is a node on a queue now
- * @n: the node (initialised with sq_binom_node_init())
- * Return: true if @n is queued.
- * Complexity: O(1).
- */
+/* a node that is not queued is its own parent */
 SQ__INLINE bool sq_binom_queued(const struct sq_binom_node *n)
 {
 	return n->bh_parent != n;
 }
 
-/**
- * sq_binom_empty - is the queue empty
- * @q: the queue
- * Return: true if no node is queued.
- * Complexity: O(1).
- */
 static inline bool sq_binom_empty(const struct sq_binom *q)
 {
 	return q->bh_count == 0;
 }
 
-/**
- * sq_binom_count - number of queued nodes
- * @q: the queue
- * Return: the count.
- * Complexity: O(1).
- */
 static inline size_t sq_binom_count(const struct sq_binom *q)
 {
 	return q->bh_count;
 }
 
-/**
- * sq_binom_first - the first node: smallest key, earliest among equals
- * @q: the queue
- * Return: the first node, NULL if the queue is empty.  The queue is not
- * changed.
- * Complexity: O(1): the minimum is cached.
- */
+/* the cached minimum */
 static inline struct sq_binom_node *sq_binom_first(const struct sq_binom *q)
 {
 	return q->bh_min;
 }
 
-/**
- * sq_binom_key - the key a node is queued with
- * @n: a node
- * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
- * Complexity: O(1).
- */
 static inline uint64_t sq_binom_key(const struct sq_binom_node *n)
 {
 	return n->key;
@@ -731,7 +679,6 @@ SQ__INLINE bool sq_binom__tie_enqueue(struct sq_binom *q,
 				      struct sq_binom_node *n, uint64_t key,
 				      sq_binom__tie_fn tie, const char *who)
 {
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(sq_binom_queued(n), who, "node is already queued");
 	sq_binom__stamp_room(q, tie);
 	n->key = key;
@@ -745,36 +692,21 @@ SQ__INLINE bool sq_binom__tie_dequeue(struct sq_binom *q,
 {
 	bool was_first = n == q->bh_min;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(!sq_binom_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_binom__on(q, n), who, "node is on another queue");
 	sq_binom__remove(q, n, tie);
 	return was_first;
 }
 
-/**
- * sq_binom_enqueue - insert a node
- * @q:   the queue
- * @n:   a node not on any queue
- * @key: its priority; it goes after every queued node of equal key
- * Return: true if @n is now the first node (a timer user re-arms).
- * Complexity: O(1) amortised, O(log n) worst case (and O(n log n) once
- * per 2^58 enqueues and requeues: the renumbering).
- */
+/* enqueue: O(1) amortised, O(log n) worst case (and O(n log n) once per
+ * 2^58 enqueues and requeues: the renumbering) */
 static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
 {
 	return sq_binom__tie_enqueue(q, n, key, NULL, "sq_binom_enqueue");
 }
 
-/**
- * sq_binom_dequeue - remove any queued node
- * @q: the queue
- * @n: a node queued on @q
- * Return: true if @n was the first node (the first node changed: a timer
- *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(log n).
- */
+/* dequeue: O(log n) */
 static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
 {
 	return sq_binom__tie_dequeue(q, n, NULL, "sq_binom_dequeue");
@@ -818,14 +750,9 @@ SQ__INLINE struct sq_binom_node *sq_binom__tie_pop(struct sq_binom *q,
 	return m;
 }
 
-/**
- * sq_binom_pop - remove and return the first node
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(log n): its children join the roots, the roots are
- * scanned for the new minimum.  Always inlined under GNU C: with a
- * call, clang's pop + enqueue loop at small n cost half as much again.
- */
+/* pop: O(log n), its children join the roots, the roots are scanned for
+ * the new minimum.  Always inlined under GNU C: with a call, clang's pop
+ * + enqueue loop at small n costs half as much again. */
 SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 {
 	return sq_binom__tie_pop(q, NULL);
@@ -840,14 +767,6 @@ SQ__INLINE struct sq_binom_node *sq_binom__tie_pop_due(struct sq_binom *q,
 	return m && m->key <= now ? sq_binom__tie_pop(q, tie) : NULL;
 }
 
-/**
- * sq_binom_pop_due - pop the first node if it is due
- * @q:   the queue
- * @now: the caller's clock
- * Return: the first node, popped, if its key is <= @now; else NULL and
- *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
- * Complexity: as sq_binom_pop().
- */
 static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
 						     uint64_t now)
 {
@@ -908,8 +827,6 @@ sq_binom__walk(const struct sq_binom *q,
 	size_t count = q->bh_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
-	(void)what;
 	for (; occ; occ &= occ - 1) {
 		SQ__STEP(1);
 		struct sq_binom_node *root = q->bh_roots[sq__ctz64(occ)];
@@ -1021,25 +938,14 @@ sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
 	return f.best;
 }
 
-/**
- * sq_binom_find - the first queued node with a key, and with a property
- * @q:     the queue
- * @key:   the key, exactly
- * @match: NULL for any node; else called as match(node, @arg) on nodes
- *         with @key, in no particular order, at most once each; it must
- *         not change the queue (SQ_DEBUG stops the program when the count
- *         changes)
- * @arg:   passed through to @match
- * Return: the first node in queue order (the earliest (re)queued; of a
- *         tie kind, by less) with @key for which @match holds, NULL if
- *         none.  Non-const, like sq_binom_first(): the queue's owner owns
- *         every node.
- * Complexity: a heap has no key search: the walk looks at every node that
- *             could have a node with @key below it, so at each node whose
- *             key is smaller (and at each rejected node with @key), and
- *             at their children: O((m + 1) log n), m those nodes, which
- *             is O(n) for a key near the largest.  Cheap for keys near
- *             the first; for a search by key take rb or gavl.
+/*
+ * find: a heap has no key search: the walk looks at every node that could
+ * have a node with @key below it, so at each node whose key is smaller
+ * (and at each rejected node with @key), and at their children: O((m +
+ * 1) log n), m those nodes, which is O(n) for a key near the largest.
+ * Cheap for keys near the first; for a search by key take rb or gavl.
+ * @match is called on the nodes with @key in no particular order, at
+ * most once each.
  */
 static inline struct sq_binom_node *
 sq_binom_find(const struct sq_binom *q, uint64_t key,
@@ -1058,7 +964,6 @@ static inline bool sq_binom__tie_requeue(struct sq_binom *q,
 
 	if (!sq_binom_queued(n))
 		return sq_binom__tie_enqueue(q, n, key, tie, who);
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(!sq_binom__on(q, n), who, "node is on another queue");
 	sq_binom__stamp_room(q, tie);	/* before the shape is looked at */
 	old = q->bh_min;
@@ -1095,16 +1000,8 @@ static inline bool sq_binom__tie_requeue(struct sq_binom *q,
 	return q->bh_min != old || q->bh_min->key != old_key;
 }
 
-/**
- * sq_binom_requeue - give a node a new key: re-arm it
- * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired)
- * @key: its new priority; @n goes after every other node of equal key
- * Return: true if the first node or the first key changed.
- * Complexity: O(log n).  In place, without moving @n, when (@key, new
- * sequence) is still above its parent and below all its children.
- */
+/* requeue: O(log n); in place, without moving @n, when (@key, new
+ * sequence) is still above its parent and below all its children */
 static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
 {
@@ -1125,7 +1022,6 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 {
 	const struct sq_binom_node *v = r, *c;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	for (;;) {
 		SQ__STEP(1);
 		c = v->bh_child;
@@ -1175,7 +1071,6 @@ static inline int sq_binom__tie_check(const struct sq_binom *q,
 	const struct sq_binom_node *r, *min = NULL;
 	unsigned d;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__CHECK(q->bh_seq <= SQ_BINOM__SEQ_END, who, q->bh_min,
 		  "stamp counter past its 58 bits");
 	for (d = 0; d < 64; d++) {
@@ -1202,14 +1097,9 @@ static inline int sq_binom__tie_check(const struct sq_binom *q,
 	return 0;
 }
 
-/**
- * sq_binom_check - walk the whole heap and verify every invariant
- * @q: the queue
- * Return: 0 if invariants 1-6 of this header hold, -1 otherwise (under
- * SQ_DEBUG after printing which one broke, at which node).
- * Complexity: O(n), iterative: the walk follows bh_parent back up, each
- * pointer verified before it is followed, so it terminates on any heap.
- */
+/* check: invariants 1-6 of this header; O(n), iterative: the walk
+ * follows bh_parent back up, each pointer verified before it is followed,
+ * so it terminates on any heap */
 static inline int sq_binom_check(const struct sq_binom *q)
 {
 	return sq_binom__tie_check(q, NULL, "sq_binom_check");

@@ -356,8 +356,10 @@ static inline uint64_t sq__slack_end(uint64_t key, uint64_t slack)
  * SQ_DEBUG: misuse checks and poisoned links.
  *
  * SQ__MISUSE(cond, fn, mistake) stops the program with "fn: mistake" on
- * stderr when @cond holds.  Without SQ_DEBUG it expands to nothing and
- * @cond is never evaluated, so release builds pay nothing.
+ * stderr when @cond holds.  Without SQ_DEBUG @cond is never evaluated, so
+ * release builds pay nothing; @fn and @mistake (a name and a string, no
+ * side effects) count as used, so a function that has a name parameter
+ * only for the message needs no (void) for it.
  *
  * SQ__POISON(i) is a distinct non-NULL, non-dereferenceable address for
  * dead link number @i (1, 2, 3 ...), written into a node's links when it
@@ -378,7 +380,7 @@ static inline void sq__die(const char *fn, const char *mistake)
 	} while (0)
 #define SQ__POISON(i) ((void *)(uintptr_t)(0x5a0000u + 0x100u * (unsigned)(i)))
 #else
-#define SQ__MISUSE(cond, fn, mistake) ((void)0)
+#define SQ__MISUSE(cond, fn, mistake) ((void)(fn), (void)(mistake))
 #endif
 
 /*
@@ -408,29 +410,90 @@ static inline void sq__die(const char *fn, const char *mistake)
 #else
 #define SQ__CHECK(cond, fn, node, what)		\
 	do {					\
+		(void)(fn);			\
 		if (!(cond))			\
 			return -1;		\
 	} while (0)
 #endif
 
 /*
- * SQ__NO_CLOCK(K) - the clock verbs of a backend that has no clock.
+ * The verbs of every kind K, documented once here; a backend's header
+ * says only what is its own (a cost, an order, an invariant), and
+ * smartq.h's table gives every cost.  Each call takes what the caller
+ * serialises; nothing allocates.
+ *
+ *   void sq_K_init(struct sq_K *q)             an empty queue
+ *   void sq_K_node_init(struct sq_K_node *n)   mark @n not queued
+ *   bool sq_K_queued(const struct sq_K_node *n)  is @n on a queue now:
+ *        between its enqueue and its dequeue or pop (@n went through
+ *        node_init at least once)
+ *   bool sq_K_empty(const struct sq_K *q), size_t sq_K_count(...)
+ *        no node is queued; the number of queued nodes
+ *   struct sq_K_node *sq_K_first(const struct sq_K *q)  the node pop
+ *        would return (earliest queued among equal keys), NULL if empty;
+ *        never walks, changes nothing.  Non-const, like strchr: the
+ *        queue's owner owns every node (find, next and prev too)
+ *   uint64_t sq_K_key(const struct sq_K_node *n)  the key @n is queued
+ *        with, n->key (SQ_KEY: a tie kind's node wraps it)
+ *     all O(1) (init: a backend with arrays clears them)
+ *
+ *   bool sq_K_enqueue(q, n, key)  insert @n, not queued, with @key,
+ *        after every node queued with an equal key; true if @n is now
+ *        the first node (a timer re-arms its deadline)
+ *   bool sq_K_dequeue(q, n)  remove @n, queued on @q; true if it was the
+ *        first node; @n is not queued afterwards
+ *   struct sq_K_node *sq_K_pop(q)  remove and return the first node, not
+ *        queued any more; NULL if empty
+ *   struct sq_K_node *sq_K_pop_due(q, now)  pop() if the first key is
+ *        <= @now, else NULL and nothing changes (the expiry loop:
+ *        while ((n = pop_due(q, now)))); costs what pop does
+ *   bool sq_K_requeue(q, n, key)  give @n the new @key: re-arm it; a
+ *        node that is not queued is enqueued; @n ends after every other
+ *        node with @key; true if the first node or the first key changed
+ *   struct sq_K_node *sq_K_find(q, key, match, arg)  the first node in
+ *        queue order (the earliest (re)queued; of a tie kind, by less)
+ *        with exactly @key for which match(node, @arg) holds (@match
+ *        NULL: any), NULL if none; @match must not change the queue.
+ *        Its cost is the kind's; t, the nodes of @key that @match
+ *        rejects, add to it by design
+ *   int sq_K_check(q)  walk the whole structure: 0 if every invariant
+ *        the kind's header numbers holds, -1 if not (under SQ_DEBUG the
+ *        broken invariant and the node are printed first); O(n)
+ *   next(n), prev(n) (the trees)  the node after (before) queued @n in
+ *        queue order, NULL at the end; O(log n), amortised O(1) a step
+ *   visit, visit_until: SQ__VISIT below; the clock verbs: SQ__NO_CLOCK
+ *
+ * Under SQ_DEBUG, enqueue of a queued node, dequeue of one that is not
+ * queued, dequeue or requeue through a queue the node is not on, and a
+ * visit, visit_until or find function that changes the queue stop the
+ * program with a message naming the verb the user called.
+ */
+
+/*
+ * SQ__NO_CLOCK(K) - init_at and the clock verbs of a backend without one
  *
  * Every backend has the ring's clock verbs, so code written over SQ_KINDS
  * drives any backend the same way.  An exact backend is a clock that
- * never moves and makes no key late: its time is 0, its granularity 1
- * (shift 0), advance changes nothing, and init_geom accepts only shift 0,
- * refusing any other (a geometry is refused, never changed):
+ * never moves and makes no key late: init_at ignores @now, its time is
+ * 0, its granularity 1 (shift 0), advance changes nothing, and init_geom
+ * accepts only shift 0, refusing any other (a geometry is refused, never
+ * changed):
  *
+ *	void     sq_K_init_at(struct sq_K *q, uint64_t now);
  *	bool     sq_K_init_geom(struct sq_K *q, unsigned gran_shift,
  *	                        uint64_t base);
  *	uint64_t sq_K_time(const struct sq_K *q);
  *	unsigned sq_K_gran_shift(const struct sq_K *q);
  *	uint64_t sq_K_advance(struct sq_K *q, uint64_t now);
  *
- * A header expands it once, after its sq_K_init_at().
+ * A header expands it once, after its sq_K_init().
  */
 #define SQ__NO_CLOCK(K)							\
+	static inline void sq_##K##_init_at(struct sq_##K *q, uint64_t now) \
+	{								\
+		(void)now;						\
+		sq_##K##_init(q);					\
+	}								\
 	static inline bool sq_##K##_init_geom(struct sq_##K *q,		\
 					      unsigned gran_shift,	\
 					      uint64_t base)		\

@@ -196,7 +196,6 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 {
 	void *l;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	for (l = first; l; l = t->next(l)) {
 		SQ__STEP(1);
 		SQ__CHECK(*sq_elig__min(t, l) == sq_elig__compute(t, l), who, l,
@@ -267,18 +266,12 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
  * who) and @seek(t, key, match, arg, who) are the tree's link-level walk
  * and find.  Written by the kind's header before it: SQ__ELIG_TREE(),
  * sq_K__aug (struct sq_T__aug), and the verbs that differ:
- * sq_K_node_init(), sq_K_queued(), sq_K_key(), sq_K_pop().  Each verb
- * below costs what the plain kind's does, plus what the notes say.
+ * sq_K_node_init(), sq_K_queued(), sq_K_key(), sq_K_pop().
  *
- * sq_K_init(q) - make an empty queue.  O(1).
- * sq_K_init_at(q, now) - the same; @now is ignored: a tree has no clock.
- *   The clock verbs are common.h's SQ__NO_CLOCK: no clock, exact.
- * sq_K_empty(q), sq_K_count(q) - is the queue empty; the number of
- *   queued nodes.  O(1).
- * sq_K_first(q) - the node with the smallest key, eligible or not
- *   (earliest queued among equal keys), NULL if empty.  O(1), cached.
- * sq_K_next(n), sq_K_prev(n) - the node after (before) queued node @n in
- *   queue order, NULL at the end.  O(log n), amortised O(1) over a walk.
+ * The verbs of every kind (common.h) cost what the plain kind's do, plus
+ * a walk up while a subtree's minimum changes; first is the first node by
+ * key, eligible or not; enqueue and requeue keep the node's elig.  The
+ * two of this layer:
  *
  * sq_K_pick_eligible(q, limit) - of the nodes with elig <= @limit, the
  *   one with the smallest key (earliest queued among equal keys); NULL if
@@ -290,33 +283,7 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
  *   else O(log n): a walk up that ends where a subtree's minimum stays
  *   (SQ_DEBUG: to the root).
  *
- * sq_K_enqueue(q, n, key) - insert @n, not queued, with @key, at its
- *   current elig; @n goes after every node already queued with @key.
- *   Returns true if @n is now the first node.  O(log n).
- * sq_K_dequeue(q, n) - remove @n, queued on @q (SQ_DEBUG stops the
- *   program when it is not queued, or queued on another queue).  Returns
- *   true if @n was the first node; @n is not queued afterwards.  O(log n)
- *   (SQ_DEBUG adds a walk to the root).
- * sq_K_pop_due(q, now) - sq_K_pop() if the first key is <= @now, else
- *   NULL and nothing changes.  As sq_K_pop().
- * sq_K_requeue(q, n, key) - give @n the new @key, keeping its elig; a
- *   node that is not queued is enqueued (SQ_DEBUG stops the program when
- *   it is on another queue); @n ends after every other node with @key.
- *   Returns true if the first node or the first key changed.  O(log n);
- *   in place when the order still holds (SQ_DEBUG adds a walk to the
- *   root).
- *
- * sq_K_visit(q, fn, arg) - fn(node, @arg) on every queued node, in queue
- *   order; returns the count.  sq_K_visit_until(q, fn, arg) - the same
- *   until fn returns true; returns that node, NULL if it never did.
- *   sq_K_find(q, key, match, arg) - the first node in queue order with
- *   @key for which match(node, @arg) holds (@match NULL: any), NULL if
- *   none.  The functions must not change the queue (SQ_DEBUG stops the
- *   program when the count changes).  O(n), O(k) for k calls, O(log n +
- *   t) for t rejected ties; no allocation, no recursion.
- * sq_K_check(q) - 0 if the tree's invariants and (A) hold, -1 otherwise
- *   (under SQ_DEBUG the broken invariant and the node are printed first).
- *   O(n), O(1) extra space.
+ * check() verifies the tree's invariants and (A).
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): L is a type, the rest names */
 #define SQ__ELIG_KIND(K, T, L, tree, link, first, root, walk, seek)	\
@@ -327,11 +294,6 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 	static inline void sq_##K##_init(struct sq_##K *q)		\
 	{								\
 		sq_##T##_init(&q->tree);				\
-	}								\
-	static inline void sq_##K##_init_at(struct sq_##K *q, uint64_t now) \
-	{								\
-		(void)now;						\
-		sq_##K##_init(q);					\
 	}								\
 	SQ__NO_CLOCK(K)							\
 	static inline bool sq_##K##_empty(const struct sq_##K *q)	\

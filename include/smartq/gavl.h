@@ -690,14 +690,8 @@ SQ__INLINE void sq_gavl__unlink(struct sq_gavl_node *n)
 #endif
 }
 
-/* ---- the public API ----------------------------------------------------- */
+/* ---- the public API: the verbs are documented once, in common.h --------- */
 
-/**
- * sq_gavl_init - make an empty queue
- * @q: the queue
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_gavl_init(struct sq_gavl *q)
 {
 	q->gv_root = NULL;
@@ -705,28 +699,9 @@ static inline void sq_gavl_init(struct sq_gavl *q)
 	q->gv_count = 0;
 }
 
-/**
- * sq_gavl_init_at - make an empty queue whose clock starts at @now
- * @q:   the queue
- * @now: ignored: a tree has no clock (the ring's init_at uses it)
- * Return: nothing.
- * Complexity: O(1).
- */
-static inline void sq_gavl_init_at(struct sq_gavl *q, uint64_t now)
-{
-	(void)now;
-	sq_gavl_init(q);
-}
-
-/* the clock verbs: no clock, exact (common.h) */
+/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(gavl)
 
-/**
- * sq_gavl_node_init - mark a node as not queued
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_gavl_node_init(struct sq_gavl_node *n)
 {
 	n->key = 0;
@@ -736,67 +711,34 @@ static inline void sq_gavl_node_init(struct sq_gavl_node *n)
 	n->gv_balance = SQ_GAVL__UNQUEUED;
 }
 
-/**
- * sq_gavl_queued - is a node on a queue now
- * @n: the node (initialised with sq_gavl_node_init() at least once)
- * Return: true between its enqueue and its dequeue or pop.
- * Complexity: O(1).
- */
+/* a node that is not queued has balance SQ_GAVL__UNQUEUED */
 SQ__INLINE bool sq_gavl_queued(const struct sq_gavl_node *n)
 {
 	return n->gv_balance != SQ_GAVL__UNQUEUED;
 }
 
-/**
- * sq_gavl_empty - is the queue empty
- * @q: the queue
- * Return: true if no node is queued.
- * Complexity: O(1).
- */
 static inline bool sq_gavl_empty(const struct sq_gavl *q)
 {
 	return q->gv_root == NULL;
 }
 
-/**
- * sq_gavl_count - number of queued nodes
- * @q: the queue
- * Return: the number of queued nodes.
- * Complexity: O(1).
- */
 static inline size_t sq_gavl_count(const struct sq_gavl *q)
 {
 	return q->gv_count;
 }
 
-/**
- * sq_gavl_first - the node that pop would return
- * @q: the queue
- * Return: the first node (earliest queued among equal keys), NULL if empty.
- * Complexity: O(1), the cached first node.
- */
+/* the cached first node */
 static inline struct sq_gavl_node *sq_gavl_first(const struct sq_gavl *q)
 {
 	return q->gv_first;
 }
 
-/**
- * sq_gavl_key - the key a node is queued with
- * @n: a node
- * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
- * Complexity: O(1).
- */
 static inline uint64_t sq_gavl_key(const struct sq_gavl_node *n)
 {
 	return n->key;
 }
 
-/**
- * sq_gavl_next - the node after @n in queue order
- * @n: a queued node
- * Return: the next node, NULL if @n is the last.
- * Complexity: O(log n); amortised O(1) over a walk of the whole queue.
- */
+/* next and prev: O(log n), amortised O(1) over a whole walk */
 static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
 {
 	struct sq_gavl_node *p;
@@ -810,12 +752,6 @@ static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
 	return p;
 }
 
-/**
- * sq_gavl_prev - the node before @n in queue order
- * @n: a queued node
- * Return: the previous node, NULL if @n is the first.
- * Complexity: O(log n); amortised O(1) over a walk of the whole queue.
- */
 static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 {
 	struct sq_gavl_node *p;
@@ -951,7 +887,6 @@ SQ__INLINE bool sq_gavl__tie_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				     uint64_t key, sq_gavl__tie_fn tie,
 				     const char *who)
 {
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(sq_gavl_queued(n), who, "node is already queued");
 	return sq_gavl__insert(q, n, key, tie);
 }
@@ -962,51 +897,30 @@ SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	bool was_first = n == q->gv_first;
 
 	(void)tie;	/* removal never compares */
-	(void)who;
 	SQ__MISUSE(!sq_gavl_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
 	sq_gavl__remove(q, n);
 	return was_first;
 }
 
-/**
- * sq_gavl_enqueue - insert a node
- * @q:   the queue
- * @n:   a node that is not queued
- * @key: its key; @n goes after every node already queued with this key
- * Return: true if @n is now the first node.
- * Complexity: O(log n): one descent, at most one single or double rotation.
- */
+/* enqueue: O(log n), one descent, at most one single or double rotation */
 SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				uint64_t key)
 {
 	return sq_gavl__tie_enqueue(q, n, key, NULL, "sq_gavl_enqueue");
 }
 
-/**
- * sq_gavl_dequeue - remove a queued node
- * @q: the queue
- * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
- *     on another queue: its root is not @q's)
- * Return: true if @n was the first node (the first node changed: a timer
- *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(log n).  The first node is cut without rotations, like
- * sq_gavl_pop(); any other node is erased with AVL rotations (SQ_DEBUG
- * adds a walk to the root).
- */
+/* dequeue: O(log n); the first node is cut without rotations, as pop
+ * does; any other is erased with AVL rotations (SQ_DEBUG adds a walk to
+ * the root) */
 static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
 {
 	return sq_gavl__tie_dequeue(q, n, NULL, "sq_gavl_dequeue");
 }
 
-/**
- * sq_gavl_pop - remove and return the first node
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(log n) worst case, no rotation: the cut walks up the spine
- * only while nodes were left-heavy, and finding the new first descends only
- * the cut node's right subtree.
- */
+/* pop: O(log n) worst case, no rotation: the cut walks up the spine only
+ * while nodes were left-heavy, and finding the new first descends only
+ * the cut node's right subtree */
 static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 {
 	struct sq_gavl_node *f = q->gv_first;
@@ -1019,14 +933,6 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 	return f;
 }
 
-/**
- * sq_gavl_pop_due - pop the first node if it is due
- * @q:   the queue
- * @now: the caller's clock
- * Return: the first node, popped, if its key is <= @now; else NULL and
- *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
- * Complexity: as sq_gavl_pop().
- */
 static inline struct sq_gavl_node *sq_gavl_pop_due(struct sq_gavl *q,
 						   uint64_t now)
 {
@@ -1067,7 +973,6 @@ sq_gavl__visit_until(const struct sq_gavl *q,
 	size_t count = q->gv_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	while (n) {
 		SQ__STEP(1);
 		struct sq_gavl_node *next = sq_gavl_next(n);
@@ -1098,7 +1003,6 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 	size_t count = q->gv_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	(void)tie;
 	/* the leftmost node whose key is >= @key: equal keys are in queue
 	 * order in the tree, so the first of them is the leftmost */
@@ -1123,24 +1027,8 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 	return NULL;
 }
 
-/**
- * sq_gavl_find - the first queued node with a key, and with a property
- * @q:     the queue
- * @key:   the key, exactly
- * @match: NULL for any node; else called as match(node, @arg) on the nodes
- *         with @key in queue order until it returns true; it must not
- *         change the queue (SQ_DEBUG stops the program when the count
- *         changes)
- * @arg:   passed through to @match
- * Return: the first node in queue order (the earliest (re)queued; of a
- *         tie kind, by less) with @key for which @match holds, NULL if
- *         none.  Non-const, like sq_gavl_first(): the queue's owner owns
- *         every node.
- * Complexity: O(log n + t), t the nodes with @key before the one returned
- *             (all of them when none matches): a descent to the first
- *             node with @key, then the walk in order.  So a key with many
- *             ties costs as many steps as @match rejects, by design.
- */
+/* find: O(log n + t), a descent to the first node with @key, then the
+ * walk in order */
 static inline struct sq_gavl_node *
 sq_gavl_find(const struct sq_gavl *q, uint64_t key,
 	     bool (*match)(const struct sq_gavl_node *, void *), void *arg)
@@ -1180,25 +1068,16 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 				     struct sq_gavl_node *n, uint64_t key,
 				     sq_gavl__tie_fn tie, const char *who)
 {
-	(void)who;	/* read only under SQ_DEBUG; an idle node is armed */
+	/* an idle node is armed */
 	if (!sq_gavl_queued(n))
 		return sq_gavl__insert(q, n, key, tie);
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
 	return sq_gavl__requeue_aug(q, n, key, tie, NULL);
 }
 
-/**
- * sq_gavl_requeue - give a node a new key: re-arm it
- * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired); SQ_DEBUG
- *       stops the program when it is queued on another queue
- * @key: the new key; @n goes after every other node queued with this key
- * Return: true if the first node, or the first node's key, changed.
- * Complexity: O(log n); in place, without rebalancing, when @n's previous
- * node has a key <= @key and its next node (if any) a key > @key (SQ_DEBUG
- * adds a walk to the root).
- */
+/* requeue: O(log n); in place, without rebalancing, when the previous
+ * node's key is <= @key and the next node's (if any) > @key (SQ_DEBUG
+ * adds a walk to the root) */
 static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 				   uint64_t key)
 {
@@ -1234,7 +1113,6 @@ static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 	unsigned depth = 0, rights = 0, height = 0;
 	size_t seen = 0;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__CHECK((n == NULL) == (q->gv_count == 0), who, n,
 		  "root is NULL exactly when count is 0");
 	SQ__CHECK((n == NULL) == (q->gv_first == NULL), who, q->gv_first,
@@ -1323,18 +1201,13 @@ walked:
 	return 0;
 }
 
-/**
- * sq_gavl_check - verify every invariant of the queue
- * @q: the queue
- *
- * A post-order walk over parent links (no recursion) checks that every
- * child points back at its parent, computes subtree heights in two arrays
- * indexed by depth, and checks invariants (2)-(4) at each node and the
- * count; then the height bound height <= H(n) + 1 (see the top of this
- * file); then an in-order walk checks (1) and that gv_first is the
- * smallest node.
- * Return: 0 if sound; -1 (after a message under SQ_DEBUG) otherwise.
- * Complexity: O(n), O(1) extra memory (two fixed arrays).
+/*
+ * check: a post-order walk over parent links (no recursion) checks that
+ * every child points back at its parent, computes subtree heights in two
+ * arrays indexed by depth, and checks invariants (2)-(4) at each node and
+ * the count; then the height bound height <= H(n) + 1 (see the top of
+ * this file); then an in-order walk checks (1) and that gv_first is the
+ * smallest node.  O(n), O(1) extra memory (two fixed arrays).
  */
 static inline int sq_gavl_check(const struct sq_gavl *q)
 {

@@ -96,12 +96,7 @@ sq_egavl__seek(const struct sq_gavl *t, uint64_t key,
 
 /* ---- the verbs that are gavl's own --------------------------------------- */
 
-/**
- * sq_egavl_node_init - mark a node as not queued, with elig 0
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
+/* the verbs (common.h); node_init leaves elig 0 */
 static inline void sq_egavl_node_init(struct sq_egavl_node *n)
 {
 	sq_gavl_node_init(&n->gavl);
@@ -109,34 +104,17 @@ static inline void sq_egavl_node_init(struct sq_egavl_node *n)
 	n->eg_min = 0;
 }
 
-/**
- * sq_egavl_queued - is a node on a queue now
- * @n: a node that went through sq_egavl_node_init() at least once
- * Return: true between enqueue and dequeue/pop, false otherwise.
- * Complexity: O(1).
- */
 SQ__INLINE bool sq_egavl_queued(const struct sq_egavl_node *n)
 {
 	return sq_gavl_queued(&n->gavl);
 }
 
-/**
- * sq_egavl_key - the key a node is queued with (SQ_KEY)
- * @n: a node
- * Return: n->gavl.key.
- * Complexity: O(1).
- */
 static inline uint64_t sq_egavl_key(const struct sq_egavl_node *n)
 {
 	return n->gavl.key;
 }
 
-/**
- * sq_egavl_pop - remove and return the first node, eligible or not
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(log n), no rotation (the cut).
- */
+/* pop: the first node, eligible or not; O(log n), no rotation (the cut) */
 static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
 {
 	struct sq_gavl_node *f = q->eg_tree.gv_first;

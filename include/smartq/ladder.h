@@ -1047,15 +1047,10 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 	return was_first;
 }
 
-/* ---- the API ------------------------------------------------------------- */
+/* ---- the API: the verbs are documented once, in common.h ----------------- */
 
-/**
- * sq_ladder_init - make an empty queue
- * @q: the queue
- * Return: nothing.
- * Complexity: O(buckets / 64): clears the bitmap (bucket heads are valid
- * only where it says so, and are not touched).
- */
+/* init: O(buckets / 64), clears the bitmap (bucket heads are valid only
+ * where it says so, and are not touched) */
 static inline void sq_ladder_init(struct sq_ladder *q)
 {
 	unsigned w;
@@ -1078,29 +1073,9 @@ static inline void sq_ladder_init(struct sq_ladder *q)
 	}
 }
 
-/**
- * sq_ladder_init_at - make an empty queue whose clock starts at @now
- * @q:   the queue
- * @now: ignored: the ladder has no clock (each era starts at the first
- *       key enqueued into an empty queue)
- * Return: nothing.
- * Complexity: as sq_ladder_init().
- */
-static inline void sq_ladder_init_at(struct sq_ladder *q, uint64_t now)
-{
-	(void)now;
-	sq_ladder_init(q);
-}
-
-/* the clock verbs: no clock, exact (common.h) */
+/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(ladder)
 
-/**
- * sq_ladder_node_init - mark a node as not queued
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_ladder_node_init(struct sq_ladder_node *n)
 {
 	n->key = 0;
@@ -1108,72 +1083,35 @@ static inline void sq_ladder_node_init(struct sq_ladder_node *n)
 	n->ld_home = NULL;
 }
 
-/**
- * sq_ladder_queued - is a node on a queue now
- * @n: the node (initialised with sq_ladder_node_init())
- * Return: true if @n is queued.
- * Complexity: O(1).
- */
+/* a node that is not queued has no home list */
 SQ__INLINE bool sq_ladder_queued(const struct sq_ladder_node *n)
 {
 	return n->ld_home != NULL;
 }
 
-/**
- * sq_ladder_empty - is the queue empty
- * @q: the queue
- * Return: true if no node is queued.
- * Complexity: O(1).
- */
 static inline bool sq_ladder_empty(const struct sq_ladder *q)
 {
 	return q->ld_count == 0;
 }
 
-/**
- * sq_ladder_count - number of queued nodes
- * @q: the queue
- * Return: the count.
- * Complexity: O(1).
- */
 static inline size_t sq_ladder_count(const struct sq_ladder *q)
 {
 	return q->ld_count;
 }
 
-/**
- * sq_ladder_first - the first node: smallest key, earliest among equals
- * @q: the queue
- * Return: the first node, NULL if the queue is empty.  The queue is not
- * changed.
- * Complexity: O(1): the head of the bottom, which is never empty while
- * the queue is not.
- */
+/* the head of the bottom, never empty while the queue is not */
 static inline struct sq_ladder_node *sq_ladder_first(const struct sq_ladder *q)
 {
 	return q->ld_bottom.ll_first;
 }
 
-/**
- * sq_ladder_key - the key a node is queued with
- * @n: a node
- * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
- * Complexity: O(1).
- */
 static inline uint64_t sq_ladder_key(const struct sq_ladder_node *n)
 {
 	return n->key;
 }
 
-/**
- * sq_ladder_enqueue - insert a node
- * @q:   the queue
- * @n:   a node not on any queue
- * @key: its priority; it goes after every queued node of equal key
- * Return: true if @n is now the first node (a timer user re-arms).
- * Complexity: O(1): a tail append to the top or a bucket, or an ordered
- * insert into the bottom (short: it is spilled into a rung when it grows).
- */
+/* enqueue: O(1), a tail append to the top or a bucket, or an ordered
+ * insert into the bottom (short: it is spilled into a rung when it grows) */
 static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
 {
@@ -1183,16 +1121,8 @@ static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 	return sq_ladder__insert(q, n);
 }
 
-/**
- * sq_ladder_dequeue - remove any queued node
- * @q: the queue
- * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
- *     on another queue: its home list is not one of @q's)
- * Return: true if @n was the first node (the first node changed: a timer
- *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(1): @n knows its list; O(1) amortised when it empties
- * the bottom, which is then refilled.
- */
+/* dequeue: O(1), @n knows its list (SQ_DEBUG: its home list must be one
+ * of @q's); O(1) amortised when it empties the bottom, then refilled */
 static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n)
 {
@@ -1203,13 +1133,8 @@ static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 	return sq_ladder__remove(q, n);
 }
 
-/**
- * sq_ladder_pop - remove and return the first node
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(1) amortised: the bottom's head; when that empties the
- * bottom it is refilled from the rungs (or the top).
- */
+/* pop: O(1) amortised, the bottom's head; when that empties the bottom
+ * it is refilled from the rungs (or the top) */
 SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
 {
 	struct sq_ladder_node *n = q->ld_bottom.ll_first, *x;
@@ -1233,14 +1158,6 @@ SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
 	return n;
 }
 
-/**
- * sq_ladder_pop_due - pop the first node if it is due
- * @q:   the queue
- * @now: the caller's clock
- * Return: the first node, popped, if its key is <= @now; else NULL and
- *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
- * Complexity: as sq_ladder_pop().
- */
 static inline struct sq_ladder_node *sq_ladder_pop_due(struct sq_ladder *q,
 						       uint64_t now)
 {
@@ -1249,16 +1166,8 @@ static inline struct sq_ladder_node *sq_ladder_pop_due(struct sq_ladder *q,
 	return m && m->key <= now ? sq_ladder_pop(q) : NULL;
 }
 
-/**
- * sq_ladder_requeue - give a node a new key: re-arm it
- * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired)
- * @key: its new priority; @n goes after every other node of equal key
- * Return: true if the first node or the first key changed.
- * Complexity: O(1) amortised: a dequeue and an enqueue (a requeue is a
- * new arrival, so even an unchanged key moves @n behind its equals).
- */
+/* requeue: O(1) amortised, a dequeue and an enqueue (a requeue is a new
+ * arrival, so even an unchanged key moves @n behind its equals) */
 static inline bool sq_ladder_requeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
 {
@@ -1694,7 +1603,6 @@ sq_ladder__walk_list(const struct sq_ladder *q, const struct sq_ladder__list *l,
 	size_t count = q->ld_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	for (n = l->ll_first; n; n = next) {
 		SQ__STEP(1);
 		bool stop;
@@ -1765,7 +1673,6 @@ sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
 	size_t count = q->ld_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	if (!n)
 		return NULL;
 	if (sorted) {
@@ -1859,28 +1766,14 @@ sq_ladder__find(const struct sq_ladder *q, uint64_t key,
 	return n;
 }
 
-/**
- * sq_ladder_find - the first queued node with a key, and with a property
- * @q:     the queue
- * @key:   the key, exactly
- * @match: NULL for any node; else called as match(node, @arg) on the nodes
- *         with @key in queue order until it returns true; it must not
- *         change the queue (SQ_DEBUG stops the program when the count
- *         changes)
- * @arg:   passed through to @match
- * Return: the first node in queue order (the earliest (re)queued) with
- *         @key for which @match holds, NULL if none.  Non-const, like
- *         sq_ladder_first(): the queue's owner owns every node.
- * Complexity: O(rungs + the list @key routes to): the nodes of @key are
- *             on one list (a crowd being fed: the bottom's tail and its
- *             bucket, at most THRES of it in the bottom).  In a bucket of
- *             a rung, its nodes (a bucket
- *             narrows when it reaches the bottom, not before: rung 0's
- *             hold about n / SQ_LADDER_BUCKETS each); in the top, all of
- *             it (unsorted: the far future, past every rung); in the
- *             bottom, sorted, twice the distance from its nearer end;
- *             in the pile, that in each of its runs (at most 64).
- *             Plus the nodes with @key that @match rejects, by design.
+/*
+ * find: O(rungs + the list @key routes to): the nodes of @key are on one
+ * list (a crowd being fed: the bottom's tail and its bucket, at most
+ * THRES of it in the bottom).  In a bucket of a rung, its nodes (a bucket
+ * narrows when it reaches the bottom, not before: rung 0's hold about n /
+ * SQ_LADDER_BUCKETS each); in the top, all of it (unsorted: the far
+ * future, past every rung); in the bottom, sorted, twice the distance
+ * from its nearer end; in the pile, that in each of its runs (at most 64).
  */
 static inline struct sq_ladder_node *
 sq_ladder_find(const struct sq_ladder *q, uint64_t key,
@@ -1902,7 +1795,6 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 	const struct sq_ladder_node *n, *p = NULL;
 	long seen = 0;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	for (n = l->ll_first; n; p = n, n = n->ld_next) {
 		SQ__STEP(1);
 		SQ__CHECK((size_t)seen < room, who, n, "more nodes than count");
@@ -1918,14 +1810,8 @@ static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 	return seen;
 }
 
-/**
- * sq_ladder_check - walk the whole queue and verify every invariant
- * @q: the queue
- * Return: 0 if invariants 1-10 of this header hold, -1 otherwise (under
- * SQ_DEBUG after printing which one broke, at which node).
- * Complexity: O(n + buckets); every walk is bounded by the count, so it
- * ends on any queue.
- */
+/* check: invariants 1-10 of this header; O(n + buckets), every walk
+ * bounded by the count, so it ends on any queue */
 static inline int sq_ladder_check(const struct sq_ladder *q)
 {
 	const char *who = "sq_ladder_check";
@@ -1937,7 +1823,6 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 	long got;
 	bool fed;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__CHECK(q->ld_nrungs <= (SQ_LADDER_RUNGS), who, NULL,
 		  "more rungs than SQ_LADDER_RUNGS");
 	SQ__CHECK(!q->ld_bottom.ll_first == !q->ld_count, who,

@@ -94,12 +94,7 @@ static const struct sq_rb__aug sq_erb__aug = {
 
 /* ---- the verbs that are rb's own ----------------------------------------- */
 
-/**
- * sq_erb_node_init - mark a node as not queued, with elig 0
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
+/* the verbs (common.h); node_init leaves elig 0 */
 static inline void sq_erb_node_init(struct sq_erb_node *n)
 {
 	n->key = 0;
@@ -110,35 +105,18 @@ static inline void sq_erb_node_init(struct sq_erb_node *n)
 	n->erb_min = 0;
 }
 
-/**
- * sq_erb_queued - is a node on a queue now
- * @n: a node that went through sq_erb_node_init() at least once
- * Return: true between enqueue and dequeue/pop, false otherwise.
- * Complexity: O(1).
- */
 SQ__INLINE bool sq_erb_queued(const struct sq_erb_node *n)
 {
 	/* cppcheck-suppress ctunullpointer ; macro-made caller: elig_tree.h */
 	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
 }
 
-/**
- * sq_erb_key - the key a node is queued with (SQ_KEY)
- * @n: a node
- * Return: n->key.
- * Complexity: O(1).
- */
 static inline uint64_t sq_erb_key(const struct sq_erb_node *n)
 {
 	return n->key;
 }
 
-/**
- * sq_erb_pop - remove and return the first node, eligible or not
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(log n).
- */
+/* pop: the first node, eligible or not; O(log n) */
 static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
 {
 	struct sq_rb__link *l = sq_rb__pop_aug(&q->erb_tree, &sq_erb__aug);

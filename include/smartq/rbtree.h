@@ -878,14 +878,8 @@ SQ__INLINE bool sq_rb__requeue_aug(struct sq_rb *q, struct sq_rb__link *l,
 	return sq_rb__insert_aug(q, l, key, tie, aug) || was_first;
 }
 
-/* ---- public API --------------------------------------------------------- */
+/* ---- public API: the verbs are documented once, in common.h ------------- */
 
-/**
- * sq_rb_init - make an empty queue
- * @q: the queue
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_rb_init(struct sq_rb *q)
 {
 	q->rb_root = NULL;
@@ -893,28 +887,9 @@ static inline void sq_rb_init(struct sq_rb *q)
 	q->rb_count = 0;
 }
 
-/**
- * sq_rb_init_at - make an empty queue whose clock starts at @now
- * @q:   the queue
- * @now: ignored: a tree has no clock (the ring's init_at uses it)
- * Return: nothing.
- * Complexity: O(1).
- */
-static inline void sq_rb_init_at(struct sq_rb *q, uint64_t now)
-{
-	(void)now;
-	sq_rb_init(q);
-}
-
-/* the clock verbs: no clock, exact (common.h) */
+/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(rb)
 
-/**
- * sq_rb_node_init - mark a node as not queued
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_rb_node_init(struct sq_rb_node *n)
 {
 	n->rb_link.rb_parent_color = (uintptr_t)&n->rb_link;
@@ -923,80 +898,39 @@ static inline void sq_rb_node_init(struct sq_rb_node *n)
 	n->key = 0;
 }
 
-/**
- * sq_rb_queued - is a node on a queue now
- * @n: a node that went through sq_rb_node_init() at least once
- * Return: true between enqueue and dequeue/pop, false otherwise.
- * Complexity: O(1).
- */
+/* a node that is not queued is its own parent */
 SQ__INLINE bool sq_rb_queued(const struct sq_rb_node *n)
 {
 	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
 }
 
-/**
- * sq_rb_empty - is the queue empty
- * @q: the queue
- * Return: true if no node is queued.
- * Complexity: O(1).
- */
 static inline bool sq_rb_empty(const struct sq_rb *q)
 {
 	return q->rb_root == NULL;
 }
 
-/**
- * sq_rb_count - number of queued nodes
- * @q: the queue
- * Return: the count.
- * Complexity: O(1).
- */
 static inline size_t sq_rb_count(const struct sq_rb *q)
 {
 	return q->rb_count;
 }
 
-/**
- * sq_rb_first - the node with the smallest key
- * @q: the queue
- * Return: the first node (earliest queued among equal keys), NULL if empty.
- * Complexity: O(1), the cached leftmost.
- */
+/* the cached leftmost */
 static inline struct sq_rb_node *sq_rb_first(const struct sq_rb *q)
 {
 	return sq_rb__node(q->rb_leftmost);
 }
 
-/**
- * sq_rb_key - the key a node is queued with
- * @n: a node
- * Return: n->key.  SQ_KEY(K, n) reads a node's key this way for every
- *         kind, the tie kinds too, whose node wraps this one.
- * Complexity: O(1).
- */
 static inline uint64_t sq_rb_key(const struct sq_rb_node *n)
 {
 	return n->key;
 }
 
-/**
- * sq_rb_next - the node after @n in queue order
- * @n: a queued node
- * Return: the next node, NULL if @n is the last.  It is returned non-const
- *         (like strchr): the queue's owner owns every node.
- * Complexity: O(log n), amortised O(1) over a whole walk.
- */
+/* next and prev: O(log n), amortised O(1) over a whole walk */
 static inline struct sq_rb_node *sq_rb_next(const struct sq_rb_node *n)
 {
 	return sq_rb__node(sq_rb__next(&n->rb_link));
 }
 
-/**
- * sq_rb_prev - the node before @n in queue order
- * @n: a queued node
- * Return: the previous node, NULL if @n is the first.
- * Complexity: O(log n), amortised O(1) over a whole walk.
- */
 static inline struct sq_rb_node *sq_rb_prev(const struct sq_rb_node *n)
 {
 	return sq_rb__node(sq_rb__prev(&n->rb_link));
@@ -1028,7 +962,6 @@ SQ__INLINE bool sq_rb__tie_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				   uint64_t key, sq_rb__tie_fn tie,
 				   const char *who)
 {
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__MISUSE(sq_rb_queued(n), who, "node is already queued");
 	return sq_rb__insert(q, &n->rb_link, key, tie);
 }
@@ -1039,49 +972,28 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 	bool was_first = q->rb_leftmost == &n->rb_link;
 
 	(void)tie;	/* removal never compares */
-	(void)who;
 	SQ__MISUSE(!sq_rb_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_rb__on(q, &n->rb_link), who, "node is on another queue");
 	sq_rb__remove(q, &n->rb_link);
 	return was_first;
 }
 
-/**
- * sq_rb_enqueue - insert a node with a key
- * @q:   the queue
- * @n:   a node that is not queued
- * @key: its key; @n goes after every node already queued with this key
- * Return: true if @n is now the first node (a timer re-arms its deadline).
- * Complexity: O(log n); at most two rotations.
- */
+/* enqueue: O(log n), at most two rotations */
 static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
 	return sq_rb__tie_enqueue(q, n, key, NULL, "sq_rb_enqueue");
 }
 
-/**
- * sq_rb_dequeue - remove a queued node
- * @q: the queue
- * @n: a node queued on @q (SQ_DEBUG stops the program when it is queued
- *     on another queue: its root is not @q's)
- * Return: true if @n was the first node (the first node changed: a timer
- *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(log n); at most three rotations (SQ_DEBUG adds a walk to
- *             the root).
- */
+/* dequeue: O(log n), at most three rotations (SQ_DEBUG adds a walk
+ * to the root) */
 static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
 {
 	return sq_rb__tie_dequeue(q, n, NULL, "sq_rb_dequeue");
 }
 
-/**
- * sq_rb_pop - remove and return the first node
- * @q: the queue
- * Return: the node that was first, not queued any more; NULL if empty.
- * Complexity: O(log n) worst case, amortised O(1) rebalancing; finding the
- *             new first is O(1).
- */
+/* pop: O(log n) worst case, amortised O(1) rebalancing; the new first
+ * is found in O(1) (sq_rb__after_leftmost()) */
 static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 {
 	struct sq_rb__link *n = sq_rb__pop(q);
@@ -1092,14 +1004,6 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 	return sq_entry(n, struct sq_rb_node, rb_link);
 }
 
-/**
- * sq_rb_pop_due - pop the first node if it is due
- * @q:   the queue
- * @now: the caller's clock
- * Return: the first node, popped, if its key is <= @now; else NULL and
- *         nothing changes.  An expiry loop: while ((n = pop_due(q, now))).
- * Complexity: as sq_rb_pop().
- */
 static inline struct sq_rb_node *sq_rb_pop_due(struct sq_rb *q, uint64_t now)
 {
 	const struct sq_rb__link *f = q->rb_leftmost;
@@ -1141,7 +1045,6 @@ sq_rb__walk(const struct sq_rb *q, bool (*fn)(struct sq_rb__link *, void *),
 	size_t count = q->rb_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	while (l) {
 		SQ__STEP(1);
 		struct sq_rb__link *next = sq_rb__next(l);
@@ -1172,7 +1075,6 @@ sq_rb__seek(const struct sq_rb *q, uint64_t key,
 	size_t count = q->rb_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	/* the leftmost link whose key is >= @key */
 	while (cur) {
 		SQ__STEP(1);
@@ -1247,24 +1149,8 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 
 SQ__VISIT(rb)
 
-/**
- * sq_rb_find - the first queued node with a key, and with a property
- * @q:     the queue
- * @key:   the key, exactly
- * @match: NULL for any node; else called as match(node, @arg) on the nodes
- *         with @key in queue order until it returns true; it must not
- *         change the queue (SQ_DEBUG stops the program when the count
- *         changes)
- * @arg:   passed through to @match
- * Return: the first node in queue order (the earliest (re)queued; of a
- *         tie kind, by less) with @key for which @match holds, NULL if
- *         none.  Non-const, like sq_rb_first(): the queue's owner owns
- *         every node.
- * Complexity: O(log n + t), t the nodes with @key before the one returned
- *             (all of them when none matches): a descent to the first
- *             node with @key, then the walk in order.  So a key with many
- *             ties costs as many steps as @match rejects, by design.
- */
+/* find: O(log n + t), a descent to the first node with @key, then the
+ * walk in order */
 static inline struct sq_rb_node *
 sq_rb_find(const struct sq_rb *q, uint64_t key,
 	   bool (*match)(const struct sq_rb_node *, void *), void *arg)
@@ -1278,26 +1164,16 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 {
 	struct sq_rb__link *l = &n->rb_link;
 
-	(void)who;	/* read only under SQ_DEBUG; an idle node is armed */
+	/* an idle node is armed */
 	if (!sq_rb_queued(n))
 		return sq_rb__insert(q, l, key, tie);
 	SQ__MISUSE(!sq_rb__on(q, l), who, "node is on another queue");
 	return sq_rb__requeue_aug(q, l, key, tie, NULL);
 }
 
-/**
- * sq_rb_requeue - give a node a new key: re-arm it
- * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired); SQ_DEBUG
- *       stops the program when it is queued on another queue
- * @key: the new key; @n ends after every other node with this key
- * Return: true if the first node or the first key changed.
- * Complexity: O(log n): finding both neighbours (usually a step or two);
- *             when the order still holds the key is just rewritten, else
- *             it costs a dequeue + enqueue (SQ_DEBUG adds a walk to the
- *             root).
- */
+/* requeue: O(log n), finding both neighbours (usually a step or two);
+ * when the order still holds the key is just rewritten, else it costs a
+ * dequeue + enqueue (SQ_DEBUG adds a walk to the root) */
 static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
@@ -1312,7 +1188,6 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 	size_t seen = 0, blacks, leaf_blacks = 0;
 	bool have_leaf = false;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	if (!cur) {
 		SQ__CHECK(q->rb_leftmost == NULL, who, q->rb_leftmost,
 			  "leftmost set in an empty tree");
@@ -1394,13 +1269,8 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 	return 0;
 }
 
-/**
- * sq_rb_check - verify every invariant of the queue
- * @q: the queue
- * Return: 0 if properties (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
- *         broken invariant and the node are printed first).
- * Complexity: O(n), iterative over parent links, O(1) extra space.
- */
+/* check: properties (1)-(8); O(n), iterative over parent links, O(1)
+ * extra space */
 static inline int sq_rb_check(const struct sq_rb *q)
 {
 	return sq_rb__tie_check(q, NULL, "sq_rb_check");
