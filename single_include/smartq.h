@@ -572,36 +572,34 @@ static inline void sq__die(const char *fn, const char *mistake)
  *	unsigned sq_K_gran_shift(const struct sq_K *q);
  *	uint64_t sq_K_advance(struct sq_K *q, uint64_t now);
  *
- * A header expands it once, after its sq_K_init().
+ * A header expands it once, after its sq_K_init(); so does a tie kind
+ * (SQ__TIE_KIND), whose backends have no clock either.
  */
 #define SQ__NO_CLOCK(K)							\
-	static inline void sq_##K##_init_at(struct sq_##K *q, uint64_t now) \
+	SQ__GEN void sq_##K##_init_at(struct sq_##K *q, uint64_t now)	\
 	{								\
 		(void)now;						\
 		sq_##K##_init(q);					\
 	}								\
-	static inline bool sq_##K##_init_geom(struct sq_##K *q,		\
-					      unsigned gran_shift,	\
-					      uint64_t base)		\
+	SQ__GEN bool sq_##K##_init_geom(struct sq_##K *q,		\
+					unsigned gran_shift, uint64_t base) \
 	{								\
 		if (gran_shift != 0)					\
 			return false;					\
 		sq_##K##_init_at(q, base);				\
 		return true;						\
 	}								\
-	static inline uint64_t sq_##K##_time(const struct sq_##K *q)	\
+	SQ__GEN uint64_t sq_##K##_time(const struct sq_##K *q)		\
 	{								\
 		(void)q;						\
 		return 0;						\
 	}								\
-	static inline unsigned sq_##K##_gran_shift(			\
-		const struct sq_##K *q)					\
+	SQ__GEN unsigned sq_##K##_gran_shift(const struct sq_##K *q)	\
 	{								\
 		(void)q;						\
 		return 0;						\
 	}								\
-	static inline uint64_t sq_##K##_advance(struct sq_##K *q,	\
-						uint64_t now)		\
+	SQ__GEN uint64_t sq_##K##_advance(struct sq_##K *q, uint64_t now) \
 	{								\
 		(void)q;						\
 		(void)now;						\
@@ -658,11 +656,52 @@ static inline void sq__die(const char *fn, const char *mistake)
 	}								\
 	SQ__GEN struct sq_##K##_node *					\
 	sq_##K##_visit_until(const struct sq_##K *q,			\
-			     bool (*fn)(struct sq_##K##_node *, void *),	\
+			     bool (*fn)(struct sq_##K##_node *, void *), \
 			     void *arg)					\
 	{								\
 		return sq_##K##__visit_until(q, fn, arg,		\
 					     "sq_" #K "_visit_until");	\
+	}
+/* NOLINTEND(bugprone-macro-parentheses) */
+
+/*
+ * SQ__TIE_PLAIN(B) - the plain kind's dequeue, requeue, pop_due, find
+ * and check over a backend @B that has tie kinds: its sq_B__tie_*()
+ * verbs (below) with no tie order (NULL: FIFO), each under its own name
+ * for SQ_DEBUG's messages.  The hot pair, enqueue and pop, the header
+ * writes itself, with the inlining each needs.
+ */
+/* NOLINTBEGIN(bugprone-macro-parentheses): B is a token */
+#define SQ__TIE_PLAIN(B)						\
+	static inline bool sq_##B##_dequeue(struct sq_##B *q,		\
+					    struct sq_##B##_node *n)	\
+	{								\
+		return sq_##B##__tie_dequeue(q, n, NULL,		\
+					     "sq_" #B "_dequeue");	\
+	}								\
+	static inline bool sq_##B##_requeue(struct sq_##B *q,		\
+					    struct sq_##B##_node *n,	\
+					    uint64_t key)		\
+	{								\
+		return sq_##B##__tie_requeue(q, n, key, NULL,		\
+					     "sq_" #B "_requeue");	\
+	}								\
+	static inline struct sq_##B##_node *				\
+	sq_##B##_pop_due(struct sq_##B *q, uint64_t now)		\
+	{								\
+		return sq_##B##__tie_pop_due(q, now, NULL);		\
+	}								\
+	static inline struct sq_##B##_node *				\
+	sq_##B##_find(const struct sq_##B *q, uint64_t key,		\
+		      bool (*match)(const struct sq_##B##_node *, void *), \
+		      void *arg)					\
+	{								\
+		return sq_##B##__tie_find(q, key, match, arg, NULL,	\
+					  "sq_" #B "_find");		\
+	}								\
+	static inline int sq_##B##_check(const struct sq_##B *q)	\
+	{								\
+		return sq_##B##__tie_check(q, NULL, "sq_" #B "_check");	\
 	}
 /* NOLINTEND(bugprone-macro-parentheses) */
 
@@ -672,8 +711,9 @@ static inline void sq__die(const char *fn, const char *mistake)
  * What SQ_RB_TIE, SQ_GAVL_TIE and SQ_BINOM_TIE expand to (the backends'
  * headers document them).  The queue struct sq_@name wraps struct sq_@B
  * as .base, the node struct sq_@name_node wraps struct sq_@B_node as
- * .base, and every verb of the contract is a one-line wrapper, so the
- * macro API takes @name as it takes @B.  The comparing paths get
+ * .base, and every verb of the contract is a one-line wrapper (the
+ * clock's are SQ__NO_CLOCK's: the backends with tie kinds have none),
+ * so the macro API takes @name as it takes @B.  The comparing paths get
  * sq_@name__tie, which orders two nodes of equal key by the user's
  * @less (declared here, defined by the user after the macro); its
  * address is a constant, so an optimising build inlines the call as a
@@ -685,7 +725,7 @@ static inline void sq__die(const char *fn, const char *mistake)
  * with a tie order and a name for SQ_DEBUG's messages,
  * sq_B__tie_{enqueue,dequeue,requeue,pop,pop_due,check,find}, and
  * sq_B__visit_until(), which takes that name too (SQ__VISIT).  The
- * plain verbs call the same functions with NULL.
+ * plain verbs call the same functions with NULL (SQ__TIE_PLAIN).
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): name and less are tokens */
 #define SQ__TIE_KIND(B, name, less)					\
@@ -714,28 +754,7 @@ static inline void sq__die(const char *fn, const char *mistake)
 	{								\
 		sq_##B##_init(&q->base);				\
 	}								\
-	SQ__GEN void sq_##name##_init_at(struct sq_##name *q, uint64_t now) \
-	{								\
-		sq_##B##_init_at(&q->base, now);			\
-	}								\
-	SQ__GEN bool sq_##name##_init_geom(struct sq_##name *q,	\
-					   unsigned gran_shift, uint64_t base) \
-	{								\
-		return sq_##B##_init_geom(&q->base, gran_shift, base);	\
-	}								\
-	SQ__GEN uint64_t sq_##name##_time(const struct sq_##name *q)	\
-	{								\
-		return sq_##B##_time(&q->base);				\
-	}								\
-	SQ__GEN unsigned sq_##name##_gran_shift(const struct sq_##name *q) \
-	{								\
-		return sq_##B##_gran_shift(&q->base);			\
-	}								\
-	SQ__GEN uint64_t sq_##name##_advance(struct sq_##name *q,	\
-					     uint64_t now)		\
-	{								\
-		return sq_##B##_advance(&q->base, now);			\
-	}								\
+	SQ__NO_CLOCK(name)						\
 	SQ__GEN void sq_##name##_node_init(struct sq_##name##_node *n)	\
 	{								\
 		sq_##B##_node_init(&n->base);				\
@@ -1834,6 +1853,8 @@ SQ__INLINE bool sq_rb__tie_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 	return sq_rb__insert(q, &n->rb_link, key, tie);
 }
 
+/* dequeue: O(log n), at most three rotations (SQ_DEBUG adds a walk to
+ * the root) */
 SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 				   sq_rb__tie_fn tie, const char *who)
 {
@@ -1853,13 +1874,6 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 	return sq_rb__tie_enqueue(q, n, key, NULL, "sq_rb_enqueue");
 }
 
-/* dequeue: O(log n), at most three rotations (SQ_DEBUG adds a walk
- * to the root) */
-static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
-{
-	return sq_rb__tie_dequeue(q, n, NULL, "sq_rb_dequeue");
-}
-
 /* pop: O(log n) worst case, amortised O(1) rebalancing; the new first
  * is found in O(1) (sq_rb__after_leftmost()) */
 static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
@@ -1872,14 +1886,8 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 	return sq_entry(n, struct sq_rb_node, rb_link);
 }
 
-static inline struct sq_rb_node *sq_rb_pop_due(struct sq_rb *q, uint64_t now)
-{
-	const struct sq_rb__link *f = q->rb_leftmost;
-
-	return f && sq_rb__key(f) <= now ? sq_rb_pop(q) : NULL;
-}
-
-/* pop and pop_due of a tie kind: they never compare */
+/* pop and pop_due of a tie kind (and pop_due of the plain one): they
+ * never compare */
 SQ__INLINE struct sq_rb_node *sq_rb__tie_pop(struct sq_rb *q,
 					     sq_rb__tie_fn tie)
 {
@@ -1891,8 +1899,10 @@ SQ__INLINE struct sq_rb_node *sq_rb__tie_pop_due(struct sq_rb *q,
 						 uint64_t now,
 						 sq_rb__tie_fn tie)
 {
+	const struct sq_rb__link *f = q->rb_leftmost;
+
 	(void)tie;
-	return sq_rb_pop_due(q, now);
+	return f && sq_rb__key(f) <= now ? sq_rb_pop(q) : NULL;
 }
 
 /*
@@ -2001,6 +2011,8 @@ sq_rb__visit_until(const struct sq_rb *q,
 	return sq_rb__node(sq_rb__walk(q, sq_rb__until_one, &c, who));
 }
 
+/* find: O(log n + t), a descent to the first node with @key, then the
+ * walk in order */
 static inline struct sq_rb_node *
 sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 		bool (*match)(const struct sq_rb_node *, void *), void *arg,
@@ -2017,15 +2029,9 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 
 SQ__VISIT(rb)
 
-/* find: O(log n + t), a descent to the first node with @key, then the
- * walk in order */
-static inline struct sq_rb_node *
-sq_rb_find(const struct sq_rb *q, uint64_t key,
-	   bool (*match)(const struct sq_rb_node *, void *), void *arg)
-{
-	return sq_rb__tie_find(q, key, match, arg, NULL, "sq_rb_find");
-}
-
+/* requeue: O(log n), finding both neighbours (usually a step or two);
+ * when the order still holds the key is just rewritten, else it costs a
+ * dequeue + enqueue (SQ_DEBUG adds a walk to the root) */
 SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				   uint64_t key, sq_rb__tie_fn tie,
 				   const char *who)
@@ -2039,16 +2045,8 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 	return sq_rb__requeue_aug(q, l, key, tie, NULL);
 }
 
-/* requeue: O(log n), finding both neighbours (usually a step or two);
- * when the order still holds the key is just rewritten, else it costs a
- * dequeue + enqueue (SQ_DEBUG adds a walk to the root) */
-static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
-				 uint64_t key)
-{
-	return sq_rb__tie_requeue(q, n, key, NULL, "sq_rb_requeue");
-}
-
-/* property (6) of a tie kind: in the order of sq_rb__before() */
+/* check: properties (1)-(8), (6) in the order of sq_rb__before() of a
+ * tie kind; O(n), iterative over parent links, O(1) extra space */
 static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 				   const char *who)
 {
@@ -2137,12 +2135,8 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 	return 0;
 }
 
-/* check: properties (1)-(8); O(n), iterative over parent links, O(1)
- * extra space */
-static inline int sq_rb_check(const struct sq_rb *q)
-{
-	return sq_rb__tie_check(q, NULL, "sq_rb_check");
-}
+/* the plain kind's dequeue, requeue, pop_due, find, check (common.h) */
+SQ__TIE_PLAIN(rb)
 
 /**
  * SQ_RB_TIE - declare a red-black queue kind ordered by (key, less)
@@ -3070,6 +3064,9 @@ SQ__INLINE bool sq_gavl__tie_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 	return sq_gavl__insert(q, n, key, tie);
 }
 
+/* dequeue: O(log n); the first node is cut without rotations, as pop
+ * does; any other is erased with AVL rotations (SQ_DEBUG adds a walk to
+ * the root) */
 SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 				     sq_gavl__tie_fn tie, const char *who)
 {
@@ -3089,14 +3086,6 @@ SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 	return sq_gavl__tie_enqueue(q, n, key, NULL, "sq_gavl_enqueue");
 }
 
-/* dequeue: O(log n); the first node is cut without rotations, as pop
- * does; any other is erased with AVL rotations (SQ_DEBUG adds a walk to
- * the root) */
-static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
-{
-	return sq_gavl__tie_dequeue(q, n, NULL, "sq_gavl_dequeue");
-}
-
 /* pop: O(log n) worst case, no rotation: the cut walks up the spine only
  * while nodes were left-heavy, and finding the new first descends only
  * the cut node's right subtree */
@@ -3112,15 +3101,8 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 	return f;
 }
 
-static inline struct sq_gavl_node *sq_gavl_pop_due(struct sq_gavl *q,
-						   uint64_t now)
-{
-	const struct sq_gavl_node *f = q->gv_first;
-
-	return f && f->key <= now ? sq_gavl_pop(q) : NULL;
-}
-
-/* pop and pop_due of a tie kind: they never compare */
+/* pop and pop_due of a tie kind (and pop_due of the plain one): they
+ * never compare */
 SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop(struct sq_gavl *q,
 						 sq_gavl__tie_fn tie)
 {
@@ -3132,8 +3114,10 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop_due(struct sq_gavl *q,
 						     uint64_t now,
 						     sq_gavl__tie_fn tie)
 {
+	const struct sq_gavl_node *f = q->gv_first;
+
 	(void)tie;
-	return sq_gavl_pop_due(q, now);
+	return f && f->key <= now ? sq_gavl_pop(q) : NULL;
 }
 
 /*
@@ -3169,10 +3153,11 @@ sq_gavl__visit_until(const struct sq_gavl *q,
 
 SQ__VISIT(gavl)
 
-/* find of the plain kind and the tie kinds: equal keys are in queue
- * order in the tree (of @tie, if any), so the leftmost node of @key is
- * the first, and the descent needs no tie order; @who names the caller
- * in the SQ_DEBUG message when @match changes the queue */
+/* find: O(log n + t), a descent to the first node with @key, then the
+ * walk in order.  Equal keys are in queue order in the tree (of @tie, if
+ * any), so the leftmost node of @key is the first, and the descent needs
+ * no tie order; @who names the caller in the SQ_DEBUG message when
+ * @match changes the queue */
 static inline struct sq_gavl_node *
 sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 		  bool (*match)(const struct sq_gavl_node *, void *), void *arg,
@@ -3206,15 +3191,6 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 	return NULL;
 }
 
-/* find: O(log n + t), a descent to the first node with @key, then the
- * walk in order */
-static inline struct sq_gavl_node *
-sq_gavl_find(const struct sq_gavl *q, uint64_t key,
-	     bool (*match)(const struct sq_gavl_node *, void *), void *arg)
-{
-	return sq_gavl__tie_find(q, key, match, arg, NULL, "sq_gavl_find");
-}
-
 /* Give queued node @n the key @key (sq_gavl_requeue()); @tie as in
  * sq_gavl__insert_aug(); @aug: the hooks of an augmented tree, NULL for
  * the plain one.  A key rewritten in place changes no subtree's summary. */
@@ -3243,6 +3219,9 @@ SQ__INLINE bool sq_gavl__requeue_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 	return q->gv_first != first || q->gv_first->key != first_key;
 }
 
+/* requeue: O(log n); in place, without rebalancing, when the previous
+ * node's key is <= @key and the next node's (if any) > @key (SQ_DEBUG
+ * adds a walk to the root) */
 static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 				     struct sq_gavl_node *n, uint64_t key,
 				     sq_gavl__tie_fn tie, const char *who)
@@ -3252,15 +3231,6 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 		return sq_gavl__insert(q, n, key, tie);
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
 	return sq_gavl__requeue_aug(q, n, key, tie, NULL);
-}
-
-/* requeue: O(log n); in place, without rebalancing, when the previous
- * node's key is <= @key and the next node's (if any) > @key (SQ_DEBUG
- * adds a walk to the root) */
-static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
-				   uint64_t key)
-{
-	return sq_gavl__tie_requeue(q, n, key, NULL, "sq_gavl_requeue");
 }
 
 /* H(n): the largest height of an AVL tree with @n nodes. */
@@ -3283,7 +3253,15 @@ static inline unsigned sq_gavl__avl_max_height(size_t n)
 	return h;
 }
 
-/* sq_gavl_check() in the order of @tie; @who names the caller */
+/*
+ * check: a post-order walk over parent links (no recursion) checks that
+ * every child points back at its parent, computes subtree heights in two
+ * arrays indexed by depth, and checks invariants (2)-(4) at each node and
+ * the count; then the height bound height <= H(n) + 1 (see the top of
+ * this file); then an in-order walk checks (1) and that gv_first is the
+ * smallest node, in the order of @tie.  O(n), O(1) extra memory (two
+ * fixed arrays).
+ */
 static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 				     sq_gavl__tie_fn tie, const char *who)
 {
@@ -3380,18 +3358,8 @@ walked:
 	return 0;
 }
 
-/*
- * check: a post-order walk over parent links (no recursion) checks that
- * every child points back at its parent, computes subtree heights in two
- * arrays indexed by depth, and checks invariants (2)-(4) at each node and
- * the count; then the height bound height <= H(n) + 1 (see the top of
- * this file); then an in-order walk checks (1) and that gv_first is the
- * smallest node.  O(n), O(1) extra memory (two fixed arrays).
- */
-static inline int sq_gavl_check(const struct sq_gavl *q)
-{
-	return sq_gavl__tie_check(q, NULL, "sq_gavl_check");
-}
+/* the plain kind's dequeue, requeue, pop_due, find, check (common.h) */
+SQ__TIE_PLAIN(gavl)
 
 /**
  * SQ_GAVL_TIE - declare a GAVL queue kind ordered by (key, less)
@@ -4102,6 +4070,7 @@ SQ__INLINE bool sq_binom__tie_enqueue(struct sq_binom *q,
 	return sq_binom__insert(q, n, tie);
 }
 
+/* dequeue: O(log n) */
 SQ__INLINE bool sq_binom__tie_dequeue(struct sq_binom *q,
 				      struct sq_binom_node *n,
 				      sq_binom__tie_fn tie, const char *who)
@@ -4120,12 +4089,6 @@ static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
 {
 	return sq_binom__tie_enqueue(q, n, key, NULL, "sq_binom_enqueue");
-}
-
-/* dequeue: O(log n) */
-static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
-{
-	return sq_binom__tie_dequeue(q, n, NULL, "sq_binom_dequeue");
 }
 
 /* sq_binom_pop() in the order of @tie (sq_binom__challenge()) */
@@ -4181,12 +4144,6 @@ SQ__INLINE struct sq_binom_node *sq_binom__tie_pop_due(struct sq_binom *q,
 	const struct sq_binom_node *m = q->bh_min;
 
 	return m && m->key <= now ? sq_binom__tie_pop(q, tie) : NULL;
-}
-
-static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
-						     uint64_t now)
-{
-	return sq_binom__tie_pop_due(q, now, NULL);
 }
 
 /*
@@ -4334,9 +4291,17 @@ static inline int sq_binom__find_one(struct sq_binom_node *n, void *p)
 	return SQ_BINOM__SKIP;
 }
 
-/* find of every kind over this backend, in the queue order of @tie (NULL
- * for the plain kind); @who names the caller in the SQ_DEBUG message when
- * @match changes the queue */
+/*
+ * find: a heap has no key search: the walk looks at every node that could
+ * have a node with @key below it, so at each node whose key is smaller
+ * (and at each rejected node with @key), and at their children: O((m +
+ * 1) log n), m those nodes, which is O(n) for a key near the largest.
+ * Cheap for keys near the first; for a search by key take rb or gavl.
+ * @match is called on the nodes with @key in no particular order, at
+ * most once each.  In the queue order of @tie (NULL for the plain kind);
+ * @who names the caller in the SQ_DEBUG message when @match changes the
+ * queue.
+ */
 static inline struct sq_binom_node *
 sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
 		   bool (*match)(const struct sq_binom_node *, void *),
@@ -4354,22 +4319,8 @@ sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
 	return f.best;
 }
 
-/*
- * find: a heap has no key search: the walk looks at every node that could
- * have a node with @key below it, so at each node whose key is smaller
- * (and at each rejected node with @key), and at their children: O((m +
- * 1) log n), m those nodes, which is O(n) for a key near the largest.
- * Cheap for keys near the first; for a search by key take rb or gavl.
- * @match is called on the nodes with @key in no particular order, at
- * most once each.
- */
-static inline struct sq_binom_node *
-sq_binom_find(const struct sq_binom *q, uint64_t key,
-	      bool (*match)(const struct sq_binom_node *, void *), void *arg)
-{
-	return sq_binom__tie_find(q, key, match, arg, NULL, "sq_binom_find");
-}
-
+/* requeue: O(log n); in place, without moving @n, when (@key, new
+ * sequence) is still above its parent and below all its children */
 static inline bool sq_binom__tie_requeue(struct sq_binom *q,
 					 struct sq_binom_node *n, uint64_t key,
 					 sq_binom__tie_fn tie, const char *who)
@@ -4414,14 +4365,6 @@ static inline bool sq_binom__tie_requeue(struct sq_binom *q,
 		sq_binom__insert(q, n, tie);
 	}
 	return q->bh_min != old || q->bh_min->key != old_key;
-}
-
-/* requeue: O(log n); in place, without moving @n, when (@key, new
- * sequence) is still above its parent and below all its children */
-static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
-				    uint64_t key)
-{
-	return sq_binom__tie_requeue(q, n, key, NULL, "sq_binom_requeue");
 }
 
 /*
@@ -4479,7 +4422,9 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 	}
 }
 
-/* sq_binom_check() in the order of @tie; @who names the caller */
+/* check: invariants 1-6 of this header; O(n), iterative: the walk
+ * follows bh_parent back up, each pointer verified before it is followed,
+ * so it terminates on any heap; in the order of @tie */
 static inline int sq_binom__tie_check(const struct sq_binom *q,
 				      sq_binom__tie_fn tie, const char *who)
 {
@@ -4513,13 +4458,8 @@ static inline int sq_binom__tie_check(const struct sq_binom *q,
 	return 0;
 }
 
-/* check: invariants 1-6 of this header; O(n), iterative: the walk
- * follows bh_parent back up, each pointer verified before it is followed,
- * so it terminates on any heap */
-static inline int sq_binom_check(const struct sq_binom *q)
-{
-	return sq_binom__tie_check(q, NULL, "sq_binom_check");
-}
+/* the plain kind's dequeue, requeue, pop_due, find, check (common.h) */
+SQ__TIE_PLAIN(binom)
 
 /**
  * SQ_BINOM_TIE - declare a binomial heap kind ordered by (key, less)

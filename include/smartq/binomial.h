@@ -686,6 +686,7 @@ SQ__INLINE bool sq_binom__tie_enqueue(struct sq_binom *q,
 	return sq_binom__insert(q, n, tie);
 }
 
+/* dequeue: O(log n) */
 SQ__INLINE bool sq_binom__tie_dequeue(struct sq_binom *q,
 				      struct sq_binom_node *n,
 				      sq_binom__tie_fn tie, const char *who)
@@ -704,12 +705,6 @@ static inline bool sq_binom_enqueue(struct sq_binom *q, struct sq_binom_node *n,
 				    uint64_t key)
 {
 	return sq_binom__tie_enqueue(q, n, key, NULL, "sq_binom_enqueue");
-}
-
-/* dequeue: O(log n) */
-static inline bool sq_binom_dequeue(struct sq_binom *q, struct sq_binom_node *n)
-{
-	return sq_binom__tie_dequeue(q, n, NULL, "sq_binom_dequeue");
 }
 
 /* sq_binom_pop() in the order of @tie (sq_binom__challenge()) */
@@ -765,12 +760,6 @@ SQ__INLINE struct sq_binom_node *sq_binom__tie_pop_due(struct sq_binom *q,
 	const struct sq_binom_node *m = q->bh_min;
 
 	return m && m->key <= now ? sq_binom__tie_pop(q, tie) : NULL;
-}
-
-static inline struct sq_binom_node *sq_binom_pop_due(struct sq_binom *q,
-						     uint64_t now)
-{
-	return sq_binom__tie_pop_due(q, now, NULL);
 }
 
 /*
@@ -918,9 +907,17 @@ static inline int sq_binom__find_one(struct sq_binom_node *n, void *p)
 	return SQ_BINOM__SKIP;
 }
 
-/* find of every kind over this backend, in the queue order of @tie (NULL
- * for the plain kind); @who names the caller in the SQ_DEBUG message when
- * @match changes the queue */
+/*
+ * find: a heap has no key search: the walk looks at every node that could
+ * have a node with @key below it, so at each node whose key is smaller
+ * (and at each rejected node with @key), and at their children: O((m +
+ * 1) log n), m those nodes, which is O(n) for a key near the largest.
+ * Cheap for keys near the first; for a search by key take rb or gavl.
+ * @match is called on the nodes with @key in no particular order, at
+ * most once each.  In the queue order of @tie (NULL for the plain kind);
+ * @who names the caller in the SQ_DEBUG message when @match changes the
+ * queue.
+ */
 static inline struct sq_binom_node *
 sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
 		   bool (*match)(const struct sq_binom_node *, void *),
@@ -938,22 +935,8 @@ sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
 	return f.best;
 }
 
-/*
- * find: a heap has no key search: the walk looks at every node that could
- * have a node with @key below it, so at each node whose key is smaller
- * (and at each rejected node with @key), and at their children: O((m +
- * 1) log n), m those nodes, which is O(n) for a key near the largest.
- * Cheap for keys near the first; for a search by key take rb or gavl.
- * @match is called on the nodes with @key in no particular order, at
- * most once each.
- */
-static inline struct sq_binom_node *
-sq_binom_find(const struct sq_binom *q, uint64_t key,
-	      bool (*match)(const struct sq_binom_node *, void *), void *arg)
-{
-	return sq_binom__tie_find(q, key, match, arg, NULL, "sq_binom_find");
-}
-
+/* requeue: O(log n); in place, without moving @n, when (@key, new
+ * sequence) is still above its parent and below all its children */
 static inline bool sq_binom__tie_requeue(struct sq_binom *q,
 					 struct sq_binom_node *n, uint64_t key,
 					 sq_binom__tie_fn tie, const char *who)
@@ -998,14 +981,6 @@ static inline bool sq_binom__tie_requeue(struct sq_binom *q,
 		sq_binom__insert(q, n, tie);
 	}
 	return q->bh_min != old || q->bh_min->key != old_key;
-}
-
-/* requeue: O(log n); in place, without moving @n, when (@key, new
- * sequence) is still above its parent and below all its children */
-static inline bool sq_binom_requeue(struct sq_binom *q, struct sq_binom_node *n,
-				    uint64_t key)
-{
-	return sq_binom__tie_requeue(q, n, key, NULL, "sq_binom_requeue");
 }
 
 /*
@@ -1063,7 +1038,9 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 	}
 }
 
-/* sq_binom_check() in the order of @tie; @who names the caller */
+/* check: invariants 1-6 of this header; O(n), iterative: the walk
+ * follows bh_parent back up, each pointer verified before it is followed,
+ * so it terminates on any heap; in the order of @tie */
 static inline int sq_binom__tie_check(const struct sq_binom *q,
 				      sq_binom__tie_fn tie, const char *who)
 {
@@ -1097,13 +1074,8 @@ static inline int sq_binom__tie_check(const struct sq_binom *q,
 	return 0;
 }
 
-/* check: invariants 1-6 of this header; O(n), iterative: the walk
- * follows bh_parent back up, each pointer verified before it is followed,
- * so it terminates on any heap */
-static inline int sq_binom_check(const struct sq_binom *q)
-{
-	return sq_binom__tie_check(q, NULL, "sq_binom_check");
-}
+/* the plain kind's dequeue, requeue, pop_due, find, check (common.h) */
+SQ__TIE_PLAIN(binom)
 
 /**
  * SQ_BINOM_TIE - declare a binomial heap kind ordered by (key, less)

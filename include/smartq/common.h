@@ -486,36 +486,34 @@ static inline void sq__die(const char *fn, const char *mistake)
  *	unsigned sq_K_gran_shift(const struct sq_K *q);
  *	uint64_t sq_K_advance(struct sq_K *q, uint64_t now);
  *
- * A header expands it once, after its sq_K_init().
+ * A header expands it once, after its sq_K_init(); so does a tie kind
+ * (SQ__TIE_KIND), whose backends have no clock either.
  */
 #define SQ__NO_CLOCK(K)							\
-	static inline void sq_##K##_init_at(struct sq_##K *q, uint64_t now) \
+	SQ__GEN void sq_##K##_init_at(struct sq_##K *q, uint64_t now)	\
 	{								\
 		(void)now;						\
 		sq_##K##_init(q);					\
 	}								\
-	static inline bool sq_##K##_init_geom(struct sq_##K *q,		\
-					      unsigned gran_shift,	\
-					      uint64_t base)		\
+	SQ__GEN bool sq_##K##_init_geom(struct sq_##K *q,		\
+					unsigned gran_shift, uint64_t base) \
 	{								\
 		if (gran_shift != 0)					\
 			return false;					\
 		sq_##K##_init_at(q, base);				\
 		return true;						\
 	}								\
-	static inline uint64_t sq_##K##_time(const struct sq_##K *q)	\
+	SQ__GEN uint64_t sq_##K##_time(const struct sq_##K *q)		\
 	{								\
 		(void)q;						\
 		return 0;						\
 	}								\
-	static inline unsigned sq_##K##_gran_shift(			\
-		const struct sq_##K *q)					\
+	SQ__GEN unsigned sq_##K##_gran_shift(const struct sq_##K *q)	\
 	{								\
 		(void)q;						\
 		return 0;						\
 	}								\
-	static inline uint64_t sq_##K##_advance(struct sq_##K *q,	\
-						uint64_t now)		\
+	SQ__GEN uint64_t sq_##K##_advance(struct sq_##K *q, uint64_t now) \
 	{								\
 		(void)q;						\
 		(void)now;						\
@@ -572,11 +570,52 @@ static inline void sq__die(const char *fn, const char *mistake)
 	}								\
 	SQ__GEN struct sq_##K##_node *					\
 	sq_##K##_visit_until(const struct sq_##K *q,			\
-			     bool (*fn)(struct sq_##K##_node *, void *),	\
+			     bool (*fn)(struct sq_##K##_node *, void *), \
 			     void *arg)					\
 	{								\
 		return sq_##K##__visit_until(q, fn, arg,		\
 					     "sq_" #K "_visit_until");	\
+	}
+/* NOLINTEND(bugprone-macro-parentheses) */
+
+/*
+ * SQ__TIE_PLAIN(B) - the plain kind's dequeue, requeue, pop_due, find
+ * and check over a backend @B that has tie kinds: its sq_B__tie_*()
+ * verbs (below) with no tie order (NULL: FIFO), each under its own name
+ * for SQ_DEBUG's messages.  The hot pair, enqueue and pop, the header
+ * writes itself, with the inlining each needs.
+ */
+/* NOLINTBEGIN(bugprone-macro-parentheses): B is a token */
+#define SQ__TIE_PLAIN(B)						\
+	static inline bool sq_##B##_dequeue(struct sq_##B *q,		\
+					    struct sq_##B##_node *n)	\
+	{								\
+		return sq_##B##__tie_dequeue(q, n, NULL,		\
+					     "sq_" #B "_dequeue");	\
+	}								\
+	static inline bool sq_##B##_requeue(struct sq_##B *q,		\
+					    struct sq_##B##_node *n,	\
+					    uint64_t key)		\
+	{								\
+		return sq_##B##__tie_requeue(q, n, key, NULL,		\
+					     "sq_" #B "_requeue");	\
+	}								\
+	static inline struct sq_##B##_node *				\
+	sq_##B##_pop_due(struct sq_##B *q, uint64_t now)		\
+	{								\
+		return sq_##B##__tie_pop_due(q, now, NULL);		\
+	}								\
+	static inline struct sq_##B##_node *				\
+	sq_##B##_find(const struct sq_##B *q, uint64_t key,		\
+		      bool (*match)(const struct sq_##B##_node *, void *), \
+		      void *arg)					\
+	{								\
+		return sq_##B##__tie_find(q, key, match, arg, NULL,	\
+					  "sq_" #B "_find");		\
+	}								\
+	static inline int sq_##B##_check(const struct sq_##B *q)	\
+	{								\
+		return sq_##B##__tie_check(q, NULL, "sq_" #B "_check");	\
 	}
 /* NOLINTEND(bugprone-macro-parentheses) */
 
@@ -586,8 +625,9 @@ static inline void sq__die(const char *fn, const char *mistake)
  * What SQ_RB_TIE, SQ_GAVL_TIE and SQ_BINOM_TIE expand to (the backends'
  * headers document them).  The queue struct sq_@name wraps struct sq_@B
  * as .base, the node struct sq_@name_node wraps struct sq_@B_node as
- * .base, and every verb of the contract is a one-line wrapper, so the
- * macro API takes @name as it takes @B.  The comparing paths get
+ * .base, and every verb of the contract is a one-line wrapper (the
+ * clock's are SQ__NO_CLOCK's: the backends with tie kinds have none),
+ * so the macro API takes @name as it takes @B.  The comparing paths get
  * sq_@name__tie, which orders two nodes of equal key by the user's
  * @less (declared here, defined by the user after the macro); its
  * address is a constant, so an optimising build inlines the call as a
@@ -599,7 +639,7 @@ static inline void sq__die(const char *fn, const char *mistake)
  * with a tie order and a name for SQ_DEBUG's messages,
  * sq_B__tie_{enqueue,dequeue,requeue,pop,pop_due,check,find}, and
  * sq_B__visit_until(), which takes that name too (SQ__VISIT).  The
- * plain verbs call the same functions with NULL.
+ * plain verbs call the same functions with NULL (SQ__TIE_PLAIN).
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): name and less are tokens */
 #define SQ__TIE_KIND(B, name, less)					\
@@ -628,28 +668,7 @@ static inline void sq__die(const char *fn, const char *mistake)
 	{								\
 		sq_##B##_init(&q->base);				\
 	}								\
-	SQ__GEN void sq_##name##_init_at(struct sq_##name *q, uint64_t now) \
-	{								\
-		sq_##B##_init_at(&q->base, now);			\
-	}								\
-	SQ__GEN bool sq_##name##_init_geom(struct sq_##name *q,	\
-					   unsigned gran_shift, uint64_t base) \
-	{								\
-		return sq_##B##_init_geom(&q->base, gran_shift, base);	\
-	}								\
-	SQ__GEN uint64_t sq_##name##_time(const struct sq_##name *q)	\
-	{								\
-		return sq_##B##_time(&q->base);				\
-	}								\
-	SQ__GEN unsigned sq_##name##_gran_shift(const struct sq_##name *q) \
-	{								\
-		return sq_##B##_gran_shift(&q->base);			\
-	}								\
-	SQ__GEN uint64_t sq_##name##_advance(struct sq_##name *q,	\
-					     uint64_t now)		\
-	{								\
-		return sq_##B##_advance(&q->base, now);			\
-	}								\
+	SQ__NO_CLOCK(name)						\
 	SQ__GEN void sq_##name##_node_init(struct sq_##name##_node *n)	\
 	{								\
 		sq_##B##_node_init(&n->base);				\

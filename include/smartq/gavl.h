@@ -891,6 +891,9 @@ SQ__INLINE bool sq_gavl__tie_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 	return sq_gavl__insert(q, n, key, tie);
 }
 
+/* dequeue: O(log n); the first node is cut without rotations, as pop
+ * does; any other is erased with AVL rotations (SQ_DEBUG adds a walk to
+ * the root) */
 SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 				     sq_gavl__tie_fn tie, const char *who)
 {
@@ -910,14 +913,6 @@ SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 	return sq_gavl__tie_enqueue(q, n, key, NULL, "sq_gavl_enqueue");
 }
 
-/* dequeue: O(log n); the first node is cut without rotations, as pop
- * does; any other is erased with AVL rotations (SQ_DEBUG adds a walk to
- * the root) */
-static inline bool sq_gavl_dequeue(struct sq_gavl *q, struct sq_gavl_node *n)
-{
-	return sq_gavl__tie_dequeue(q, n, NULL, "sq_gavl_dequeue");
-}
-
 /* pop: O(log n) worst case, no rotation: the cut walks up the spine only
  * while nodes were left-heavy, and finding the new first descends only
  * the cut node's right subtree */
@@ -933,15 +928,8 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 	return f;
 }
 
-static inline struct sq_gavl_node *sq_gavl_pop_due(struct sq_gavl *q,
-						   uint64_t now)
-{
-	const struct sq_gavl_node *f = q->gv_first;
-
-	return f && f->key <= now ? sq_gavl_pop(q) : NULL;
-}
-
-/* pop and pop_due of a tie kind: they never compare */
+/* pop and pop_due of a tie kind (and pop_due of the plain one): they
+ * never compare */
 SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop(struct sq_gavl *q,
 						 sq_gavl__tie_fn tie)
 {
@@ -953,8 +941,10 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop_due(struct sq_gavl *q,
 						     uint64_t now,
 						     sq_gavl__tie_fn tie)
 {
+	const struct sq_gavl_node *f = q->gv_first;
+
 	(void)tie;
-	return sq_gavl_pop_due(q, now);
+	return f && f->key <= now ? sq_gavl_pop(q) : NULL;
 }
 
 /*
@@ -990,10 +980,11 @@ sq_gavl__visit_until(const struct sq_gavl *q,
 
 SQ__VISIT(gavl)
 
-/* find of the plain kind and the tie kinds: equal keys are in queue
- * order in the tree (of @tie, if any), so the leftmost node of @key is
- * the first, and the descent needs no tie order; @who names the caller
- * in the SQ_DEBUG message when @match changes the queue */
+/* find: O(log n + t), a descent to the first node with @key, then the
+ * walk in order.  Equal keys are in queue order in the tree (of @tie, if
+ * any), so the leftmost node of @key is the first, and the descent needs
+ * no tie order; @who names the caller in the SQ_DEBUG message when
+ * @match changes the queue */
 static inline struct sq_gavl_node *
 sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 		  bool (*match)(const struct sq_gavl_node *, void *), void *arg,
@@ -1027,15 +1018,6 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 	return NULL;
 }
 
-/* find: O(log n + t), a descent to the first node with @key, then the
- * walk in order */
-static inline struct sq_gavl_node *
-sq_gavl_find(const struct sq_gavl *q, uint64_t key,
-	     bool (*match)(const struct sq_gavl_node *, void *), void *arg)
-{
-	return sq_gavl__tie_find(q, key, match, arg, NULL, "sq_gavl_find");
-}
-
 /* Give queued node @n the key @key (sq_gavl_requeue()); @tie as in
  * sq_gavl__insert_aug(); @aug: the hooks of an augmented tree, NULL for
  * the plain one.  A key rewritten in place changes no subtree's summary. */
@@ -1064,6 +1046,9 @@ SQ__INLINE bool sq_gavl__requeue_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 	return q->gv_first != first || q->gv_first->key != first_key;
 }
 
+/* requeue: O(log n); in place, without rebalancing, when the previous
+ * node's key is <= @key and the next node's (if any) > @key (SQ_DEBUG
+ * adds a walk to the root) */
 static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 				     struct sq_gavl_node *n, uint64_t key,
 				     sq_gavl__tie_fn tie, const char *who)
@@ -1073,15 +1058,6 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 		return sq_gavl__insert(q, n, key, tie);
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
 	return sq_gavl__requeue_aug(q, n, key, tie, NULL);
-}
-
-/* requeue: O(log n); in place, without rebalancing, when the previous
- * node's key is <= @key and the next node's (if any) > @key (SQ_DEBUG
- * adds a walk to the root) */
-static inline bool sq_gavl_requeue(struct sq_gavl *q, struct sq_gavl_node *n,
-				   uint64_t key)
-{
-	return sq_gavl__tie_requeue(q, n, key, NULL, "sq_gavl_requeue");
 }
 
 /* H(n): the largest height of an AVL tree with @n nodes. */
@@ -1104,7 +1080,15 @@ static inline unsigned sq_gavl__avl_max_height(size_t n)
 	return h;
 }
 
-/* sq_gavl_check() in the order of @tie; @who names the caller */
+/*
+ * check: a post-order walk over parent links (no recursion) checks that
+ * every child points back at its parent, computes subtree heights in two
+ * arrays indexed by depth, and checks invariants (2)-(4) at each node and
+ * the count; then the height bound height <= H(n) + 1 (see the top of
+ * this file); then an in-order walk checks (1) and that gv_first is the
+ * smallest node, in the order of @tie.  O(n), O(1) extra memory (two
+ * fixed arrays).
+ */
 static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 				     sq_gavl__tie_fn tie, const char *who)
 {
@@ -1201,18 +1185,8 @@ walked:
 	return 0;
 }
 
-/*
- * check: a post-order walk over parent links (no recursion) checks that
- * every child points back at its parent, computes subtree heights in two
- * arrays indexed by depth, and checks invariants (2)-(4) at each node and
- * the count; then the height bound height <= H(n) + 1 (see the top of
- * this file); then an in-order walk checks (1) and that gv_first is the
- * smallest node.  O(n), O(1) extra memory (two fixed arrays).
- */
-static inline int sq_gavl_check(const struct sq_gavl *q)
-{
-	return sq_gavl__tie_check(q, NULL, "sq_gavl_check");
-}
+/* the plain kind's dequeue, requeue, pop_due, find, check (common.h) */
+SQ__TIE_PLAIN(gavl)
 
 /**
  * SQ_GAVL_TIE - declare a GAVL queue kind ordered by (key, less)

@@ -966,6 +966,8 @@ SQ__INLINE bool sq_rb__tie_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 	return sq_rb__insert(q, &n->rb_link, key, tie);
 }
 
+/* dequeue: O(log n), at most three rotations (SQ_DEBUG adds a walk to
+ * the root) */
 SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 				   sq_rb__tie_fn tie, const char *who)
 {
@@ -985,13 +987,6 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 	return sq_rb__tie_enqueue(q, n, key, NULL, "sq_rb_enqueue");
 }
 
-/* dequeue: O(log n), at most three rotations (SQ_DEBUG adds a walk
- * to the root) */
-static inline bool sq_rb_dequeue(struct sq_rb *q, struct sq_rb_node *n)
-{
-	return sq_rb__tie_dequeue(q, n, NULL, "sq_rb_dequeue");
-}
-
 /* pop: O(log n) worst case, amortised O(1) rebalancing; the new first
  * is found in O(1) (sq_rb__after_leftmost()) */
 static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
@@ -1004,14 +999,8 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 	return sq_entry(n, struct sq_rb_node, rb_link);
 }
 
-static inline struct sq_rb_node *sq_rb_pop_due(struct sq_rb *q, uint64_t now)
-{
-	const struct sq_rb__link *f = q->rb_leftmost;
-
-	return f && sq_rb__key(f) <= now ? sq_rb_pop(q) : NULL;
-}
-
-/* pop and pop_due of a tie kind: they never compare */
+/* pop and pop_due of a tie kind (and pop_due of the plain one): they
+ * never compare */
 SQ__INLINE struct sq_rb_node *sq_rb__tie_pop(struct sq_rb *q,
 					     sq_rb__tie_fn tie)
 {
@@ -1023,8 +1012,10 @@ SQ__INLINE struct sq_rb_node *sq_rb__tie_pop_due(struct sq_rb *q,
 						 uint64_t now,
 						 sq_rb__tie_fn tie)
 {
+	const struct sq_rb__link *f = q->rb_leftmost;
+
 	(void)tie;
-	return sq_rb_pop_due(q, now);
+	return f && sq_rb__key(f) <= now ? sq_rb_pop(q) : NULL;
 }
 
 /*
@@ -1133,6 +1124,8 @@ sq_rb__visit_until(const struct sq_rb *q,
 	return sq_rb__node(sq_rb__walk(q, sq_rb__until_one, &c, who));
 }
 
+/* find: O(log n + t), a descent to the first node with @key, then the
+ * walk in order */
 static inline struct sq_rb_node *
 sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 		bool (*match)(const struct sq_rb_node *, void *), void *arg,
@@ -1149,15 +1142,9 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 
 SQ__VISIT(rb)
 
-/* find: O(log n + t), a descent to the first node with @key, then the
- * walk in order */
-static inline struct sq_rb_node *
-sq_rb_find(const struct sq_rb *q, uint64_t key,
-	   bool (*match)(const struct sq_rb_node *, void *), void *arg)
-{
-	return sq_rb__tie_find(q, key, match, arg, NULL, "sq_rb_find");
-}
-
+/* requeue: O(log n), finding both neighbours (usually a step or two);
+ * when the order still holds the key is just rewritten, else it costs a
+ * dequeue + enqueue (SQ_DEBUG adds a walk to the root) */
 SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				   uint64_t key, sq_rb__tie_fn tie,
 				   const char *who)
@@ -1171,16 +1158,8 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 	return sq_rb__requeue_aug(q, l, key, tie, NULL);
 }
 
-/* requeue: O(log n), finding both neighbours (usually a step or two);
- * when the order still holds the key is just rewritten, else it costs a
- * dequeue + enqueue (SQ_DEBUG adds a walk to the root) */
-static inline bool sq_rb_requeue(struct sq_rb *q, struct sq_rb_node *n,
-				 uint64_t key)
-{
-	return sq_rb__tie_requeue(q, n, key, NULL, "sq_rb_requeue");
-}
-
-/* property (6) of a tie kind: in the order of sq_rb__before() */
+/* check: properties (1)-(8), (6) in the order of sq_rb__before() of a
+ * tie kind; O(n), iterative over parent links, O(1) extra space */
 static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 				   const char *who)
 {
@@ -1269,12 +1248,8 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 	return 0;
 }
 
-/* check: properties (1)-(8); O(n), iterative over parent links, O(1)
- * extra space */
-static inline int sq_rb_check(const struct sq_rb *q)
-{
-	return sq_rb__tie_check(q, NULL, "sq_rb_check");
-}
+/* the plain kind's dequeue, requeue, pop_due, find, check (common.h) */
+SQ__TIE_PLAIN(rb)
 
 /**
  * SQ_RB_TIE - declare a red-black queue kind ordered by (key, less)
