@@ -1666,7 +1666,7 @@ static inline struct sq_ladder_node *
 sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
 		   uint64_t key,
 		   bool (*match)(const struct sq_ladder_node *, void *),
-		   void *arg, const char *who)
+		   void *arg)
 {
 	bool sorted = l == &q->ld_bottom || sq_ladder__is_run(q, l);
 	struct sq_ladder_node *n = l->ll_first, *a = n, *z = l->ll_last;
@@ -1704,70 +1704,20 @@ sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
 			return n;
 		/* match may change q through its own pointer to it */
 		/* cppcheck-suppress knownConditionTrueFalse */
-		SQ__MISUSE(q->ld_count != count, who,
+		SQ__MISUSE(q->ld_count != count, "sq_ladder_find",
 			   "match changed the queue");
 	}
 	return NULL;
 }
 
 /*
- * sq_ladder__find - find, @who naming the caller for SQ_DEBUG: the
- * routing of sq_ladder__insert() read through invariants 3, 5 and 7
- * names the one list that holds the nodes of @key, in arrival order; but
- * a crowd being fed (invariant 3) has its first nodes at the bottom's
- * tail, the rest in its bucket or the pile; and the pile's nodes of @key
- * may be on any of its runs, the older run's first.
- */
-static inline struct sq_ladder_node *
-sq_ladder__find(const struct sq_ladder *q, uint64_t key,
-		bool (*match)(const struct sq_ladder_node *, void *), void *arg,
-		const char *who)
-{
-	const struct sq_ladder__rung *g;
-	struct sq_ladder_node *n;
-	unsigned r, b;
-	uint64_t m;
-
-	if (!q->ld_count)
-		return NULL;
-	if (key > q->ld_toplim)
-		return q->ld_ntop && key >= q->ld_tmin && key <= q->ld_tmax ?
-		       sq_ladder__find_in(q, &q->ld_top[sq_ladder__top_of(key)],
-					  key, match, arg, who) :
-		       NULL;
-	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
-		SQ__STEP(1);
-		if (key < g->lr_cur)
-			continue;
-		if (r + 1 == q->ld_nrungs && key == g->lr_cur) {
-			n = sq_ladder__find_in(q, &q->ld_bottom, key, match,
-					       arg, who);
-			if (n)
-				return n;	/* fed: before the bucket's */
-		}
-		b = sq_ladder__base(r) +
-		    (unsigned)((key - g->lr_start) >> g->lr_shift);
-		/* a bucket's head is valid only where its bit is */
-		return q->ld_map[b >> 6] >> (b & 63) & 1 ?
-		       sq_ladder__find_in(q, &q->ld_bk[b], key, match, arg,
-					  who) :
-		       NULL;
-	}
-	if (!q->ld_pmap || key < q->ld_pcur)
-		return sq_ladder__find_in(q, &q->ld_bottom, key, match, arg,
-					  who);
-	n = key == q->ld_pcur ?		/* fed: before the pile's */
-	    sq_ladder__find_in(q, &q->ld_bottom, key, match, arg, who) : NULL;
-	for (m = q->ld_pmap; m && !n; m &= ~((uint64_t)1 << r)) {
-		SQ__STEP(1);
-		r = 63 - sq__clz64(m);	/* the oldest first */
-		n = sq_ladder__find_in(q, &q->ld_run[r], key, match, arg, who);
-	}
-	return n;
-}
-
-/*
- * find: O(rungs + the list @key routes to): the nodes of @key are on one
+ * find: the routing of sq_ladder__insert() read through invariants 3, 5
+ * and 7 names the one list that holds the nodes of @key, in arrival
+ * order; but a crowd being fed (invariant 3) has its first nodes at the
+ * bottom's tail, the rest in its bucket or the pile; and the pile's nodes
+ * of @key may be on any of its runs, the older run's first.
+ *
+ * Costs O(rungs + the list @key routes to): the nodes of @key are on one
  * list (a crowd being fed: the bottom's tail and its bucket, at most
  * THRES of it in the bottom).  In a bucket of a rung, its nodes (a bucket
  * narrows when it reaches the bottom, not before: rung 0's hold about n /
@@ -1779,19 +1729,57 @@ static inline struct sq_ladder_node *
 sq_ladder_find(const struct sq_ladder *q, uint64_t key,
 	       bool (*match)(const struct sq_ladder_node *, void *), void *arg)
 {
-	return sq_ladder__find(q, key, match, arg, "sq_ladder_find");
+	const struct sq_ladder__rung *g;
+	struct sq_ladder_node *n;
+	unsigned r, b;
+	uint64_t m;
+
+	if (!q->ld_count)
+		return NULL;
+	if (key > q->ld_toplim)
+		return q->ld_ntop && key >= q->ld_tmin && key <= q->ld_tmax ?
+		       sq_ladder__find_in(q, &q->ld_top[sq_ladder__top_of(key)],
+					  key, match, arg) :
+		       NULL;
+	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
+		SQ__STEP(1);
+		if (key < g->lr_cur)
+			continue;
+		if (r + 1 == q->ld_nrungs && key == g->lr_cur) {
+			n = sq_ladder__find_in(q, &q->ld_bottom, key, match,
+					       arg);
+			if (n)
+				return n;	/* fed: before the bucket's */
+		}
+		b = sq_ladder__base(r) +
+		    (unsigned)((key - g->lr_start) >> g->lr_shift);
+		/* a bucket's head is valid only where its bit is */
+		return q->ld_map[b >> 6] >> (b & 63) & 1 ?
+		       sq_ladder__find_in(q, &q->ld_bk[b], key, match, arg) :
+		       NULL;
+	}
+	if (!q->ld_pmap || key < q->ld_pcur)
+		return sq_ladder__find_in(q, &q->ld_bottom, key, match, arg);
+	n = key == q->ld_pcur ?		/* fed: before the pile's */
+	    sq_ladder__find_in(q, &q->ld_bottom, key, match, arg) : NULL;
+	for (m = q->ld_pmap; m && !n; m &= ~((uint64_t)1 << r)) {
+		SQ__STEP(1);
+		r = 63 - sq__clz64(m);	/* the oldest first */
+		n = sq_ladder__find_in(q, &q->ld_run[r], key, match, arg);
+	}
+	return n;
 }
 
 /*
  * sq_ladder__check_list - invariant 1 for list @l: links both ways, home,
  * and keys within [@lo, @hi]; at most @room nodes (so it ends on a
- * cycle).  Returns the number of nodes, or -1.  @who names the caller.
+ * cycle).  Returns the number of nodes, or -1.
  */
 static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 					 uint64_t lo, uint64_t hi,
-					 size_t room, bool sorted,
-					 const char *who)
+					 size_t room, bool sorted)
 {
+	const char *who = "sq_ladder_check";
 	const struct sq_ladder_node *n, *p = NULL;
 	long seen = 0;
 
@@ -1857,7 +1845,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 	for (i = 0, got = 0; i < SQ_LADDER__TOPS; i++) {
 		long c = sq_ladder__check_list(&q->ld_top[i], q->ld_tmin,
 					       q->ld_tmax, room - (size_t)got,
-					       false, who);
+					       false);
 
 		if (c < 0)
 			return -1;
@@ -1898,7 +1886,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 			SQ__CHECK((g->lr_cur - g->lr_start) >> g->lr_shift <= i,
 				  who, l->ll_first, "bucket below rung cur");
 			got = sq_ladder__check_list(l, g->lr_cur, hi, room,
-						    false, who);
+						    false);
 			if (got < 0)
 				return -1;
 			for (n = l->ll_first; n; n = n->ld_next) {
@@ -1921,7 +1909,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 			SQ__CHECK(q->ld_run[r].ll_first, who, NULL,
 				  "run bit set, run empty");
 			got = sq_ladder__check_list(&q->ld_run[r], q->ld_pcur,
-						    hi, room, true, who);
+						    hi, room, true);
 			if (got < 0)
 				return -1;
 			room -= (size_t)got;
@@ -1933,7 +1921,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
 	/* the bottom: invariants 2 and 3 (hi + 1: the cur of the tier
 	 * above, fed from) */
 	got = sq_ladder__check_list(&q->ld_bottom, 0, fed ? hi + 1 : hi, room,
-				    true, who);
+				    true);
 	if (got < 0)
 		return -1;
 	for (n = q->ld_bottom.ll_last, i = 0;
