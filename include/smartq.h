@@ -148,6 +148,8 @@
 #define SQ_TIME(K, q)               SQ__FN(K, _time)(q)
 #define SQ_GRAN_SHIFT(K, q)         SQ__FN(K, _gran_shift)(q)
 #define SQ_ADVANCE(K, q, now)       SQ__FN(K, _advance)(q, now)
+/* fn(node, arg) on every node due by @now, each popped first; the count */
+#define SQ_EXPIRE(K, q, now, fn, arg) SQ__FN(K, _expire)(q, now, fn, arg)
 
 /*
  * SQ_FOREACH(K, q, n) - walk the queue in order, for the backends with an

@@ -9,7 +9,7 @@
  * up, down) and its return value, node state, sq_entry round trips, and
  * check() == 0 after every step; and the operations a timer or an event
  * loop needs: dequeue's answer, requeue arming an idle node, pop_due,
- * visit, init_at; and what a simulator needs: find by key (with and
+ * expire, visit, init_at; and what a simulator needs: find by key (with and
  * without a predicate) and a visit that stops.
  *
  * With -DSQ_TIE_BASE=<backend of SQ_TIE_KINDS> instead, the suite runs
@@ -700,6 +700,74 @@ SQ_TEST(pop_due_expires_in_order)
 	CHECKQ();
 }
 
+/* SQ_EXPIRE's fn: record the node, then act as a timer handler would */
+struct expire_log {
+	unsigned n, ids[NITEMS];
+	uint64_t now, last;
+	unsigned cancels, cancelled, arms;	/* item ids with a role */
+};
+
+static void expire_fn(SQ_NODE(K) *n, void *arg)
+{
+	struct expire_log *e = (struct expire_log *)arg;
+	unsigned id = ITEM(n)->id;
+
+	SQ_ASSERT(!SQ_QUEUED(K, n));		/* popped before fn sees it */
+	SQ_ASSERT(SQ_KEY(K, n) <= e->now && SQ_KEY(K, n) >= e->last);
+	e->last = SQ_KEY(K, n);
+	e->ids[e->n++] = id;
+	if (id == e->cancels) {			/* cancels a due timer */
+		SQ_ASSERT(SQ_QUEUED(K, &items[e->cancelled].link));
+		SQ_ASSERT(!SQ_DEQUEUE(K, &q, &items[e->cancelled].link));
+	} else if (id == e->arms) {		/* arms a timer due now */
+		(void)enq(100, e->now);
+	} else if (id % 2) {			/* a periodic one, re-armed */
+		SQ_ASSERT(!SQ_REQUEUE(K, &q, n, 200));
+	}
+}
+
+/* the item of key 100 + k, of the 64 keyed 100 + (i * 37) % 64 below */
+static unsigned id_of_key(unsigned k)
+{
+	return (k * 45u) % 64u;			/* 45 * 37 = 1 (mod 64) */
+}
+
+/* the expiry in one call: everything due by now, in pop order, once; a
+ * due timer fn cancels does not fire, one it arms due fires, nothing
+ * after; fn may re-arm its own node past now */
+SQ_TEST(expire_fires_every_due_node)
+{
+	struct expire_log e;
+	unsigned i, rearmed = 0;
+
+	setup();
+	memset(&e, 0, sizeof(e));
+	e.now = UINT64_MAX;
+	SQ_ASSERT_EQ(SQ_EXPIRE(K, &q, UINT64_MAX, expire_fn, &e), 0);
+	setup();	/* a ring's time followed that clock: start again */
+	for (i = 0; i < 64; i++)
+		enq(i, 100 + (i * 37) % 64);	/* 100..163, shuffled */
+	e.now = 99;
+	SQ_ASSERT_EQ(SQ_EXPIRE(K, &q, 99, expire_fn, &e), 0);
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 64);
+	e.now = 131;
+	e.cancels = id_of_key(10);		/* key 110 cancels key 120 */
+	e.cancelled = id_of_key(20);
+	e.arms = id_of_key(5);			/* key 105 arms item 100 */
+	SQ_ASSERT_EQ(SQ_EXPIRE(K, &q, 131, expire_fn, &e), 32);
+	SQ_ASSERT_EQ(e.n, 32);
+	SQ_ASSERT_EQ(e.ids[31], 100);		/* after the 131 armed before */
+	for (i = 0; i < 32; i++) {
+		SQ_ASSERT(e.ids[i] != e.cancelled);
+		rearmed += e.ids[i] % 2 && e.ids[i] != e.arms;
+	}
+	SQ_ASSERT(!SQ_QUEUED(K, &items[e.cancelled].link));
+	SQ_ASSERT(!SQ_QUEUED(K, &items[100].link));
+	SQ_ASSERT_EQ(SQ_KEY(K, SQ_FIRST(K, &q)), 132);
+	SQ_ASSERT_EQ(SQ_COUNT(K, &q), 32 + rearmed);
+	CHECKQ();
+}
+
 static void visit_mark(SQ_NODE(K) *n, void *arg)
 {
 	unsigned *seen = (unsigned *)arg;
@@ -1082,6 +1150,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(dequeue_return_value),
 	SQ_T(requeue_arms_an_idle_node),
 	SQ_T(pop_due_expires_in_order),
+	SQ_T(expire_fires_every_due_node),
 	SQ_T(visit_every_node_once),
 	SQ_T(visit_until_stops_where_fn_says),
 	SQ_T(find_by_key),

@@ -3,9 +3,10 @@
  * misuse.c - what SQ_DEBUG promises, for one backend (-DSQ_K=<token>)
  *
  *  - enqueue of a queued node, dequeue of a node that is not queued,
- *    dequeue or requeue of a node through a queue it is not on, and a
- *    visit, visit_until or find callback that changes the queue stop the
- *    program (abort) with exactly
+ *    dequeue or requeue of a node through a queue it is not on, a visit,
+ *    visit_until or find callback that changes the queue, and an expire
+ *    callback that re-arms its node due again stop the program (abort)
+ *    with exactly
  *	"sq_KIND_enqueue: node is already queued"
  *	"sq_KIND_dequeue: node is not queued"
  *	"sq_KIND_dequeue: node is on another queue"
@@ -14,6 +15,7 @@
  *	"sq_KIND_visit: fn changed the queue"
  *	"sq_KIND_visit_until: fn changed the queue"
  *	"sq_KIND_find: match changed the queue"
+ *	"sq_KIND_expire: fn re-armed its node at or before now"
  *    on stderr; each case runs in a forked child whose stderr is captured;
  *  - requeue of a node that is not queued is not misuse: it arms the node;
  *  - a node that left a queue (dequeue, pop) has poisoned links: at least
@@ -332,6 +334,22 @@ static void correct_use(void)
 	_exit(0);
 }
 
+/* an expiry callback that re-arms its node due again: for ever, unseen */
+static void rearm_due(SQ_NODE(K) *n, void *arg)
+{
+	(void)SQ_REQUEUE(K, &q, n, *(const uint64_t *)arg);
+}
+
+static void expire_that_rearms_due(void)
+{
+	uint64_t now = 5;
+
+	setup();
+	SQ_ENQUEUE(K, &q, &nodes[0], 1);
+	SQ_ENQUEUE(K, &q, &nodes[1], 9);
+	(void)SQ_EXPIRE(K, &q, now, rearm_due, &now);
+}
+
 SQ_TEST(enqueue_of_a_queued_node)
 {
 	expect_abort(enqueue_twice, "enqueue", "node is already queued",
@@ -393,6 +411,13 @@ SQ_TEST(visit_until_or_find_that_changes_the_queue)
 		     "a visit_until callback that enqueues and stops");
 	expect_abort(find_that_dequeues, "find", "match changed the queue",
 		     "a find predicate that dequeues");
+}
+
+SQ_TEST(expire_whose_fn_rearms_its_node_due)
+{
+	expect_abort(expire_that_rearms_due, "expire",
+		     "fn re-armed its node at or before now",
+		     "an expire callback that re-arms its node at now");
 }
 
 SQ_TEST(correct_use_does_not_stop)
@@ -593,6 +618,7 @@ static const sq_test_entry tests[] = {
 	SQ_T(dequeue_or_requeue_through_another_queue),
 	SQ_T(visit_that_changes_the_queue),
 	SQ_T(visit_until_or_find_that_changes_the_queue),
+	SQ_T(expire_whose_fn_rearms_its_node_due),
 	SQ_T(correct_use_does_not_stop),
 	SQ_T(dead_links_are_poisoned),
 	SQ_T(check_sees_damage),

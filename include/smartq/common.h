@@ -486,8 +486,9 @@ static inline void sq__die(const char *fn, const char *mistake)
  *	unsigned sq_K_gran_shift(const struct sq_K *q);
  *	uint64_t sq_K_advance(struct sq_K *q, uint64_t now);
  *
- * A header expands it once, after its sq_K_init(); so does a tie kind
- * (SQ__TIE_KIND), whose backends have no clock either.
+ * and expire, SQ__EXPIRE below.  A header expands it once, after its
+ * sq_K_init(); so does a tie kind (SQ__TIE_KIND), whose backends have no
+ * clock either.
  */
 #define SQ__NO_CLOCK(K)							\
 	SQ__GEN void sq_##K##_init_at(struct sq_##K *q, uint64_t now)	\
@@ -518,6 +519,43 @@ static inline void sq__die(const char *fn, const char *mistake)
 		(void)q;						\
 		(void)now;						\
 		return 0;						\
+	}
+
+/*
+ * SQ__EXPIRE(K) - the expiry in one call, for a backend without a clock
+ *
+ *	size_t sq_K_expire(struct sq_K *q, uint64_t now,
+ *	                   void (*fn)(struct sq_K_node *, void *), void *arg);
+ *
+ * fn(node, @arg) on every node whose key is <= @now, in pop order, each
+ * popped before fn sees it; fn may free it, re-arm it past @now or use
+ * any verb on @q.  A node fn arms at or before @now fires in this call
+ * too, so fn must not re-arm its own node so: SQ_DEBUG stops the program
+ * when that node is then first.  Returns the count.  On an exact backend
+ * it is the pop_due() loop, at pop()'s cost a node; the ring has its own
+ * (sq_tring_expire(), which also fires the due nodes of a tick behind
+ * one not due).  Expanded after sq_K_pop_due(), sq_K_first() and
+ * sq_K_key().
+ */
+#define SQ__EXPIRE(K)							\
+	SQ__GEN size_t sq_##K##_expire(struct sq_##K *q, uint64_t now,	\
+				       void (*fn)(struct sq_##K##_node *,	\
+						  void *),		\
+				       void *arg)			\
+	{								\
+		struct sq_##K##_node *n;				\
+		size_t fired = 0;					\
+									\
+		while ((n = sq_##K##_pop_due(q, now)) != NULL) {	\
+			fn(n, arg);					\
+			/* n is read only if queued: fn may free it */	\
+			SQ__MISUSE(sq_##K##_first(q) == n &&		\
+				   sq_##K##_key(n) <= now,		\
+				   "sq_" #K "_expire",			\
+				   "fn re-armed its node at or before now"); \
+			fired++;					\
+		}							\
+		return fired;						\
 	}
 
 /*
@@ -579,8 +617,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 /* NOLINTEND(bugprone-macro-parentheses) */
 
 /*
- * SQ__TIE_PLAIN(B) - the plain kind's dequeue, requeue, pop_due, find
- * and check over a backend @B that has tie kinds: its sq_B__tie_*()
+ * SQ__TIE_PLAIN(B) - the plain kind's dequeue, requeue, pop_due, find,
+ * check and expire over a backend @B that has tie kinds: its sq_B__tie_*()
  * verbs (below) with no tie order (NULL: FIFO), each under its own name
  * for SQ_DEBUG's messages.  The hot pair, enqueue and pop, the header
  * writes itself, with the inlining each needs.
@@ -616,7 +654,8 @@ static inline void sq__die(const char *fn, const char *mistake)
 	static inline int sq_##B##_check(const struct sq_##B *q)	\
 	{								\
 		return sq_##B##__tie_check(q, NULL, "sq_" #B "_check");	\
-	}
+	}								\
+	SQ__EXPIRE(B)
 /* NOLINTEND(bugprone-macro-parentheses) */
 
 /*
@@ -757,6 +796,7 @@ static inline void sq__die(const char *fn, const char *mistake)
 				&q->base, sq_##name##__until_one, &w, who)); \
 	}								\
 	SQ__VISIT(name)							\
+	SQ__EXPIRE(name)						\
 	struct sq_##name##__match {					\
 		bool (*fn)(const struct sq_##name##_node *, void *);	\
 		void *arg;						\

@@ -416,6 +416,7 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 			sq_##K##__until_one, &c, who));			\
 	}								\
 	SQ__VISIT(K)							\
+	SQ__EXPIRE(K)							\
 	static inline struct sq_##K##_node *sq_##K##_find(		\
 		const struct sq_##K *q, uint64_t key,			\
 		bool (*match)(const struct sq_##K##_node *, void *),	\

@@ -1166,6 +1166,8 @@ static inline struct sq_ladder_node *sq_ladder_pop_due(struct sq_ladder *q,
 	return m && m->key <= now ? sq_ladder_pop(q) : NULL;
 }
 
+SQ__EXPIRE(ladder)
+
 /* requeue: O(1) amortised, a dequeue and an enqueue (a requeue is a new
  * arrival, so even an unchanged key moves @n behind its equals) */
 static inline bool sq_ladder_requeue(struct sq_ladder *q,
