@@ -763,7 +763,7 @@ SQ__SLOW void sq_tring__pop_level(struct sq_tring *q, struct sq_tring_node *x)
 	sq_tring__refirst(q, sq_tring__slot_of(t));
 }
 
-/* ---- public API --------------------------------------------------------- */
+/* ---- public API: the verbs are documented once, in common.h ------------ */
 
 #ifdef SQ_DEBUG
 /* SQ_DEBUG: does what O(1) can see say that queued @n is not on @q?  Its
@@ -837,35 +837,19 @@ static inline bool sq_tring_init_geom(struct sq_tring *q, unsigned gran_shift,
 	return true;
 }
 
-/**
- * sq_tring_init - make an empty ring: granularity 1, time 0
- * @q: the queue
- * Return: nothing.
- * Complexity: O(Ns + K * 2^B).
- */
+/* init: granularity 1, time 0; O(Ns + K * 2^B), the slot heads cleared */
 static inline void sq_tring_init(struct sq_tring *q)
 {
 	(void)sq_tring_init_geom(q, 0, 0);
 }
 
-/**
- * sq_tring_init_at - make an empty ring whose time starts at @now
- * @q:   the queue
- * @now: the caller's clock: keys below it are late
- * Return: nothing.
- * Complexity: O(Ns + K * 2^B).
- */
+/* init_at: granularity 1, the ring's time starts at @now, and keys below
+ * it are late; O(Ns + K * 2^B) */
 static inline void sq_tring_init_at(struct sq_tring *q, uint64_t now)
 {
 	(void)sq_tring_init_geom(q, 0, now);
 }
 
-/**
- * sq_tring_node_init - mark a node as not queued
- * @n: the node
- * Return: nothing.
- * Complexity: O(1).
- */
 static inline void sq_tring_node_init(struct sq_tring_node *n)
 {
 	n->tr_tag = SQ_TRING__UNQUEUED;
@@ -874,97 +858,52 @@ static inline void sq_tring_node_init(struct sq_tring_node *n)
 	n->key = 0;
 }
 
-/**
- * sq_tring_queued - is a node on a queue now
- * @n: a node that went through sq_tring_node_init() at least once
- * Return: true between enqueue and dequeue/pop, false otherwise.
- * Complexity: O(1).
- */
+/* a node that is not queued has the tag SQ_TRING__UNQUEUED */
 SQ__INLINE bool sq_tring_queued(const struct sq_tring_node *n)
 {
 	return sq_tring__tag(n) != SQ_TRING__UNQUEUED;
 }
 
-/**
- * sq_tring_empty - is the queue empty
- * @q: the queue
- * Return: true if no node is queued.
- * Complexity: O(1).
- */
 static inline bool sq_tring_empty(const struct sq_tring *q)
 {
 	return q->tr_first == NULL;
 }
 
-/**
- * sq_tring_count - number of queued nodes
- * @q: the queue
- * Return: the count.
- * Complexity: O(1).
- */
 static inline size_t sq_tring_count(const struct sq_tring *q)
 {
 	return q->tr_count;
 }
 
-/**
- * sq_tring_time - the ring's time
- * @q: the queue
- * Return: the current tick times Tg: keys below it are late.  It starts at
- *         the base time rounded down to a multiple of Tg and moves only
- *         forward, only in sq_tring_pop(), sq_tring_advance() and
- *         sq_tring_pop_due().
- * Complexity: O(1).
- */
+/* time: the current tick times Tg, and keys below it are late.  It starts
+ * at the base time rounded down to a multiple of Tg and moves only
+ * forward, only in pop(), advance(), pop_due() and expire(). */
 static inline uint64_t sq_tring_time(const struct sq_tring *q)
 {
 	return q->tr_cur << q->tr_shift;
 }
 
-/**
- * sq_tring_gran_shift - log2 of the granularity
- * @q: the queue
- * Return: the shift given to sq_tring_init_geom() (Tg = 1 << it).
- * Complexity: O(1).
- */
+/* gran_shift: the shift given to sq_tring_init_geom(), Tg = 1 << it */
 static inline unsigned sq_tring_gran_shift(const struct sq_tring *q)
 {
 	return q->tr_shift;
 }
 
-/**
- * sq_tring_first - the first node
- * @q: the queue
- * Return: the earliest queued late node if there is one, else a node whose
- *         key is below the smallest queued key plus Tg (the earliest
- *         queued of the smallest tick); NULL if empty.
- * Complexity: O(1): a cached pointer, kept by every operation.
- */
+/* first: the earliest queued late node if there is one, else a node whose
+ * key is below the smallest queued key plus Tg (the earliest queued of the
+ * smallest tick); a cached pointer, kept by every operation */
 static inline struct sq_tring_node *sq_tring_first(const struct sq_tring *q)
 {
 	return q->tr_first;
 }
 
-/**
- * sq_tring_key - the key a node is queued with
- * @n: a node
- * Return: n->key, as SQ_KEY(K, n) reads it for every kind.
- * Complexity: O(1).
- */
 static inline uint64_t sq_tring_key(const struct sq_tring_node *n)
 {
 	return n->key;
 }
 
-/**
- * sq_tring_enqueue - insert a node with a key
- * @q:   the queue
- * @n:   a node that is not queued
- * @key: its key; @n goes after every node already queued with its tick
- *       (or after every late node, when @key is late)
- * Return: true if @n is now the first node (a timer re-arms its deadline).
- * Complexity: O(1) at any distance.  The ring's time does not move.
- */
+/* enqueue: @n goes after every node queued with its tick (after every
+ * late node, when @key is late); O(1) at any distance.  The ring's time
+ * does not move. */
 static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
 				    uint64_t key)
 {
@@ -975,19 +914,11 @@ static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
 	return sq_tring__insert(q, n, key);
 }
 
-/**
- * sq_tring_dequeue - remove a queued node
- * @q: the queue
- * @n: a node queued on @q
- * Return: true if @n was the first node (the first node changed: a timer
- *         reprograms its deadline); @n is not queued afterwards.
- * Complexity: O(1) (finding the next first reads at most three ring
- *             bitmap words, or two level words and a cached slot
- *             minimum); amortised when that cache must be rebuilt, and
- *             O(log n) amortised in a slot in runs (the fallback
- *             section says when).  The ring's time does not move:
- *             cancelling a timer is not the passing of time.
- */
+/* dequeue: O(1) (finding the next first reads at most three ring bitmap
+ * words, or two level words and a cached slot minimum); amortised when
+ * that cache must be rebuilt, and O(log n) amortised in a slot in runs
+ * (the fallback section says when).  The ring's time does not move:
+ * cancelling a timer is not the passing of time. */
 static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 {
 	bool was_first = n == q->tr_first;
@@ -1000,17 +931,11 @@ static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 	return was_first;
 }
 
-/**
- * sq_tring_pop - remove and return the first node
- * @q: the queue
- * Return: the node sq_tring_first() named, not queued any more; NULL if
- *         empty.  The ring's time moves forward to that node's tick (never
- *         back: a late node leaves it alone), and the level slots the ring
- *         then reaches cascade.
- * Complexity: O(1), plus the cascades (each node moves at most K times in
- *             its life on the queue).  Always inlined under GNU C:
- *             gcc and clang do not inline it on their own.
- */
+/* pop: the ring's time moves forward to the popped node's tick (never
+ * back: a late node leaves it alone), and the level slots the ring then
+ * reaches cascade.  O(1), plus the cascades (each node moves at most K
+ * times in its life on the queue).  Always inlined under GNU C: gcc and
+ * clang do not inline it on their own. */
 SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 {
 	struct sq_tring_node *x = q->tr_first;
@@ -1089,16 +1014,8 @@ static inline uint64_t sq_tring_advance(struct sq_tring *q, uint64_t now)
 	return sq_tring_time(q);
 }
 
-/**
- * sq_tring_pop_due - pop the first node if it is due
- * @q:   the queue
- * @now: the caller's clock
- * Return: the first node, popped, if its key is <= @now; else NULL.
- *         Either way the ring's time first moves to @now, as
- *         sq_tring_advance() moves it.  An expiry loop:
- *         while ((n = sq_tring_pop_due(q, now))).
- * Complexity: as sq_tring_advance() then sq_tring_pop().
- */
+/* pop_due: the ring's time first moves to @now, as sq_tring_advance()
+ * moves it, whether a node is due or not; costs advance() then pop() */
 static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 						     uint64_t now)
 {
@@ -1172,7 +1089,6 @@ sq_tring__walk_list(const struct sq_tring *q, struct sq_tring_node *head,
 	size_t count = q->tr_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	if (!n)
 		return NULL;
 	do {
@@ -1191,11 +1107,11 @@ sq_tring__walk_list(const struct sq_tring *q, struct sq_tring_node *head,
 }
 
 /*
- * sq_tring__visit_until - the walk behind visit and visit_until, of every
- * kind over this backend: @fn(node, @arg)
- * on each node, the late nodes, then the ring slot by slot, then the
- * levels slot by slot, until it returns true; that node, or NULL.  @who
- * names the caller in the SQ_DEBUG message when @fn changes the queue.
+ * sq_tring__visit_until - the walk behind visit and visit_until
+ * (SQ__VISIT): @fn(node, @arg) on each node, the late nodes, then the
+ * ring slot by slot, then the levels slot by slot, until it returns true;
+ * that node, or NULL.  @who names the caller in the SQ_DEBUG message when
+ * @fn changes the queue.
  */
 static inline struct sq_tring_node *
 sq_tring__visit_until(const struct sq_tring *q,
@@ -1221,69 +1137,10 @@ sq_tring__visit_until(const struct sq_tring *q,
 	return at;
 }
 
-/* visit's fn and a count, for the walk: a function that never stops it */
-struct sq_tring__visit_all {
-	void (*fn)(struct sq_tring_node *, void *);
-	void *arg;
-	size_t seen;
-};
-
-static inline bool sq_tring__visit_one(struct sq_tring_node *n, void *p)
-{
-	struct sq_tring__visit_all *v = (struct sq_tring__visit_all *)p;
-
-	v->fn(n, v->arg);
-	v->seen++;
-	return false;
-}
-
-static inline size_t sq_tring__visit(const struct sq_tring *q,
-				  void (*fn)(struct sq_tring_node *, void *),
-				  void *arg, const char *who)
-{
-	struct sq_tring__visit_all v;
-
-	v.fn = fn;
-	v.arg = arg;
-	v.seen = 0;
-	(void)sq_tring__visit_until(q, sq_tring__visit_one, &v, who);
-	return v.seen;
-}
-
-/**
- * sq_tring_visit - call a function once for every queued node
- * @q:   the queue
- * @fn:  called as fn(node, @arg): the late nodes, then the ring slot by
- *       slot, then the levels slot by slot; it must not change the queue
- *       (SQ_DEBUG stops the program when the count changes)
- * @arg: passed through to @fn
- * Return: the number of nodes visited.
- * Complexity: O(n + Ns/64 + K): the bitmaps find the occupied slots.
- */
-static inline size_t sq_tring_visit(const struct sq_tring *q,
-				    void (*fn)(struct sq_tring_node *, void *),
-				    void *arg)
-{
-	return sq_tring__visit(q, fn, arg, "sq_tring_visit");
-}
-
-/**
- * sq_tring_visit_until - call a function on queued nodes until it says stop
- * @q:   the queue
- * @fn:  called as fn(node, @arg), in the order of sq_tring_visit(), until
- *       it returns true; it must not change the queue (SQ_DEBUG stops the
- *       program when the count changes)
- * @arg: passed through to @fn
- * Return: the node for which @fn returned true, NULL if it never did.
- * Complexity: O(k + Ns/64 + K) for k calls of @fn; no allocation, no
- *             recursion.
- */
-static inline struct sq_tring_node *
-sq_tring_visit_until(const struct sq_tring *q,
-		     bool (*fn)(struct sq_tring_node *, void *), void *arg)
-{
-	return sq_tring__visit_until(q, fn, arg, "sq_tring_visit_until");
-}
+/* visit and visit_until (SQ__VISIT): the order above; O(n + Ns/64 + K),
+ * visit_until O(k + Ns/64 + K) for k calls of its fn: the bitmaps find
+ * the occupied slots */
+SQ__VISIT(tring)
 
 /* find of every kind over this backend; @who names the caller in the
  * SQ_DEBUG message when @match changes the queue */
@@ -1296,7 +1153,6 @@ sq_tring__find(const struct sq_tring *q, uint64_t key,
 	size_t count = q->tr_count;
 
 	(void)count;	/* read only under SQ_DEBUG */
-	(void)who;
 	if (!h)
 		return NULL;
 	n = h;
@@ -1315,27 +1171,14 @@ sq_tring__find(const struct sq_tring *q, uint64_t key,
 	return NULL;
 }
 
-/**
- * sq_tring_find - the first queued node with a key, and with a property
- * @q:     the queue
- * @key:   the key, exactly (at any granularity: a slot's other keys are
- *         passed over)
- * @match: NULL for any node; else called as match(node, @arg) on the nodes
- *         with @key in queue order until it returns true; it must not
- *         change the queue (SQ_DEBUG stops the program when the count
- *         changes)
- * @arg:   passed through to @match
- * Return: the first node in queue order (the earliest (re)queued: the
- *         ring's FIFO) with @key for which @match holds, NULL if none.
- *         Non-const, like sq_tring_first(): the queue's owner owns every
- *         node.
- * Complexity: O(the list @key's tick routes to): every node of one key
- *             is on one list, the one enqueue would put it on now (a key
- *             below the ring's time never leaves the late list, a key at
- *             or past it never enters it).  In the ring, a slot holds one
- *             tick: the nodes of that tick (at Tg = 1, of @key); else the
- *             late list, or one level slot (the keys of its span).  Plus
- *             the nodes with @key that @match rejects, by design.
+/*
+ * find: @key exactly, at any granularity (a slot's other keys are passed
+ * over), in the ring's FIFO order.  O(the list @key's tick routes to):
+ * every node of one key is on one list, the one enqueue would put it on
+ * now (a key below the ring's time never leaves the late list, a key at
+ * or past it never enters it).  In the ring, a slot holds one tick: the
+ * nodes of that tick (at Tg = 1, of @key); else the late list, or one
+ * level slot (the keys of its span).
  */
 static inline struct sq_tring_node *
 sq_tring_find(const struct sq_tring *q, uint64_t key,
@@ -1344,17 +1187,10 @@ sq_tring_find(const struct sq_tring *q, uint64_t key,
 	return sq_tring__find(q, key, match, arg, "sq_tring_find");
 }
 
-/**
- * sq_tring_requeue - give a node a new key: re-arm it
- * @q:   the queue
- * @n:   a node queued on @q, or a node that is not queued (it is enqueued:
- *       a timer armed for the first time, or again after it fired)
- * @key: the new key; @n ends after every other node with its new tick
- * Return: true if the first node or the first key changed.
- * Complexity: O(1) in place, when @n stays in its ring slot or the late
- *             list and is already its tail; otherwise as dequeue +
- *             enqueue.  The ring's time does not move.
- */
+/* requeue: @n ends after every other node with its new tick; O(1) in
+ * place, when @n stays in its ring slot or the late list and is already
+ * its tail, otherwise as dequeue + enqueue.  The ring's time does not
+ * move. */
 static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 				    uint64_t key)
 {
@@ -1779,7 +1615,6 @@ static inline int sq_tring__check_list(const struct sq_tring *q,
 	const struct sq_tring_node *n = h;
 	uint64_t t, bt = h->key >> q->tr_shift;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	*best = h;
 	do {
 		SQ__STEP(1);
@@ -1836,7 +1671,6 @@ static inline int sq_tring__check_runs(const struct sq_tring *q,
 	unsigned heads = 0, bits = 0;
 	uint64_t b;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	for (b = r; b; b &= b - 1)
 		bits++;
 	SQ__CHECK(!r || sq_tring__run_link(h), who, h,
@@ -1865,13 +1699,8 @@ static inline int sq_tring__check_runs(const struct sq_tring *q,
 	return 0;
 }
 
-/**
- * sq_tring_check - verify every invariant of the queue
- * @q: the queue
- * Return: 0 if invariants (1)-(8) hold, -1 otherwise (under SQ_DEBUG the
- *         broken invariant and the node are printed first).
- * Complexity: O(Ns + K * 2^B + n), iterative, O(1) extra space.
- */
+/* check: invariants (1)-(8) of this header; O(Ns + K * 2^B + n),
+ * iterative, O(1) extra space */
 static inline int sq_tring_check(const struct sq_tring *q)
 {
 	const char *who = "sq_tring_check";
@@ -1880,7 +1709,6 @@ static inline int sq_tring_check(const struct sq_tring *q)
 	size_t seen = 0;
 	unsigned s, w, i, l;
 
-	(void)who;	/* read only under SQ_DEBUG */
 	SQ__CHECK(q->tr_shift <= 63, who, q, "granularity shift above 63");
 	SQ__CHECK(cur <= UINT64_MAX >> q->tr_shift, who, q,
 		  "current tick out of range");
