@@ -1142,12 +1142,18 @@ sq_tring__visit_until(const struct sq_tring *q,
  * the occupied slots */
 SQ__VISIT(tring)
 
-/* find of every kind over this backend; @who names the caller in the
- * SQ_DEBUG message when @match changes the queue */
+/*
+ * find: @key exactly, at any granularity (a slot's other keys are passed
+ * over), in the ring's FIFO order.  O(the list @key's tick routes to):
+ * every node of one key is on one list, the one enqueue would put it on
+ * now (a key below the ring's time never leaves the late list, a key at
+ * or past it never enters it).  In the ring, a slot holds one tick: the
+ * nodes of that tick (at Tg = 1, of @key); else the late list, or one
+ * level slot (the keys of its span).
+ */
 static inline struct sq_tring_node *
-sq_tring__find(const struct sq_tring *q, uint64_t key,
-	       bool (*match)(const struct sq_tring_node *, void *), void *arg,
-	       const char *who)
+sq_tring_find(const struct sq_tring *q, uint64_t key,
+	      bool (*match)(const struct sq_tring_node *, void *), void *arg)
 {
 	struct sq_tring_node *h = sq_tring__head(q, key >> q->tr_shift), *n;
 	size_t count = q->tr_count;
@@ -1163,28 +1169,12 @@ sq_tring__find(const struct sq_tring *q, uint64_t key,
 				return n;
 			/* match may change q through its own pointer to it */
 			/* cppcheck-suppress knownConditionTrueFalse */
-			SQ__MISUSE(q->tr_count != count, who,
+			SQ__MISUSE(q->tr_count != count, "sq_tring_find",
 				   "match changed the queue");
 		}
 		n = n->tr_next;
 	} while (n != h);
 	return NULL;
-}
-
-/*
- * find: @key exactly, at any granularity (a slot's other keys are passed
- * over), in the ring's FIFO order.  O(the list @key's tick routes to):
- * every node of one key is on one list, the one enqueue would put it on
- * now (a key below the ring's time never leaves the late list, a key at
- * or past it never enters it).  In the ring, a slot holds one tick: the
- * nodes of that tick (at Tg = 1, of @key); else the late list, or one
- * level slot (the keys of its span).
- */
-static inline struct sq_tring_node *
-sq_tring_find(const struct sq_tring *q, uint64_t key,
-	      bool (*match)(const struct sq_tring_node *, void *), void *arg)
-{
-	return sq_tring__find(q, key, match, arg, "sq_tring_find");
 }
 
 /* requeue: @n ends after every other node with its new tick; O(1) in
