@@ -171,25 +171,18 @@ sh "$(dirname "$0")/table.sh" -q nosuch "$tmp/data.csv" >/dev/null 2>&1 &&
 	fail "table.sh -q nosuch did not fail"
 ok
 
-# -c: per queue call, from the CSV's calls_per_loop (the timer mix
-# writes it; sched does not count its calls, and -c refuses it).
-sh "$(dirname "$0")/table.sh" -c "$tmp/timer.csv" >"$tmp/percall.md" ||
-	fail "table.sh -c on the timer mix exited non-zero"
-[ "$(grep -c '^| [124] | [0-9]' "$tmp/percall.md")" -eq 3 ] ||
-	fail "table.sh -c: not one row per N"
-sh "$(dirname "$0")/table.sh" -c "$tmp/sched.csv" >/dev/null 2>&1 &&
-	fail "table.sh -c on a CSV without calls did not fail"
-ok
-
-# -f: per node fired, from fired_per_loop (the timer mixes count their
-# fires; sched does not, and -f refuses it).
-sh "$(dirname "$0")/table.sh" -f "$tmp/timer.csv" >"$tmp/perfired.md" ||
-	fail "table.sh -f on the timer mix exited non-zero"
-[ "$(grep -c '^| [124] | [0-9]' "$tmp/perfired.md")" -eq 3 ] ||
-	fail "table.sh -f: not one row per N"
-sh "$(dirname "$0")/table.sh" -f "$tmp/sched.csv" >/dev/null 2>&1 &&
-	fail "table.sh -f on a CSV without fires did not fail"
-ok
+# -c: per queue call, from the CSV's calls_per_loop; -f: per node
+# fired, from fired_per_loop.  The timer mix writes both; sched counts
+# neither its calls nor fires, and each option refuses it.
+for opt in c f; do
+	sh "$(dirname "$0")/table.sh" -$opt "$tmp/timer.csv" >"$tmp/per$opt.md" ||
+		fail "table.sh -$opt on the timer mix exited non-zero"
+	[ "$(grep -c '^| [124] | [0-9]' "$tmp/per$opt.md")" -eq 3 ] ||
+		fail "table.sh -$opt: not one row per N"
+	sh "$(dirname "$0")/table.sh" -$opt "$tmp/sched.csv" >/dev/null 2>&1 &&
+		fail "table.sh -$opt on a CSV without its column did not fail"
+	ok
+done
 
 # costs-table.sh turns bench/costs.sh's output (bench/run.sh costs) into
 # one row per queue, each cell its figures at every N.
