@@ -3449,8 +3449,7 @@ SQ__TIE_PLAIN(gavl)
  * Reading order: sq_binom__carry (adding a tree is adding 1, the link
  * above), sq_binom__insert and sq_binom__scan_min (the cached minimum),
  * then sq_binom__remove (a node's children become a heap that is carried
- * back in); the public verbs after them are thin.  The stamp and the tie
- * order below are why every compare goes through one function.
+ * back in); the public verbs after them are thin.
  *
  * Stability.  A heap alone is not stable, so each node carries a stamp
  * from a counter in the queue, taken on every enqueue and requeue, and all
@@ -3461,13 +3460,12 @@ SQ__TIE_PLAIN(gavl)
  * less() between equal keys, the stamp between nodes equal under both.
  * Every compare goes through sq_binom__challenge() or
  * sq_binom__newest_before(), which take the tie order as a parameter,
- * NULL for the plain kind, whose code is then what it was without it. The
- * stamp shares a word with the node's degree (bh_seqdeg = stamp << 6 |
- * degree), so it has 58 bits. When the counter reaches 2^58 (nine years of
- * enqueues at 10^9 a second), the next enqueue or requeue first renumbers the
- * queued nodes 0, 1, ... in their order (sq_binom__renumber(): O(n log n)
- * once, nothing amortised), so a queue that runs for ever neither wraps its
- * counter nor changes its order.
+ * NULL for the plain kind, which then compiles as if there were none.
+ * When the counter reaches 2^58 (the stamp's width, SQ_BINOM__DEG_BITS),
+ * the next enqueue or requeue first renumbers the queued nodes 0, 1, ...
+ * in their order (sq_binom__renumber(): O(n log n) once, nothing
+ * amortised), so a queue that runs for ever neither wraps its counter nor
+ * changes its order.
  *
  * Intrusive.  Nodes move, keys never do: an arbitrary dequeue takes the
  * node's tree apart along the path from its root (see sq_binom__remove())
@@ -3504,27 +3502,19 @@ SQ__TIE_PLAIN(gavl)
  *			bytes on LP64); a node is key, stamp and degree in
  *			one word, and three pointers (40 bytes on LP64)
  *
- * In the hold loop (pop, advance the key, enqueue) at n = 2^k the pop
- * leaves one tree of each degree below k, and the enqueue carries through
- * all of them: k links, the worst case of the amortised bound.  That is
- * not special to 2^k: in a steady state each link undoes a root that a
- * pop released, so a loop links as often as the popped root had children,
- * about log2(n) - 1 at any n (the minimum tends to sit in the largest
- * tree).  With the release that is some 2 log2(n) small steps a loop,
- * against one descent in the trees.  Links and the search for the minimum
- * select without branching (sq_binom__challenge(): one compare, four
- * conditional moves on x86-64) and keep the winner's key in registers, so
- * a loop costs instructions, not mispredictions.
- *
- * What a loop waits for is the pop's walk along the children of the
- * popped root: each bh_next is a load that needs the one before (at large
- * n one cold node after another).  So nothing else waits on that chain
- * longer than it must: the walk is counted by the popped root's degree,
- * so its exit branch does not wait for the last load (when it did, every
- * mispredicted exit made all that follows wait for the whole chain), and
- * the new minimum is challenged child by child as the chain delivers
- * them (the other roots first, before the walk), instead of in a scan of
- * all roots after it.  The measurements are in doc/binomial.md.
+ * In the hold loop (pop, advance the key, enqueue) each link undoes a root
+ * that a pop released, so a loop links as often as the popped root had
+ * children: about log2(n) - 1 at any n (the minimum tends to sit in the
+ * largest tree; at n = 2^k all k, the amortised bound's worst case).
+ * With the release that is some 2 log2(n) small steps, against one
+ * descent in the trees.  Links and the search for the minimum select
+ * without branching (sq_binom__challenge()) and keep the winner's key in
+ * registers, so a loop costs instructions, not mispredictions.  What it
+ * waits for is the pop's walk along the popped root's children, one
+ * dependent load each: so the walk is counted by degree
+ * (sq_binom__release() says why), and the new minimum is challenged child
+ * by child as the chain delivers them, not in a scan of all roots after
+ * it.  The measurements are in doc/binomial.md.
  *
  * Context: no allocation, no locks (the caller serialises), no recursion.
  */
@@ -3543,9 +3533,8 @@ SQ__TIE_PLAIN(gavl)
  * @bh_child:  first child, the one of highest degree; NULL if degree 0
  * @bh_next:   next sibling, of the next lower degree (unused on roots)
  *
- * 40 bytes on LP64.  bh_next is kept apart from bh_parent: side by side,
- * gcc merges a link's two stores to the loser into one 16-byte store,
- * which the hold loop measured slower (doc/binomial.md).
+ * bh_next is kept apart from bh_parent: side by side, gcc merges a link's
+ * two stores to the loser into one 16-byte store, slower in the hold loop.
  */
 struct sq_binom_node {
 	uint64_t key;
@@ -3606,9 +3595,8 @@ struct sq_binom {
  * sq_binom__mask - all ones if @c, else 0.  The comparisons that decide
  * links and the minimum are coin flips to a branch predictor, so their
  * results select with arithmetic instead of a branch.  SQ__OPAQUE
- * hides the mask's origin, or clang turns the arithmetic back into a
- * branch inside loops (costing some ten mispredictions per pop+enqueue).
- * 64 bits wide: it selects keys and stamps, which are 64-bit on every
+ * hides the mask's origin, or clang turns it back into a branch inside
+ * loops.  64 bits wide: it selects keys and stamps, which are 64-bit on every
  * target (a uintptr_t mask would select half of each on a 32-bit one).
  */
 SQ__INLINE uint64_t sq_binom__mask(bool c)
@@ -3871,14 +3859,12 @@ SQ__INLINE void sq_binom__carry(struct sq_binom *q, struct sq_binom_node *t,
  * children of a node are binomial trees of distinct degrees, and so is
  * everything sq_binom__remove() releases.
  *
- * The loop counts degrees instead of testing for the end of the list:
- * the count is known at once, while each bh_next comes from a node that
- * may be a cache miss.  A loop that ended on a NULL bh_next would have
- * its exit branch wait for the whole chain of loads, and the exit is
- * mispredicted whenever the degree differs from the last pop's, so all
- * that follows would wait for the chain too; counted, the exit resolves
- * early and the rest of the pop and the caller's next steps run while
- * the chain is still loading.
+ * The loop counts degrees, known at once, instead of testing for the end
+ * of the list: each bh_next may be a cache miss, and an exit on a NULL
+ * bh_next would wait for the whole chain of loads, mispredicted whenever
+ * the degree differs from the last pop's, stalling all that follows.
+ * Counted, the exit resolves early and the rest of the pop and the
+ * caller's next steps run while the chain is still loading.
  */
 SQ__INLINE void sq_binom__release(struct sq_binom *q, struct sq_binom_node *c,
 				  unsigned hi, unsigned lo,
@@ -3953,10 +3939,9 @@ SQ__INLINE void sq_binom__unlink(struct sq_binom_node *x)
  * and x gives up its children.  The walk goes bottom-up along bh_parent,
  * saving each node's place among its siblings before it is released;
  * the children of a_i above a_(i+1) are the first d(a_i) - d(a_(i+1)) - 1
- * of its list.
- * The node moves, the keys never do.  Every release is O(1), so the
- * whole is O(log n).  bh_min is kept: the minimum wins every link it
- * takes part in, so unless it is @x it is a root again afterwards.
+ * of its list.  Every release is O(1), so the whole is O(log n).  bh_min
+ * is kept: the minimum wins every link it takes part in, so unless it is
+ * @x it is a root again afterwards.
  */
 static inline void sq_binom__remove(struct sq_binom *q, struct sq_binom_node *x,
 				    sq_binom__tie_fn tie)
@@ -4169,9 +4154,8 @@ SQ__INLINE struct sq_binom_node *sq_binom__tie_pop(struct sq_binom *q,
 	return m;
 }
 
-/* pop: O(log n), its children join the roots, the roots are scanned for
- * the new minimum.  Always inlined under GNU C: with a call, clang's pop
- * + enqueue loop at small n costs half as much again. */
+/* pop: O(log n).  Always inlined under GNU C: a call slows clang's
+ * pop + enqueue loop at small n. */
 SQ__INLINE struct sq_binom_node *sq_binom_pop(struct sq_binom *q)
 {
 	return sq_binom__tie_pop(q, NULL);
@@ -4285,10 +4269,8 @@ static inline int sq_binom__until_one(struct sq_binom_node *n, void *p)
 	return v->fn(n, v->arg) ? SQ_BINOM__STOP : SQ_BINOM__DOWN;
 }
 
-/* the walk behind visit and visit_until (SQ__VISIT) of every kind over
- * this backend: tree by tree, each in preorder; O(k + log n) for k calls
- * of @fn.  @who names the caller in the SQ_DEBUG message when @fn changes
- * the queue */
+/* the walk of SQ__VISIT for every kind over this backend: O(k + log n)
+ * for k calls of @fn */
 static inline struct sq_binom_node *
 sq_binom__visit_until(const struct sq_binom *q,
 		      bool (*fn)(struct sq_binom_node *, void *), void *arg,
@@ -4338,9 +4320,7 @@ static inline int sq_binom__find_one(struct sq_binom_node *n, void *p)
  * 1) log n), m those nodes, which is O(n) for a key near the largest.
  * Cheap for keys near the first; for a search by key take rb or gavl.
  * @match is called on the nodes with @key in no particular order, at
- * most once each.  In the queue order of @tie (NULL for the plain kind);
- * @who names the caller in the SQ_DEBUG message when @match changes the
- * queue.
+ * most once each.
  */
 static inline struct sq_binom_node *
 sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
@@ -4462,9 +4442,8 @@ static inline int sq_binom__check_tree(const struct sq_binom *q,
 	}
 }
 
-/* check: invariants 1-6 of this header; O(n), iterative: the walk
- * follows bh_parent back up, each pointer verified before it is followed,
- * so it terminates on any heap; in the order of @tie */
+/* check: invariants 1-6 of this header, in the order of @tie; O(n), and
+ * it ends on any heap (sq_binom__check_tree()) */
 static inline int sq_binom__tie_check(const struct sq_binom *q,
 				      sq_binom__tie_fn tie, const char *who)
 {
