@@ -3704,45 +3704,62 @@ SQ__INLINE bool sq_binom__newest_before(const struct sq_binom_node *n,
 }
 
 /*
- * sq_binom__select - if @c, @x (key @xk, sequence @xs) becomes the
- * winner (*@w, *@wk, *@ws) and the old winner goes to *@l; else @x goes
- * to *@l.  Without a branch: which one wins is a coin flip to a
- * predictor.  On x86-64 four conditional moves; gcc turns the C selects
- * below into a branch once there are four of them, hence the asm.
- * Elsewhere the selects go through sq_binom__mask().
+ * sq_binom__select - the move behind every link and every search for the
+ * minimum: if @x (key @xk, sequence @xs) wins, it becomes the winner
+ * (*@w, *@wk, *@ws) and the old winner goes to *@l; else @x goes to *@l.
+ * @x wins if @c, or, when @by_order (@c unused), if it comes first on
+ * (key, seq).  Without a branch: which one wins is a coin flip to a
+ * predictor.  On x86-64 four conditional moves, after a test of @c or
+ * after the compare (two instructions for the 128-bit order, whose borrow
+ * is the condition): gcc turns four C selects into a branch, hence the
+ * asm.  Elsewhere the selects go through sq_binom__mask().
  */
 #ifdef SQ__X86_64
-/* The four moves of a select, made when condition @cc holds (x wins);
- * {AT&T|Intel} operand orders, so -masm=intel assembles them too. */
+/* The four moves, made when condition @cc holds (x wins); {AT&T|Intel}
+ * operand orders, so -masm=intel assembles them too. */
 #define SQ_BINOM__CMOVS(cc)						\
 	"cmov" cc " {%[win], %[lose]|%[lose], %[win]}\n\t"		\
 	"cmov" cc " {%[x], %[win]|%[win], %[x]}\n\t"			\
 	"cmov" cc " {%[xk], %[k]|%[k], %[xk]}\n\t"			\
 	"cmov" cc " {%[xs], %[sq]|%[sq], %[xs]}"
 #endif
-SQ__INLINE void sq_binom__select(bool c, struct sq_binom_node **w,
-				 uint64_t *wk, uint64_t *ws,
-				 struct sq_binom_node **l,
+SQ__INLINE void sq_binom__select(bool by_order, bool c,
+				 struct sq_binom_node **w, uint64_t *wk,
+				 uint64_t *ws, struct sq_binom_node **l,
 				 struct sq_binom_node *x, uint64_t xk,
 				 uint64_t xs)
 {
 #ifdef SQ__X86_64
 	struct sq_binom_node *win = *w, *lose = x;
-	uint64_t k = *wk, sq = *ws;
+	uint64_t k = *wk, sq = *ws, tmp = xk;
 	unsigned char cc = (unsigned char)c;
 
-	__asm__("test {%[c], %[c]|%[c], %[c]}\n\t"
-		SQ_BINOM__CMOVS("nz")
-		: [win] "+&r"(win), [lose] "+&r"(lose), [k] "+&r"(k),
-		  [sq] "+&r"(sq)
-		: [c] "q"(cc), [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)
-		: "cc");
+	/* xs - sq borrows if xs < sq; then xk - k - borrow: CF = x first */
+	if (by_order)
+		__asm__("cmp {%[sq], %[xs]|%[xs], %[sq]}\n\t"
+			"sbb {%[k], %[tmp]|%[tmp], %[k]}\n\t"
+			SQ_BINOM__CMOVS("b")
+			: [win] "+&r"(win), [lose] "+&r"(lose), [k] "+&r"(k),
+			  [sq] "+&r"(sq), [tmp] "+&r"(tmp)
+			: [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)
+			: "cc");
+	else
+		__asm__("test {%[c], %[c]|%[c], %[c]}\n\t"
+			SQ_BINOM__CMOVS("nz")
+			: [win] "+&r"(win), [lose] "+&r"(lose), [k] "+&r"(k),
+			  [sq] "+&r"(sq)
+			: [c] "q"(cc), [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)
+			: "cc");
 	*w = win;
 	*l = lose;
 	*wk = k;
 	*ws = sq;
 #else
-	uint64_t m = sq_binom__mask(c);
+	uint64_t m;
+
+	if (by_order)
+		c = sq_binom__before(xk, xs, *wk, *ws);
+	m = sq_binom__mask(c);
 #ifdef SQ__PTR_MASK
 	/* a pointer select on its address: see SQ__PTR_MASK */
 	uintptr_t d = ((uintptr_t)x ^ (uintptr_t)*w) & (uintptr_t)m;
@@ -3759,49 +3776,14 @@ SQ__INLINE void sq_binom__select(bool c, struct sq_binom_node **w,
 	*ws ^= (xs ^ *ws) & m;
 #endif
 }
-
-/*
- * sq_binom__challenge_plain - @x, with key @xk and sequence @xs,
- * challenges the winner so far (*@w, whose key and sequence are *@wk and
- * *@ws): if x comes first on (key, seq) it becomes the winner and the old
- * winner goes to *@l, else x goes to *@l.  On x86-64 the compare (two
- * instructions for the 128-bit order, whose borrow is the condition) and
- * sq_binom__select()'s four moves are one asm.
- */
-SQ__INLINE void sq_binom__challenge_plain(struct sq_binom_node **w,
-					  uint64_t *wk, uint64_t *ws,
-					  struct sq_binom_node **l,
-					  struct sq_binom_node *x, uint64_t xk,
-					  uint64_t xs)
-{
-#ifdef SQ__X86_64
-	struct sq_binom_node *win = *w, *lose = x;
-	uint64_t k = *wk, sq = *ws, tmp = xk;
-
-	/* xs - sq borrows if xs < sq; then xk - k - borrow: CF = x first */
-	__asm__("cmp {%[sq], %[xs]|%[xs], %[sq]}\n\t"
-		"sbb {%[k], %[tmp]|%[tmp], %[k]}\n\t"
-		SQ_BINOM__CMOVS("b")
-		: [win] "+&r"(win), [lose] "+&r"(lose), [k] "+&r"(k),
-		  [sq] "+&r"(sq), [tmp] "+&r"(tmp)
-		: [x] "r"(x), [xk] "r"(xk), [xs] "r"(xs)
-		: "cc");
-	*w = win;
-	*l = lose;
-	*wk = k;
-	*ws = sq;
-#else
-	sq_binom__select(sq_binom__before(xk, xs, *wk, *ws), w, wk, ws, l, x,
-			 xk, xs);
-#endif
-}
 #undef SQ_BINOM__CMOVS
 
 /*
- * sq_binom__challenge - the same in the order of @tie: the plain one when
- * it is NULL; a tie kind's compare calls the user's less between equal
- * keys (once, sq_binom__tie_before()) and its answer selects without a
- * branch too.
+ * sq_binom__challenge - @x, with key @xk and sequence @xs, challenges the
+ * winner so far (*@w, whose key and sequence are *@wk and *@ws) in the
+ * order of @tie: on (key, seq) when it is NULL; a tie kind's compare calls
+ * the user's less between equal keys (once, sq_binom__tie_before()) and
+ * its answer selects without a branch too.
  */
 SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
 				    uint64_t *ws, struct sq_binom_node **l,
@@ -3809,10 +3791,10 @@ SQ__INLINE void sq_binom__challenge(struct sq_binom_node **w, uint64_t *wk,
 				    uint64_t xs, sq_binom__tie_fn tie)
 {
 	if (!tie)
-		sq_binom__challenge_plain(w, wk, ws, l, x, xk, xs);
+		sq_binom__select(true, false, w, wk, ws, l, x, xk, xs);
 	else
-		sq_binom__select(sq_binom__tie_before(x, xk, xs, *w, *wk, *ws,
-						      tie),
+		sq_binom__select(false, sq_binom__tie_before(x, xk, xs, *w, *wk,
+							     *ws, tie),
 				 w, wk, ws, l, x, xk, xs);
 }
 
