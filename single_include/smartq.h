@@ -3505,16 +3505,17 @@ SQ__TIE_PLAIN(gavl)
  * In the hold loop (pop, advance the key, enqueue) each link undoes a root
  * that a pop released, so a loop links as often as the popped root had
  * children: about log2(n) - 1 at any n (the minimum tends to sit in the
- * largest tree; at n = 2^k all k, the amortised bound's worst case).
- * With the release that is some 2 log2(n) small steps, against one
- * descent in the trees.  Links and the search for the minimum select
- * without branching (sq_binom__challenge()) and keep the winner's key in
- * registers, so a loop costs instructions, not mispredictions.  What it
- * waits for is the pop's walk along the popped root's children, one
- * dependent load each: so the walk is counted by degree
- * (sq_binom__release() says why), and the new minimum is challenged child
- * by child as the chain delivers them, not in a scan of all roots after
- * it.  The measurements are in doc/binomial.md.
+ * largest tree; at n = 2^k the enqueue carries through all k trees the
+ * pop left, the amortised bound's worst case).  With the release that is
+ * some 2 log2(n) small steps, against one descent in the trees.  Links
+ * and the search for the minimum select without branching
+ * (sq_binom__challenge()) and keep the winner's key in registers, so a
+ * loop costs instructions, not mispredictions.  What it waits for is the
+ * pop's walk along the popped root's children, one dependent load each:
+ * so the walk is counted by degree (sq_binom__release() says why), and
+ * the new minimum is challenged child by child as the chain delivers
+ * them, not in a scan of all roots after it.  The measurements are in
+ * doc/binomial.md.
  *
  * Context: no allocation, no locks (the caller serialises), no recursion.
  */
@@ -3563,13 +3564,11 @@ SQ__INLINE unsigned sq_binom__degree(const struct sq_binom_node *n)
 	return (unsigned)(n->bh_seqdeg & SQ_BINOM__DEG_MASK);
 }
 
-/* sq_binom__stamp - the (re)queue stamp of @n. */
 SQ__INLINE uint64_t sq_binom__stamp(const struct sq_binom_node *n)
 {
 	return n->bh_seqdeg >> SQ_BINOM__DEG_BITS;
 }
 
-/* sq_binom__set_degree - give @n degree @d, its stamp unchanged. */
 SQ__INLINE void sq_binom__set_degree(struct sq_binom_node *n, unsigned d)
 {
 	n->bh_seqdeg = (n->bh_seqdeg & ~SQ_BINOM__DEG_MASK) | d;
@@ -3594,10 +3593,10 @@ struct sq_binom {
 /*
  * sq_binom__mask - all ones if @c, else 0.  The comparisons that decide
  * links and the minimum are coin flips to a branch predictor, so their
- * results select with arithmetic instead of a branch.  SQ__OPAQUE
- * hides the mask's origin, or clang turns it back into a branch inside
- * loops.  64 bits wide: it selects keys and stamps, which are 64-bit on every
- * target (a uintptr_t mask would select half of each on a 32-bit one).
+ * results select with arithmetic instead of a branch.  SQ__OPAQUE hides
+ * the mask's origin, or clang turns it back into a branch inside loops.
+ * 64 bits wide: it selects keys and stamps, 64-bit on every target (a
+ * uintptr_t mask would select half of each on a 32-bit one).
  */
 SQ__INLINE uint64_t sq_binom__mask(bool c)
 {
