@@ -2,13 +2,11 @@
 /*
  * smartq/common.h - what every smartq backend shares
  *
- * The key type, container_of (sq_entry), bit helpers with ISO fallbacks,
- * and the SQ_DEBUG machinery: misuse checks that name the function and the
- * mistake, poison values for dead links, and the reporting used by every
- * backend's check().
- *
- * Nothing here allocates or locks.  Without SQ_DEBUG every check below
- * compiles to nothing and its condition is not evaluated.
+ * container_of (sq_entry), bit helpers with ISO fallbacks, the maps from
+ * signed and floating-point times to keys, the SQ_DEBUG machinery (misuse
+ * checks that name the function and the mistake, poison for dead links,
+ * check()'s reports), and the verbs of every kind, documented once, with
+ * the macros that write the shared ones.  Nothing here allocates or locks.
  *
  * Every backend header includes "common.h" (its own folder) and smartq.h
  * includes "smartq/X.h", so the headers find each other wherever
@@ -76,21 +74,19 @@
 #endif
 
 /*
- * Hints.  SQ__INLINE for the small hot helpers; SQ__SLOW for rebalancing
- * and other rare paths kept out of line, so the hot operations stay small
- * enough to inline into the caller's loop with gcc and clang alike.
+ * Hints.  SQ__INLINE for the small hot helpers; SQ__SLOW for rare paths
+ * (rebalancing) kept out of line, so the hot operations stay small enough
+ * to inline into the caller's loop with gcc and clang alike.
  * SQ__OPAQUE(x) hides how a value was computed, so the compiler cannot
  * turn a branch-free select back into a branch (the compares that steer a
  * descent or a heap link are coin flips to a predictor).
  * SQ__KEEP_BRANCH() in one arm of an if keeps it a branch: the compiler
- * cannot merge the two arms' stores into one behind a conditional move.
- * Between two stores it keeps them two: gcc does not pair them into one
- * wider store, from whose upper half a later narrow load is forwarded
- * slowly if at all.
+ * cannot merge the two arms' stores behind a conditional move.  Between
+ * two stores it keeps them two: gcc does not pair them into one wider
+ * store, from whose upper half a later narrow load forwards slowly.
  * SQ__GEN and SQ__GEN_INLINE are for the functions a macro generates in
- * the user's file (the tie kinds): those the user never calls must not
- * warn there, as clang's -Wunused-function does for a file's own inline
- * functions.
+ * the user's file (the tie kinds): those never called must not warn
+ * there, as clang's -Wunused-function does for a file's inline functions.
  */
 #ifdef SQ__GNUC
 #define SQ__LIKELY(x)   __builtin_expect(!!(x), 1)
@@ -129,15 +125,14 @@
 
 /*
  * SQ__CHILD(type, x, left, right, s) - the child pointer of @x on side @s
- * (0: member @left, 1: member @right), picked by its offset.  The trees'
- * rebalancing exists once for both sides this way, and a side that is a
+ * (0: member @left, 1: member @right), picked by its offset, so the
+ * trees' rebalancing exists once for both sides, and a side that is a
  * coin flip to a predictor costs no branch (gcc makes a branch of a C
  * select between the two words).  SQ__CHILD_AT is the offset alone: gcc
  * keeps a store through an offset computed first, into a variable, free
- * of a branch where it turns the same store written in one expression
- * into one (the descents' last turn).  A tree's header names its own
- * shorthand over it and #undefs that at its end: a helper macro of one
- * header is not seen by the others, nor by the user.
+ * of the branch it makes of the same store in one expression (the
+ * descents' last turn).  A tree's header names its own shorthand over it
+ * and #undefs that at its end, unseen by the other headers and the user.
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): type is a type name */
 #define SQ__CHILD(type, x, left, right, s)				\
@@ -336,11 +331,9 @@ static inline double sq_key_to_double(uint64_t k)
 }
 
 /*
- * SQ_REQUEUE_SLACK's window (smartq.h): a node may be due anywhere in
- * [key, key + slack].  sq__within_slack - is its key @at there already;
- * sq__slack_end - where one that moves goes, the window's end, so the
- * re-arms after it, each a little later, find it inside their windows.
- * No overflow: the end saturates at UINT64_MAX.
+ * SQ_REQUEUE_SLACK's window (smartq.h), [key, key + slack]:
+ * sq__within_slack - is @at in it; sq__slack_end - its end, which
+ * saturates at UINT64_MAX.
  */
 static inline bool sq__within_slack(uint64_t at, uint64_t key, uint64_t slack)
 {
@@ -384,11 +377,10 @@ static inline void sq__die(const char *fn, const char *mistake)
 #endif
 
 /*
- * __remove: every backend's internal sq_K__remove(q, n ...) takes queued
- * @n out and leaves it not queued (sq_K_queued() false, its dead links
- * poisoned under SQ_DEBUG), as a pop leaves the node it returns; requeue
- * then links it again.  It checks nothing: the public verbs check for
- * misuse before they call it.
+ * __remove: each backend's internal sq_K__remove(q, n ...) takes queued
+ * @n out and leaves it not queued, its dead links poisoned under
+ * SQ_DEBUG, as a pop leaves the node it returns.  It checks nothing: the
+ * public verbs check for misuse before they call it.
  */
 
 /*
@@ -662,13 +654,12 @@ static inline void sq__die(const char *fn, const char *mistake)
  * SQ__TIE_KIND(B, name, less) - the tie kind @name over the backend @B
  *
  * What SQ_RB_TIE, SQ_GAVL_TIE and SQ_BINOM_TIE expand to (the backends'
- * headers document them).  The queue struct sq_@name wraps struct sq_@B
- * as .base, the node struct sq_@name_node wraps struct sq_@B_node as
- * .base, and every verb of the contract is a one-line wrapper (the
- * clock's are SQ__NO_CLOCK's: the backends with tie kinds have none),
- * so the macro API takes @name as it takes @B.  The comparing paths get
- * sq_@name__tie, which orders two nodes of equal key by the user's
- * @less (declared here, defined by the user after the macro); its
+ * headers document them).  struct sq_@name and sq_@name_node wrap sq_@B
+ * and sq_@B_node as .base, and every verb of the contract is a one-line
+ * wrapper (the clock's are SQ__NO_CLOCK's: the backends with tie kinds
+ * have none), so the macro API takes @name as it takes @B.  The comparing
+ * paths get sq_@name__tie, which orders two nodes of equal key by the
+ * user's @less (declared here, defined by the user after the macro); its
  * address is a constant, so an optimising build inlines the call as a
  * direct one.  Not always_inline: a build that does not propagate the
  * constant (gcc -O1 with ASan) must still compile the indirect call.
