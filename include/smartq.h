@@ -34,7 +34,6 @@
  *                    bottom, the top; a ring slot, a level slot, late
  *     binom          no key search in a heap: every node of a smaller
  *                    key and its children, O(n) for the largest keys
- *   visit_until(q, fn, arg) is visit that stops when fn returns true.
  *
  * Eligible pick (EEVDF's): erb and egavl (smartq/rb_elig.h, gavl_elig.h,
  * one layer in smartq/elig_tree.h) are rb and gavl whose nodes also carry
@@ -84,12 +83,11 @@
 #include "smartq/gavl_elig.h"
 
 /*
- * SQ_KINDS(X) - every backend, for code that runs over all of them: it
- * expands X(K, exact) once per backend, K its token and exact 1 when pops
- * come out in exact key order for every key, 0 when exact only to a
- * granularity (the ring; at granularity 1 it is exact too, for every key
- * not below its time).  The tests, the fuzzer, the harness and the build
- * take the list from here (mk/kinds.mk reads it through the preprocessor):
+ * SQ_KINDS(X) - X(K, exact) once per backend, K its token and exact 1
+ * when pops come out in exact key order for every key, 0 when exact only
+ * to a granularity (the ring; at granularity 1 it is exact too, for every
+ * key not below its time).  The tests, the fuzzer, the harness and the
+ * build (mk/kinds.mk, through the preprocessor) take the list from here:
  * a new backend is its header, its entry here, its white-box test and its
  * doc.
  */
@@ -141,8 +139,7 @@
 
 /*
  * The clock, on every backend: the ring's granularity (2^shift) and time
- * (keys below it are late); an exact backend's time is 0, its shift 0,
- * its advance a no-op, and its init_geom refuses a shift other than 0.
+ * (keys below it are late); an exact backend's: SQ__NO_CLOCK in common.h.
  */
 #define SQ_INIT_GEOM(K, q, shift, base) SQ__FN(K, _init_geom)(q, shift, base)
 #define SQ_TIME(K, q)               SQ__FN(K, _time)(q)
@@ -161,14 +158,13 @@
 
 /*
  * SQ_REQUEUE_SLACK(K, q, n, key, slack) - re-arm lazily, for a timer that
- * may fire anywhere in [key, key + slack] (Linux's timer slack; nginx
- * re-arms lazily too): a node queued at a key in that window stays where
- * it is (false: nothing changed); any other goes to key + slack, the
- * window's end (SQ_REQUEUE's result), so that a keepalive re-armed on
- * every packet, each window a little later than the last, moves once per
- * slack.  Any kind, the tie kinds too: it is SQ_QUEUED, SQ_KEY and
- * SQ_REQUEUE, so @n, @key and @slack are evaluated more than once.
- * Complexity: O(1) when it stays, else SQ_REQUEUE's.
+ * may fire anywhere in [key, key + slack] (Linux's timer slack): a node
+ * queued at a key in that window stays (false: nothing changed); any
+ * other goes to key + slack, the window's end (SQ_REQUEUE's result), so a
+ * keepalive re-armed on every packet, each window a little later than the
+ * last, moves once per slack.  Any kind, the tie kinds too: it is
+ * SQ_QUEUED, SQ_KEY and SQ_REQUEUE, so @n, @key and @slack are evaluated
+ * more than once.  Complexity: O(1) when it stays, else SQ_REQUEUE's.
  */
 #define SQ_REQUEUE_SLACK(K, q, n, key, slack)				\
 	((SQ_QUEUED(K, n) && sq__within_slack(SQ_KEY(K, n), (key), (slack))) \
