@@ -9129,8 +9129,7 @@ SQ__ELIG_KIND(egavl, gavl, struct sq_gavl_node, eg_tree, gavl,
  * that poster (the pusher) exchanges the inbox's head, clears P, then
  * links the node.  Q goes 1 -> 0 only in a drain that popped the node.
  * So the node is in the inbox at most once, and P is clear whenever a
- * drain can reach the node.  doc/remote.md draws the machine and argues
- * each memory order.
+ * drain can reach the node.
  */
 #define SQ__R_NONE   ((uint64_t)0)
 #define SQ__R_ARM    ((uint64_t)1)
@@ -9341,9 +9340,9 @@ sq_remote__pop(struct sq_remote_inbox *in)
 	return tail;
 }
 
-/* SQ_DEBUG: stop if @c was never initialised, or is pending (state @s)
- * on another queue's inbox than @in, then make @in its home; without
- * SQ_DEBUG nothing, so a post writes no word that only this check reads */
+/* SQ_DEBUG: stop if @c is pending (state @s) on another queue's inbox
+ * than @in, then make @in its home; without SQ_DEBUG nothing, so a post
+ * writes no word that only this check reads */
 static inline void sq_remote__home(struct sq_remote_cmd *c,
 				   const struct sq_remote_inbox *in,
 				   uint64_t s, const char *fn)
@@ -9566,9 +9565,9 @@ static inline bool sq_remote__quiet(const struct sq_remote_cmd *c)
  * (.base, the plain node, and its command) and the verbs of the macros
  * above.  Only the apply is the kind's: a drain's ARM is K's requeue (it
  * enqueues a node that is not queued, moves one that is; with slack, as
- * SQ_REQUEUE_SLACK), its CANCEL K's dequeue of a queued node.  Complexity: post O(1) (but for the turns
- * of posters of one node), drain O(1) per command plus K's requeue or
- * dequeue, every other verb O(1).
+ * SQ_REQUEUE_SLACK), its CANCEL K's dequeue of a queued node.
+ * Complexity: post O(1) (but for the turns of posters of one node), drain
+ * O(1) per command plus K's requeue or dequeue, every other verb O(1).
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): K is a token */
 #define SQ_REMOTE_KIND(K)						\
