@@ -4171,25 +4171,19 @@ SQ__SLOW void sq_binom__renumber(struct sq_binom *q, sq_binom__tie_fn tie)
 	}
 }
 
-/* What the walk does after its function has seen a node. */
-#define SQ_BINOM__DOWN 0	/* go on into the node's children */
-#define SQ_BINOM__SKIP 1	/* go on past the node's subtree */
-#define SQ_BINOM__STOP 2	/* stop at this node */
-
 /*
  * sq_binom__walk - the walk behind visit, visit_until and find: tree by
- * tree, each in preorder, @fn(node, @arg) says whether to go into the
- * node's children, past its subtree, or to stop; returns the node it
- * stopped at, or NULL.  No allocation, no recursion: a node's children
- * have degrees d-1 .. 0 in sibling order, so a node of degree 0 ends its
- * sibling list, and a node of degree d > 0 that is not a root has a next
- * sibling.  @who and @what make the SQ_DEBUG message when @fn changes the
- * queue.
+ * tree, each in preorder, @fn(node, @arg) on each node.  False goes on
+ * into the node's children; true stops the walk there, returning the
+ * node, or, for @find, goes on past the node's subtree.  NULL if it never
+ * stopped.  No allocation, no recursion: a node's children have degrees
+ * d-1 .. 0 in sibling order, so a node of degree 0 ends its sibling list,
+ * and a node of degree d > 0 that is not a root has a next sibling.
  */
 static inline struct sq_binom_node *
 sq_binom__walk(const struct sq_binom *q,
-	       int (*fn)(struct sq_binom_node *, void *), void *arg,
-	       const char *who, const char *what)
+	       bool (*fn)(struct sq_binom_node *, void *), void *arg,
+	       bool find, const char *who)
 {
 	uint64_t occ = (uint64_t)q->bh_count;
 	size_t count = q->bh_count;
@@ -4203,14 +4197,16 @@ sq_binom__walk(const struct sq_binom *q,
 		for (;;) {
 			SQ__STEP(1);
 			struct sq_binom_node *child = n->bh_child;
-			int go = fn(n, arg);
+			bool yes = fn(n, arg);
 
 			/* fn may change q through its own pointer to it */
 			/* cppcheck-suppress knownConditionTrueFalse */
-			SQ__MISUSE(q->bh_count != count, who, what);
-			if (go == SQ_BINOM__STOP)
+			SQ__MISUSE(q->bh_count != count, who,
+				   find ? "match changed the queue"
+					: "fn changed the queue");
+			if (yes && !find)
 				return n;
-			if (go == SQ_BINOM__DOWN && sq_binom__degree(n)) {
+			if (!yes && sq_binom__degree(n)) {
 				n = child;
 				continue;
 			}
@@ -4227,19 +4223,6 @@ sq_binom__walk(const struct sq_binom *q,
 	return NULL;
 }
 
-/* visit_until's fn, for the walk */
-struct sq_binom__until {
-	bool (*fn)(struct sq_binom_node *, void *);
-	void *arg;
-};
-
-static inline int sq_binom__until_one(struct sq_binom_node *n, void *p)
-{
-	const struct sq_binom__until *v = (const struct sq_binom__until *)p;
-
-	return v->fn(n, v->arg) ? SQ_BINOM__STOP : SQ_BINOM__DOWN;
-}
-
 /* the walk of SQ__VISIT for every kind over this backend: O(k + log n)
  * for k calls of @fn */
 static inline struct sq_binom_node *
@@ -4247,12 +4230,7 @@ sq_binom__visit_until(const struct sq_binom *q,
 		      bool (*fn)(struct sq_binom_node *, void *), void *arg,
 		      const char *who)
 {
-	struct sq_binom__until v;
-
-	v.fn = fn;
-	v.arg = arg;
-	return sq_binom__walk(q, sq_binom__until_one, &v, who,
-			      "fn changed the queue");
+	return sq_binom__walk(q, fn, arg, false, who);
 }
 
 SQ__VISIT(binom)
@@ -4266,22 +4244,22 @@ struct sq_binom__seek {
 	struct sq_binom_node *best;
 };
 
-/* A node's subtree comes after it in queue order, (key, stamp) or a tie
- * kind's (key, less, stamp) (heap order): past a greater key, or past a
- * node of @key that comes after the best, nothing below can be the
- * answer. */
-static inline int sq_binom__find_one(struct sq_binom_node *n, void *p)
+/* find's fn: true to go on past @n's subtree.  A subtree comes after its
+ * root in queue order, (key, stamp) or a tie kind's (key, less, stamp)
+ * (heap order): past a greater key, or past a node of @key that comes
+ * after the best, nothing below can be the answer. */
+static inline bool sq_binom__find_one(struct sq_binom_node *n, void *p)
 {
 	struct sq_binom__seek *f = (struct sq_binom__seek *)p;
 
 	if (n->key != f->key)
-		return n->key < f->key ? SQ_BINOM__DOWN : SQ_BINOM__SKIP;
+		return n->key > f->key;
 	if (f->best && sq_binom__less(f->best, n, f->tie))
-		return SQ_BINOM__SKIP;
+		return true;
 	if (f->match && !f->match(n, f->arg))
-		return SQ_BINOM__DOWN;
+		return false;
 	f->best = n;
-	return SQ_BINOM__SKIP;
+	return true;
 }
 
 /*
@@ -4305,8 +4283,7 @@ sq_binom__tie_find(const struct sq_binom *q, uint64_t key,
 	f.arg = arg;
 	f.tie = tie;
 	f.best = NULL;
-	(void)sq_binom__walk(q, sq_binom__find_one, &f, who,
-			     "match changed the queue");
+	(void)sq_binom__walk(q, sq_binom__find_one, &f, true, who);
 	return f.best;
 }
 
