@@ -4813,23 +4813,13 @@ SQ__INLINE bool sq_tring__list_del(struct sq_tring_node **head,
 	return false;
 }
 
-SQ__INLINE void sq_tring__mark(struct sq_tring *q, unsigned s)
-{
-	sq__bits_set(q->tr_map, &q->tr_summary, s);
-}
-
-SQ__INLINE void sq_tring__unmark(struct sq_tring *q, unsigned s)
-{
-	sq__bits_clear(q->tr_map, &q->tr_summary, s);
-}
-
 /* Append @n to ring slot @s, its tick's, and mark the slot. */
 SQ__INLINE void sq_tring__ring_put(struct sq_tring *q, struct sq_tring_node *n,
 				   unsigned s)
 {
 	n->tr_tag = SQ_TRING__SLOT;
 	if (sq_tring__list_add(&q->tr_slot[s], n))
-		sq_tring__mark(q, s);
+		sq__bits_set(q->tr_map, &q->tr_summary, s);
 }
 
 /* Take @n out of ring slot @s, and unmark the slot when it empties. */
@@ -4837,7 +4827,7 @@ SQ__INLINE void sq_tring__ring_del(struct sq_tring *q, struct sq_tring_node *n,
 				   unsigned s)
 {
 	if (sq_tring__list_del(&q->tr_slot[s], n))
-		sq_tring__unmark(q, s);
+		sq__bits_clear(q->tr_map, &q->tr_summary, s);
 }
 
 /*
