@@ -7,11 +7,10 @@
  * one per tick of Tg key units, and an occupancy bitmap so the first
  * non-empty slot is found with find-first-set instead of a slot scan.
  * The seed folded every key past the horizon into the last slot (it came
- * out early) and let a key below the base wrap around.  This ring keeps
- * the seed's speed and gives each of those keys a place of its own: a
- * late list, and coarser levels (hierarchical timing wheels, Varghese and
- * Lauck 1987) that cascade into the ring as its time reaches them, so a
- * key at any distance costs O(1) and the ring stays exact to Tg:
+ * out early) and let a key below the base wrap around; here each has a
+ * place: a late list, and coarser levels (hierarchical timing wheels,
+ * Varghese and Lauck 1987) that cascade into the ring as its time reaches
+ * them, so a key at any distance costs O(1) and the ring stays exact to Tg:
  *
  *                cur = the current tick (the ring's time is cur * Tg)
  *                 |       H = log2(Ns) - 1: a half ring is 2^H ticks
@@ -25,22 +24,20 @@
  *   in slot "u's digit L-1": level 1 slots are half rings, level 2 slots
  *   2^B half rings, ...  each level a bitmap and 2^B FIFO lists.
  *
- * A key's tick is key >> gran_shift (Tg = 1 << gran_shift).  Where a node
- * goes is decided by its tick when it is (re)queued: below cur it is
- * "late" (an expired timer: it fires at once), in the ring's two half
- * rings it joins its slot, past them it joins the level its distance
- * picks.  Because every level's slots are aligned on w's digits, the
- * places are ordered: late < ring < level 1 < level 2 ..., and inside a
- * level by slot index (no wrap), so the first slot of the lowest non-empty
- * level holds the smallest key past the ring.
+ * A key's tick is key >> gran_shift (Tg = 1 << gran_shift).  Its tick when
+ * it is (re)queued places a node: below cur it is late (an expired timer:
+ * it fires at once), in the ring's two half rings it joins its slot, past
+ * them the level its distance picks.  Every level's slots are aligned on
+ * w's digits, so the places are ordered late < ring < level 1 < level 2
+ * ..., and inside a level by slot index (no wrap): the lowest level's
+ * first slot holds the smallest tick past the ring.
  *
- * Time (cur) moves only forward, in pop() (to the popped node's tick) and
- * in sq_tring_advance()/sq_tring_pop_due() (to the caller's clock, never
- * past the smallest key that is not late).  When it moves, the anchor
- * moves, and at most two level slots (the ones holding the new two half
- * rings) cascade: each of their nodes goes into the ring or into a lower
- * level.  A node drops at least one level each time it moves, so it moves
- * at most K times in its life on the queue, whatever its distance.
+ * Time (cur) moves only forward: in pop() to the popped node's tick, in
+ * sq_tring_advance() and sq_tring_pop_due() to the caller's clock, never
+ * past the smallest key that is not late.  The anchor moves with it, and
+ * the at most two level slots that hold the new two half rings cascade:
+ * each node goes into the ring or a lower level, so it moves at most K
+ * times in its life on the queue, whatever its distance.
  *
  * Invariants, kept by every operation and verified by sq_tring_check():
  *
@@ -77,8 +74,7 @@
  *   operation   cost
  *   enqueue     O(1): late, ring, or level (a xor and a count of zeros)
  *   first       O(1): the cached first, nothing else is read
- *   pop         O(1) + the cascades of the time it moves (amortised O(1):
- *               each node moves at most K times)
+ *   pop         O(1) + the cascades of the time it moves: amortised O(1)
  *   dequeue     O(1); of the first node past the ring, amortised, or
  *               O(log n) amortised in a slot in runs (the fallback)
  *   requeue     O(1) in place (same slot and already its tail), else
@@ -89,24 +85,19 @@
  *
  * Reading order, the ordinary path first: the places (tag, lists,
  * bitmap); the ring (enqueue, first, time, dequeue); the levels (keys
- * past the ring, the cascade); the public API.  Then the fallback, a far
- * slot's lost minimum, which only a far slot whose first node leaves again
- * and again before time reaches it needs (entered through one call,
- * sq_tring__lost_min()); the due nodes behind one that is not, which only
- * sq_tring_expire() at Tg > 1 needs (sq_tring__due_first()); then
- * sq_tring_check().
+ * past the ring, the cascade); the public API.  Then two fallbacks, each
+ * entered through one call: a far slot's lost minimum, sq_tring__lost_min()
+ * (a far slot whose first node leaves again and again before time reaches
+ * it), and the due nodes behind one that is not, sq_tring__due_first()
+ * (sq_tring_expire() at Tg > 1); then sq_tring_check().
  *
  * Configuration: SQ_TRING_SLOTS, the ring's slot count Ns, a power of two
  * from 64 to 4096, default 1024; SQ_TRING_LEVEL_BITS, B, 3 to 6, default
- * 4 (16 slots a level; doc/tring.md has the measurements). Define them before
- * the first include of smartq.h or smartq/tring.h, identically in every
- * translation unit that shares a struct sq_tring. Everything lives inside
- * struct sq_tring, nothing here allocates: doc/tring.md gives the bytes per
- * level.
- *
- * Layout.  A node is 32 bytes on LP64, as small as the seed's: the key,
- * the tag (where it is, and a run head's link), and the links of a
- * circular doubly linked list.
+ * 4 (16 slots a level; doc/tring.md has the measurements).  Define them
+ * before the first include of smartq.h or smartq/tring.h, identically in
+ * every translation unit that shares a struct sq_tring.  Everything lives
+ * inside struct sq_tring, nothing allocates (doc/tring.md: the bytes per
+ * level); a node is 32 bytes on LP64, as small as the seed's.
  */
 #ifndef SMARTQ_TRING_H
 #define SMARTQ_TRING_H
@@ -180,30 +171,18 @@ struct sq_tring_node {
 
 /**
  * struct sq_tring__level - one level of slots past the ring
- * @lv_slot: list heads, NULL when empty
- * @lv_min:  each slot's first node (smallest tick, earliest of those), or
- *           NULL when it is not known (or the slot is empty)
- * @lv_mtick: the tick of lv_min[d], 0 when it is NULL (no level tick is
- *           0), so one compare tells whether an enqueue is the new first
- * @lv_hi:   unless slot d is mixed, no tick in it is above lv_hi[d] (the
- *           largest appended since it was empty or put in order): an
- *           enqueue at or above it is at or above the tail, known
- *           without reading the tail (a cache miss at large n)
- * @lv_mixed: bit d set when slot d's list may be out of tick order; clear,
- *           its head is its first node, so a lost minimum costs nothing
- *           (timers armed as a clock advances arrive in order); set, the
- *           list is put back in order when its lost minimum is next needed
- * @lv_sorted: bit d set once slot d was put in order to find its minimum:
- *           the second time, it goes in runs (most slots are sorted once,
- *           just before time reaches them, and need no runs)
- * @lv_runs: 0, or slot d is "in runs": its list is a sequence of runs in
- *           tick order, oldest first, one per set bit, highest bit first
- *           (a run's rank); each run's head is linked to the previous one
- *           (see sq_tring__run_add())
+ * @lv_slot:   list heads, NULL when empty
+ * @lv_min:    each slot's first node (smallest tick, earliest of those),
+ *             NULL when it is not known or the slot is empty
+ * @lv_mtick:  the tick of lv_min[d], 0 when it is NULL (no level tick is
+ *             0): one compare tells whether an enqueue is the new first
+ * @lv_hi:     unless slot d is mixed, no tick in it is above lv_hi[d]
+ * @lv_mixed:  bit d set when slot d's list may be out of tick order
+ * @lv_sorted: bit d set once slot d was put in order to find its minimum
+ * @lv_runs:   0, or the ranks of slot d's runs, one a set bit
  *
- * lv_hi, lv_mixed, lv_sorted and lv_runs serve the fallback (a far slot's
- * lost minimum, at the end of the file); the ordinary path only keeps
- * them.
+ * The last four serve the fallback (a far slot's lost minimum), whose
+ * section says how; the ordinary path only keeps them.
  */
 struct sq_tring__level {
 	struct sq_tring_node *lv_slot[SQ_TRING__LSLOTS];
@@ -223,12 +202,9 @@ struct sq_tring__level {
  * @tr_shift:   log2 of the granularity Tg
  * @tr_count:   number of queued nodes
  * @tr_late:    head of the late list, NULL when empty
- * @tr_summary: bit w set iff tr_map[w] is not 0
- * @tr_levels:  bit L-1 set iff level L has a node (tr_lmap[L-1] is not 0)
- * @tr_map:     bit s set iff tr_slot[s] is not empty
  * @tr_slot:    the ring's slot list heads, NULL when empty
- * @tr_lmap:    per level, bit d set iff its slot d is not empty
  * @tr_lv:      the levels 1..K (tr_lv[0] is level 1)
+ * @tr_summary, @tr_levels, @tr_map, @tr_lmap: the bitmaps of invariant 5
  */
 struct sq_tring {
 	struct sq_tring_node *tr_first;
@@ -247,8 +223,7 @@ struct sq_tring {
 
 /* ---- the places: tags, lists, the bitmap, a tick's level ---------------- */
 
-/* Where a node is: SQ_TRING__UNQUEUED, __SLOT, __LATE or __LEVEL (the
- * tag's low two bits; a run head keeps its run link above them). */
+/* Where @n is: its tag's low two bits. */
 SQ__INLINE uintptr_t sq_tring__tag(const struct sq_tring_node *n)
 {
 	return n->tr_tag & SQ_TRING__WHERE;
@@ -413,8 +388,7 @@ SQ__INLINE void sq_tring__set_first(struct sq_tring *q, struct sq_tring_node *n)
 		q->tr_ftick = n->key >> q->tr_shift;
 }
 
-/* Mark @n, which just left its place, unqueued; under SQ_DEBUG poison
- * its links. */
+/* @n left its place: mark it unqueued, poison its links under SQ_DEBUG. */
 SQ__INLINE void sq_tring__unlink(struct sq_tring_node *n)
 {
 	n->tr_tag = SQ_TRING__UNQUEUED;
@@ -426,8 +400,8 @@ SQ__INLINE void sq_tring__unlink(struct sq_tring_node *n)
 
 /* ---- the ring: enqueue, first, time, dequeue ---------------------------- */
 
-/* The levels' entries, out of line so that the ring's paths stay small
- * (the next section). */
+/* The levels' entries (the next section), out of line: the ring's paths
+ * stay small. */
 SQ__SLOW bool sq_tring__insert_level(struct sq_tring *q,
 				     struct sq_tring_node *n, uint64_t t);
 SQ__SLOW void sq_tring__refirst_levels(struct sq_tring *q);
@@ -435,8 +409,7 @@ SQ__SLOW void sq_tring__remove_level(struct sq_tring *q,
 				     struct sq_tring_node *n);
 SQ__SLOW void sq_tring__cascade(struct sq_tring *q, uint64_t v0, uint64_t v1);
 
-/* enqueue without the misuse check: a tick below cur joins the late list,
- * one in the ring its slot, one past it the levels */
+/* enqueue without the misuse check */
 SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 				 uint64_t key)
 {
@@ -474,14 +447,11 @@ SQ__INLINE bool sq_tring__insert(struct sq_tring *q, struct sq_tring_node *n,
 }
 
 /*
- * Cache the first node when the late list is empty: the head of the first
- * ring slot at or after @s in wrap order (@s must be cur's slot or a slot
- * no later in tick order than the first non-empty one: SQ_DEBUG checks
- * that the scan from @s finds what the scan from cur's slot would), else
- * the levels' first, else NULL.  A ring slot's tick follows from its
- * index (invariant 2), so the new first node is not read: at large n it
- * is a cache miss, and the next enqueue's "now first" compare would wait
- * for it.
+ * Cache the first node, nothing late: the head of the first ring slot at
+ * or after @s in wrap order (@s is cur's slot or no later than the first
+ * non-empty one, as SQ_DEBUG checks), else the levels' first, else NULL.
+ * The slot's index gives its tick (invariant 2), so the new first is not
+ * read: at large n a cache miss the next enqueue's compare would wait for.
  */
 SQ__INLINE void sq_tring__refirst(struct sq_tring *q, unsigned s)
 {
@@ -502,9 +472,8 @@ SQ__INLINE void sq_tring__refirst(struct sq_tring *q, unsigned s)
 		sq_tring__refirst_levels(q);
 }
 
-/* Cache the first node after the first node left ring slot @s, nothing
- * late: the slot's new head if it has one (the same tick: not read), else
- * as sq_tring__refirst(). */
+/* The first node left ring slot @s, nothing late: its new head (the same
+ * tick: not read), else as sq_tring__refirst(). */
 SQ__INLINE void sq_tring__refirst_after(struct sq_tring *q, unsigned s)
 {
 	if (q->tr_slot[s])
@@ -522,9 +491,8 @@ SQ__INLINE void sq_tring__refirst_late(struct sq_tring *q)
 		sq_tring__refirst(q, sq_tring__slot_of(q->tr_cur));
 }
 
-/* Move the ring's time forward to tick @t (> cur); no node that is not
- * late may have a tick below @t.  The level slots the ring now reaches
- * cascade into it. */
+/* Move the ring's time forward to tick @t (> cur, and no node that is not
+ * late below it); the level slots the ring reaches cascade into it. */
 SQ__INLINE void sq_tring__set_time(struct sq_tring *q, uint64_t t)
 {
 	uint64_t v0 = q->tr_cur >> SQ_TRING__H;
@@ -579,8 +547,8 @@ SQ__INLINE void sq_tring__set_min(struct sq_tring__level *lv, unsigned d,
 	lv->lv_mtick[d] = t;
 }
 
-/* Slot @d of level @l (0-based) emptied: clear its bit, and the level's
- * when it was the last. */
+/* Slot @d of level @l (0-based) emptied: clear its bit, the level's too
+ * if it was the last. */
 SQ__INLINE void sq_tring__lv_unmark(struct sq_tring *q, unsigned l, unsigned d)
 {
 	q->tr_lmap[l] &= ~((uint64_t)1 << d);
@@ -647,9 +615,8 @@ SQ__SLOW bool sq_tring__insert_level(struct sq_tring *q,
 	return first;
 }
 
-/* The first node of the lowest level's first slot (the smallest tick past
- * the ring), NULL when the levels are empty: the slot's cached minimum,
- * unless its node left before time reached the slot (the fallback). */
+/* The levels' first node, NULL when they are empty: the lowest level's
+ * first slot's cached minimum, or the fallback's when that node left. */
 SQ__SLOW struct sq_tring_node *sq_tring__lv_first(struct sq_tring *q)
 {
 	struct sq_tring__level *lv;
@@ -726,11 +693,10 @@ SQ__SLOW void sq_tring__cascade_slot(struct sq_tring *q, uint64_t w,
 	}
 }
 
-/* cur moved from a tick in half ring @v0 to one in half ring @v1 > v0.
- * The anchor moved from v0 + 1 to v1 + 1; the two half rings the ring
- * holds now were in at most two level slots, and every other level node
- * keeps its slot (its digits against the anchor did not change, since
- * no node lies below the new cur). */
+/* cur moved from half ring @v0 to half ring @v1 > v0, the anchor from
+ * v0 + 1 to v1 + 1: the ring's two half rings were in at most two level
+ * slots, and every other level node keeps its slot (no node is below the
+ * new cur, so its digits against the anchor did not change). */
 SQ__SLOW void sq_tring__cascade(struct sq_tring *q, uint64_t v0, uint64_t v1)
 {
 	uint64_t w0 = v0 + 1;
@@ -848,7 +814,6 @@ static inline void sq_tring_node_init(struct sq_tring_node *n)
 	n->key = 0;
 }
 
-/* a node that is not queued has the tag SQ_TRING__UNQUEUED */
 SQ__INLINE bool sq_tring_queued(const struct sq_tring_node *n)
 {
 	return sq_tring__tag(n) != SQ_TRING__UNQUEUED;
@@ -864,9 +829,8 @@ static inline size_t sq_tring_count(const struct sq_tring *q)
 	return q->tr_count;
 }
 
-/* time: the current tick times Tg, and keys below it are late.  It starts
- * at the base time rounded down to a multiple of Tg and moves only
- * forward, only in pop(), advance(), pop_due() and expire(). */
+/* time: the current tick times Tg (keys below it are late); it moves
+ * only forward, in pop(), advance(), pop_due() and expire() */
 static inline uint64_t sq_tring_time(const struct sq_tring *q)
 {
 	return q->tr_cur << q->tr_shift;
@@ -878,9 +842,7 @@ static inline unsigned sq_tring_gran_shift(const struct sq_tring *q)
 	return q->tr_shift;
 }
 
-/* first: the earliest queued late node if there is one, else a node whose
- * key is below the smallest queued key plus Tg (the earliest queued of the
- * smallest tick); a cached pointer, kept by every operation */
+/* first: the order the opening comment's Guarantee gives */
 static inline struct sq_tring_node *sq_tring_first(const struct sq_tring *q)
 {
 	return q->tr_first;
@@ -904,11 +866,9 @@ static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
 	return sq_tring__insert(q, n, key);
 }
 
-/* dequeue: O(1) (finding the next first reads at most three ring bitmap
- * words, or two level words and a cached slot minimum); amortised when
- * that cache must be rebuilt, and O(log n) amortised in a slot in runs
- * (the fallback section says when).  The ring's time does not move:
- * cancelling a timer is not the passing of time. */
+/* dequeue: O(1), the next first found in at most three ring bitmap
+ * words, or two level words and a cached slot minimum (for its rebuild,
+ * the costs table).  Time does not move: a cancel is not its passing. */
 static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 {
 	bool was_first = n == q->tr_first;
@@ -921,11 +881,9 @@ static inline bool sq_tring_dequeue(struct sq_tring *q, struct sq_tring_node *n)
 	return was_first;
 }
 
-/* pop: the ring's time moves forward to the popped node's tick (never
- * back: a late node leaves it alone), and the level slots the ring then
- * reaches cascade.  O(1), plus the cascades (each node moves at most K
- * times in its life on the queue).  Always inlined under GNU C: gcc and
- * clang do not inline it on their own. */
+/* pop: time moves to the popped node's tick (a late node leaves it);
+ * O(1) + the cascades.  Always inlined under GNU C: gcc and clang do not
+ * inline it on their own. */
 SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
 {
 	struct sq_tring_node *x = q->tr_first;
@@ -963,15 +921,13 @@ SQ__INLINE struct sq_tring_node *sq_tring_pop(struct sq_tring *q)
  * @now: the caller's clock
  * Return: the ring's time afterwards (sq_tring_time()).
  *
- * The time moves to @now rounded down to a multiple of Tg, but never back
- * and never past the smallest queued key that is not late: a node that is
- * due keeps its place and comes out in key order, and no queued node
- * turns late.  Keys enqueued afterwards below the new time are late.  An
- * event loop calls it (or sq_tring_pop_due()) when it reads its clock, so
- * that later enqueues stay close to the time and out of the levels, even
- * when timers expire through dequeue.
- * Complexity: O(1), plus the cascades of the time it moves (each node
- *             moves at most K times in its life on the queue).
+ * The time moves to @now rounded down to a multiple of Tg, never back and
+ * never past the smallest queued key that is not late: a due node keeps
+ * its place and comes out in key order, no queued node turns late.  An
+ * event loop calls it (or pop_due()) when it reads its clock, so that
+ * later enqueues stay near the time and out of the levels, even when
+ * timers expire through dequeue.
+ * Complexity: O(1), plus the cascades of the time it moves.
  */
 static inline uint64_t sq_tring_advance(struct sq_tring *q, uint64_t now)
 {
@@ -1004,8 +960,8 @@ static inline uint64_t sq_tring_advance(struct sq_tring *q, uint64_t now)
 	return sq_tring_time(q);
 }
 
-/* pop_due: the ring's time first moves to @now, as sq_tring_advance()
- * moves it, whether a node is due or not; costs advance() then pop() */
+/* pop_due: time first moves to @now as advance() moves it, due node or
+ * not; costs advance() then pop() */
 static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 						     uint64_t now)
 {
@@ -1016,32 +972,16 @@ static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 	return f && f->key <= now ? sq_tring_pop(q) : NULL;
 }
 
-/**
- * sq_tring_expire - fire every node that is due, in one call
- * @q:   the queue
- * @now: the caller's clock
- * @fn:  called as fn(node, @arg) on each queued node whose key is <= @now,
- *       in the order pop() takes them, each popped first (not queued):
- *       it may free the node, re-arm it past @now or call any verb on @q;
- *       a node it arms at or before @now fires in this call too, so it
- *       must not re-arm the node it was given so (a period of 0 would
- *       never return: SQ_DEBUG stops the program when that node is then
- *       the first)
- * @arg: passed through to @fn
- * Return: the number of nodes fired.  Afterwards no queued key is <= @now
- *         and the ring's time is where sq_tring_advance(@now) puts it.
- *
- * The expiry of a timer service (Linux's __run_timers, Go's runtime
- * timers) without a pop_due() loop's blind spot: at Tg > 1 a tick's nodes
- * are FIFO, not by key, and pop_due() stops at a node of @now's tick that
- * is not due yet, with due ones behind it.  Here those are brought to
- * the front of their list (the fallback at the end of the file) and fire
- * too.  Pass @now | (Tg - 1) to fire the whole tick, each early by less
- * than Tg.
- * Complexity: O(1) a node fired (a pop), plus the cascades of the time it
- *             moves; at Tg > 1, a walk of @now's tick's list (the late
- *             list's when the time is past @now) each time a node not due
- *             stands first.
+/*
+ * expire: as SQ__EXPIRE's (common.h), without a pop_due() loop's blind
+ * spot: at Tg > 1 a tick's nodes are FIFO, not by key, and pop_due()
+ * stops at a node of @now's tick not due yet, with due ones behind it;
+ * here those are brought to the front of their list (the fallback at the
+ * end of the file) and fire too.  Pass @now | (Tg - 1) to fire the whole
+ * tick, each early by less than Tg.  Afterwards no queued key is <= @now
+ * and the time is where advance(@now) puts it.  O(1) a node fired, plus
+ * the cascades; at Tg > 1, a walk of @now's tick's list (the late list's
+ * when the time is past @now) each time a node not due stands first.
  */
 static inline size_t sq_tring_expire(struct sq_tring *q, uint64_t now,
 				     void (*fn)(struct sq_tring_node *, void *),
@@ -1067,9 +1007,8 @@ static inline size_t sq_tring_expire(struct sq_tring *q, uint64_t now,
 	return fired;
 }
 
-/* sq_tring__walk_list - @fn on each node of the circular list at @head
- * until it returns true; that node, or NULL.  @who: see
- * sq_tring__visit_until(). */
+/* @fn on each node of the list at @head until it returns true: that node,
+ * or NULL; @who names the verb for SQ_DEBUG (SQ__VISIT) */
 static inline struct sq_tring_node *
 sq_tring__walk_list(const struct sq_tring *q, struct sq_tring_node *head,
 		    bool (*fn)(struct sq_tring_node *, void *), void *arg,
@@ -1096,13 +1035,8 @@ sq_tring__walk_list(const struct sq_tring *q, struct sq_tring_node *head,
 	return NULL;
 }
 
-/*
- * sq_tring__visit_until - the walk behind visit and visit_until
- * (SQ__VISIT): @fn(node, @arg) on each node, the late nodes, then the
- * ring slot by slot, then the levels slot by slot, until it returns true;
- * that node, or NULL.  @who names the caller in the SQ_DEBUG message when
- * @fn changes the queue.
- */
+/* the walk behind visit and visit_until (SQ__VISIT): the late list, then
+ * the ring slot by slot, then the levels slot by slot */
 static inline struct sq_tring_node *
 sq_tring__visit_until(const struct sq_tring *q,
 	       bool (*fn)(struct sq_tring_node *, void *), void *arg,
@@ -1127,19 +1061,16 @@ sq_tring__visit_until(const struct sq_tring *q,
 	return at;
 }
 
-/* visit and visit_until (SQ__VISIT): the order above; O(n + Ns/64 + K),
- * visit_until O(k + Ns/64 + K) for k calls of its fn: the bitmaps find
- * the occupied slots */
+/* visit, visit_until: O(n + Ns/64 + K), or O(k + Ns/64 + K) for k calls
+ * of fn: the bitmaps find the occupied slots */
 SQ__VISIT(tring)
 
 /*
- * find: @key exactly, at any granularity (a slot's other keys are passed
- * over), in the ring's FIFO order.  O(the list @key's tick routes to):
- * every node of one key is on one list, the one enqueue would put it on
- * now (a key below the ring's time never leaves the late list, a key at
- * or past it never enters it).  In the ring, a slot holds one tick: the
- * nodes of that tick (at Tg = 1, of @key); else the late list, or one
- * level slot (the keys of its span).
+ * find: @key exactly, at any granularity, in FIFO order.  O(the list
+ * @key's tick routes to): every node of one key is on the list enqueue
+ * would put it on now (a key below the time never leaves the late list,
+ * one at or past it never enters it): a ring slot (one tick: at Tg = 1,
+ * one key), the late list, or a level slot (the keys of its span).
  */
 static inline struct sq_tring_node *
 sq_tring_find(const struct sq_tring *q, uint64_t key,
@@ -1167,10 +1098,9 @@ sq_tring_find(const struct sq_tring *q, uint64_t key,
 	return NULL;
 }
 
-/* requeue: @n ends after every other node with its new tick; O(1) in
- * place, when @n stays in its ring slot or the late list and is already
- * its tail, otherwise as dequeue + enqueue.  The ring's time does not
- * move. */
+/* requeue: @n ends after every other node of its new tick; O(1) in place
+ * when @n stays in its ring slot or the late list and is already its
+ * tail, else dequeue + enqueue; time does not move */
 static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 				    uint64_t key)
 {
@@ -1215,23 +1145,31 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
 /*
  * Needed by: a far (level) slot whose first node is dequeued or requeued
  * again and again before time reaches it, while enqueues land anywhere
- * inside its ticks (tests/cost.c, "far: cancel the first").
+ * inside its ticks (tests/cost.c, "far: cancel the first").  Entered
+ * through one call: sq_tring__lv_first() finds the slot's cached minimum
+ * lost and calls sq_tring__lost_min(), at the end of this section.
  *
- * Entered through one call: sq_tring__lv_first() finds the slot's cached
- * minimum lost (its node left before time reached the slot) and calls
- * sq_tring__lost_min(), at the end of this section.  A slot in tick order
- * (lv_mixed clear: every enqueue at or above the tail or below the head,
- * as timers armed by an advancing clock come) gives its head at once; a
- * mixed one is walked and, past SQ_TRING__WALK_MAX nodes, put in order
- * (two runs merged, more radix-sorted: O(its nodes)), so the dequeues that
- * follow take its head.  The second time, the slot goes "in runs": an
- * enqueue strictly inside its ticks starts a run, runs merge by rank (the
- * logarithmic method, sq_tring__run_add()), and its first is the smallest
- * run head, so dequeueing the first again and again costs O(log n)
- * amortised, not a walk.  Until the slot empties or cascades, two guarded
- * calls keep its runs whole: sq_tring__lv_put() calls sq_tring__run_add()
- * for an enqueue below its tail, sq_tring__remove_level() calls
- * sq_tring__run_drop() when a run head leaves.
+ * A slot whose lv_mixed bit is clear is in tick order, its head its first:
+ * every enqueue came at or above its tail (lv_hi tells, without reading
+ * the tail, a cache miss at large n) or below its head, as timers armed
+ * by an advancing clock come.  A mixed one is walked and, past
+ * SQ_TRING__WALK_MAX nodes, put in order (two runs merged, more radix-
+ * sorted: O(its nodes)), so the dequeues that follow take its head.  Most
+ * slots are put in order once, just before time reaches them; the second
+ * time (lv_sorted) a slot of m nodes goes "in runs", one run of rank
+ * log2(m): its list is runs in tick order, oldest first, their ranks the
+ * bits of lv_runs, highest first, each run's head linked to the previous
+ * one's (the first to the last).  An enqueue below the tail starts a run
+ * of rank 0, and the ranks count in binary (Bentley and Saxe's logarithmic
+ * method): the last two runs of one rank merge into one of the next.  A
+ * node takes part in at most one merge a rank, and there are at most log2
+ * of the enqueues ranks, so an enqueue is O(log n) amortised, and the
+ * first, the smallest run head, is found in O(log n) without a walk.
+ * Merges are stable and join neighbours: list order stays (re)queue order
+ * among equal ticks (invariant 4).  Until the slot empties or cascades,
+ * sq_tring__lv_put() calls sq_tring__run_add() for an enqueue below its
+ * tail, and sq_tring__remove_level() sq_tring__run_drop() when a run head
+ * leaves.
  */
 
 /* A mixed level slot of more nodes than this is put back in tick order
@@ -1354,21 +1292,8 @@ SQ__INLINE void sq_tring__set_run_link(struct sq_tring_node *n,
 	n->tr_tag = (uintptr_t)(const void *)link | SQ_TRING__LEVEL;
 }
 
-/*
- * A slot in runs: what bounds the dequeue of its first node when enqueues
- * keep landing inside its ticks.  Its list is a sequence of
- * runs in tick order (a slot of m nodes put in order a second time enters
- * as one run of rank log2(m)); an enqueue below the tail starts a run of
- * rank 0, and the ranks count in binary (Bentley and Saxe's logarithmic
- * method): two last runs of one rank merge into one of the next.  A node
- * takes part in at most one merge per rank, and there are at most log2 of
- * the enqueues ranks, so an enqueue is O(log n) amortised, and the slot's
- * first node, the smallest run head, is found in O(log n) without a walk.
- * Runs stay in age order (merges are stable and join neighbours), so list
- * order is still (re)queue order among equal ticks (invariant 4).
- *
- * @n, appended to slot @d's list in runs and below its tail, starts a run.
- */
+/* @n, appended to slot @d in runs below its tail, starts a run of rank 0;
+ * each carry merges the last two runs. */
 SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
 				struct sq_tring__level *lv, unsigned d,
 				struct sq_tring_node *n)
