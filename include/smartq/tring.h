@@ -107,23 +107,14 @@
 #ifndef SQ_TRING_SLOTS
 #define SQ_TRING_SLOTS 1024
 #endif
-#if (SQ_TRING_SLOTS) == 64
-#define SQ_TRING__LOG2 6
-#elif (SQ_TRING_SLOTS) == 128
-#define SQ_TRING__LOG2 7
-#elif (SQ_TRING_SLOTS) == 256
-#define SQ_TRING__LOG2 8
-#elif (SQ_TRING_SLOTS) == 512
-#define SQ_TRING__LOG2 9
-#elif (SQ_TRING_SLOTS) == 1024
-#define SQ_TRING__LOG2 10
-#elif (SQ_TRING_SLOTS) == 2048
-#define SQ_TRING__LOG2 11
-#elif (SQ_TRING_SLOTS) == 4096
-#define SQ_TRING__LOG2 12
-#else
+#if (SQ_TRING_SLOTS) < 64 || (SQ_TRING_SLOTS) > 4096 || \
+	((SQ_TRING_SLOTS) & ((SQ_TRING_SLOTS) - 1)) != 0
 #error "smartq/tring.h: SQ_TRING_SLOTS must be a power of two from 64 to 4096"
 #endif
+#define SQ_TRING__LOG2 (6 + ((SQ_TRING_SLOTS) > 64) + \
+	((SQ_TRING_SLOTS) > 128) + ((SQ_TRING_SLOTS) > 256) + \
+	((SQ_TRING_SLOTS) > 512) + ((SQ_TRING_SLOTS) > 1024) + \
+	((SQ_TRING_SLOTS) > 2048))
 
 #ifndef SQ_TRING_LEVEL_BITS
 #define SQ_TRING_LEVEL_BITS 4
