@@ -4714,7 +4714,7 @@ SQ__INLINE unsigned sq_tring__digit(uint64_t u, unsigned l)
 	return (unsigned)(u >> (l * SQ_TRING__B)) & (SQ_TRING__LSLOTS - 1);
 }
 
-/* the levels' anchor: the ring's last half ring */
+/* the levels' anchor w */
 SQ__INLINE uint64_t sq_tring__anchor(const struct sq_tring *q)
 {
 	return (q->tr_cur >> SQ_TRING__H) + 1;
@@ -4969,8 +4969,8 @@ SQ__INLINE void sq_tring__remove(struct sq_tring *q, struct sq_tring_node *n)
 
 /* ---- the levels: keys past the ring, the cascade ------------------------ */
 
-/* The fallback's entry, and the two calls that keep a slot's runs (the
- * fallback's section, after the public API). */
+/* The fallbacks' entries and the two calls that keep a slot's runs (their
+ * sections follow the public API). */
 SQ__INLINE struct sq_tring_node *
 sq_tring__lost_min(struct sq_tring *q, struct sq_tring__level *lv, unsigned d);
 SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
@@ -4978,7 +4978,6 @@ SQ__SLOW void sq_tring__run_add(const struct sq_tring *q,
 				struct sq_tring_node *n);
 SQ__SLOW void sq_tring__run_drop(struct sq_tring__level *lv, unsigned d,
 				 struct sq_tring_node *n);
-/* the second fallback's entry (at the end of the file) */
 SQ__SLOW bool sq_tring__due_first(struct sq_tring *q, uint64_t now);
 
 /* Make @n, tick @t, the cached first node of slot @d of @lv. */
@@ -5415,15 +5414,12 @@ static inline struct sq_tring_node *sq_tring_pop_due(struct sq_tring *q,
 }
 
 /*
- * expire: as SQ__EXPIRE's (common.h), without a pop_due() loop's blind
- * spot: at Tg > 1 a tick's nodes are FIFO, not by key, and pop_due()
- * stops at a node of @now's tick not due yet, with due ones behind it;
- * here those are brought to the front of their list (the fallback at the
- * end of the file) and fire too.  Pass @now | (Tg - 1) to fire the whole
- * tick, each early by less than Tg.  Afterwards no queued key is <= @now
- * and the time is where advance(@now) puts it.  O(1) a node fired, plus
- * the cascades; at Tg > 1, a walk of @now's tick's list (the late list's
- * when the time is past @now) each time a node not due stands first.
+ * expire: as SQ__EXPIRE's (common.h), and it also fires the due nodes a
+ * pop_due() loop would miss behind one not due (the last fallback says
+ * when); pass @now | (Tg - 1) to fire the whole tick, each early by less
+ * than Tg.  Afterwards no queued key is <= @now and the time is where
+ * advance(@now) puts it.  O(1) a node fired, plus the cascades and, at
+ * Tg > 1, a walk of that list each time a node not due stands first.
  */
 static inline size_t sq_tring_expire(struct sq_tring *q, uint64_t now,
 				     void (*fn)(struct sq_tring_node *, void *),
@@ -5887,13 +5883,12 @@ sq_tring__lost_min(struct sq_tring *q, struct sq_tring__level *lv, unsigned d)
  * @now's tick but past @now while due nodes of that tick stand behind it
  * (a tick's list is FIFO, not by key), or is a late node past @now (the
  * ring's time is past @now: only late nodes can be due).  Entered through
- * one call, sq_tring__due_first(): the list is walked once and its due
- * nodes put before the others, each part in its order, so that they pop
- * first.  After the expiry only the part not due is left, in its order.
+ * one call, sq_tring__due_first(), which puts the list's due nodes before
+ * the others, each part in its order, so that they pop first.
  */
 
-/* Split the list at *@head into its nodes with keys <= @now, first, and
- * the rest, each in list order; true if the first part is not empty. */
+/* Split the list at *@head into its nodes with keys <= @now, then the
+ * rest; true if the first part is not empty. */
 SQ__SLOW bool sq_tring__due_front(struct sq_tring_node **head, uint64_t now)
 {
 	struct sq_tring_node *h = *head, *n = h, *next, *dt, *rt;
@@ -5921,9 +5916,8 @@ SQ__SLOW bool sq_tring__due_front(struct sq_tring_node **head, uint64_t now)
 	return true;
 }
 
-/* The first node is past @now: bring the due nodes of its list (the late
- * list, or the ring slot of @now's tick) to the front and make the first
- * of them the first node; false when none is due. */
+/* The first node is past @now: the first due node of its list (the late
+ * list, or @now's tick's ring slot) made first; false when none is due. */
 SQ__SLOW bool sq_tring__due_first(struct sq_tring *q, uint64_t now)
 {
 	uint64_t t = now >> q->tr_shift;
