@@ -789,8 +789,7 @@ static inline void sq_tring_init(struct sq_tring *q)
 	(void)sq_tring_init_geom(q, 0, 0);
 }
 
-/* init_at: granularity 1, the ring's time starts at @now, and keys below
- * it are late; O(Ns + K * 2^B) */
+/* init_at: granularity 1, time @now (keys below are late); O(Ns + K * 2^B) */
 static inline void sq_tring_init_at(struct sq_tring *q, uint64_t now)
 {
 	(void)sq_tring_init_geom(q, 0, now);
@@ -819,8 +818,7 @@ static inline size_t sq_tring_count(const struct sq_tring *q)
 	return q->tr_count;
 }
 
-/* time: the current tick times Tg (keys below it are late); it moves
- * only forward, in pop(), advance(), pop_due() and expire() */
+/* time: the current tick times Tg; keys below it are late */
 static inline uint64_t sq_tring_time(const struct sq_tring *q)
 {
 	return q->tr_cur << q->tr_shift;
@@ -1159,9 +1157,8 @@ static inline bool sq_tring_requeue(struct sq_tring *q, struct sq_tring_node *n,
  * leaves.
  */
 
-/* A mixed level slot of more nodes than this is put back in tick order
- * when its lost minimum is next needed; a shorter one is only walked: the
- * walk is O(1) then, and cheaper than a sort. */
+/* A mixed slot longer than this is put in order when its minimum is next
+ * needed; a shorter one is only walked: O(1), and cheaper than a sort. */
 #define SQ_TRING__WALK_MAX 32u
 /* The sort's digit: 16 buckets, 2 * 16 pointers on the stack. */
 #define SQ_TRING__SORT_BITS 4u
@@ -1357,9 +1354,8 @@ SQ__SLOW void sq_tring__run_drop(struct sq_tring__level *lv, unsigned d,
 	lv->lv_runs[d] &= ~(r & (~r + 1));
 }
 
-/* The first node of mixed slot @d of @lv, by a walk, and cached; past
- * SQ_TRING__WALK_MAX nodes the slot is put in order too, and the second
- * time in runs (the top of this section). */
+/* The first node of mixed slot @d of @lv, by a walk, and cached; a long
+ * slot is put in order too, the second time in runs. */
 SQ__SLOW struct sq_tring_node *sq_tring__lv_walk(struct sq_tring *q,
 						struct sq_tring__level *lv,
 						unsigned d)
@@ -1407,9 +1403,7 @@ SQ__SLOW struct sq_tring_node *sq_tring__lv_walk(struct sq_tring *q,
 }
 
 /* The fallback's entry: the first node of slot @d of @lv, whose cached
- * minimum is lost, found and cached again.  A slot in runs gives the
- * smallest run head; one in tick order, its head; a mixed one is walked
- * (and put in order when long). */
+ * minimum is lost, found and cached again. */
 SQ__INLINE struct sq_tring_node *
 sq_tring__lost_min(struct sq_tring *q, struct sq_tring__level *lv, unsigned d)
 {
