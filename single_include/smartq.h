@@ -5292,9 +5292,8 @@ static inline uint64_t sq_tring_key(const struct sq_tring_node *n)
 	return n->key;
 }
 
-/* enqueue: @n goes after every node queued with its tick (after every
- * late node, when @key is late); O(1) at any distance.  The ring's time
- * does not move. */
+/* enqueue: @n goes after every node of its tick (every late node, when
+ * @key is late); O(1) at any distance; time does not move */
 static inline bool sq_tring_enqueue(struct sq_tring *q, struct sq_tring_node *n,
 				    uint64_t key)
 {
@@ -5936,9 +5935,8 @@ SQ__SLOW bool sq_tring__due_first(struct sq_tring *q, uint64_t now)
 
 /* Walk the list at @h, whose nodes must carry @tag (with a run link only
  * if @runs; in a ring or level slot, sit in slot @s of level @l): links,
- * tags, places; count them
- * into *@seen; *@best gets its first node (smallest tick, earliest).
- * @who names the caller. */
+ * tags, places; count them into *@seen; *@best gets its first node
+ * (smallest tick, earliest).  @who names the caller. */
 static inline int sq_tring__check_list(const struct sq_tring *q,
 				       const struct sq_tring_node *h,
 				       uintptr_t tag, bool runs,
