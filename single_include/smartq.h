@@ -1173,10 +1173,9 @@ SQ__INLINE void sq_rb__replace_child(struct sq_rb *q,
  * A tree that keeps in each node a summary of its subtree (rb_elig.h: the
  * smallest eligibility value in it) hears of every change of shape
  * through hooks, as with the kernel's rbtree_augmented.h.  The bodies
- * that change shape take them as arguments (the *_aug functions) and the
- * plain tree passes NULL: those bodies are always inlined, the hooks are
- * constants at every call, and every test of them folds away, so the
- * plain tree's code is what it was without them.
+ * that change shape take them as an argument (@aug, @rot) and the plain
+ * tree passes NULL: those bodies are always inlined, the hooks are
+ * constants at every call, and every test of them folds away.
  *
  * sq_rb__rotated_fn(old, top): a rotation lifted @top above @old, whose
  * new children are linked.  top's subtree holds what old's held, so top
@@ -1507,8 +1506,8 @@ SQ__INLINE void sq_rb__erase_propagate(struct sq_rb__link *y,
 }
 
 /* @aug: the hooks of an augmented tree, NULL for the plain one. */
-SQ__INLINE void sq_rb__erase_aug(struct sq_rb *q, struct sq_rb__link *n,
-				 const struct sq_rb__aug *aug)
+SQ__INLINE void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n,
+			     const struct sq_rb__aug *aug)
 {
 	struct sq_rb__link *left = n->rb_left, *right = n->rb_right;
 	struct sq_rb__link *parent, *short_parent, *y, *c;
@@ -1562,11 +1561,6 @@ SQ__INLINE void sq_rb__erase_aug(struct sq_rb *q, struct sq_rb__link *n,
 			sq_rb__erase_fixup_with(q, short_parent,
 						short_parent == y, aug);
 	}
-}
-
-static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n)
-{
-	sq_rb__erase_aug(q, n, NULL);
 }
 
 /* The node after the cached leftmost @n, in O(1): n has no left child, so
@@ -1641,9 +1635,9 @@ SQ__INLINE struct sq_rb__link *sq_rb__prev(const struct sq_rb__link *n)
  * lands after every node equal to it; the node stays leftmost only if the
  * descent never turned right.  True if @n is now the first.
  */
-SQ__INLINE bool sq_rb__insert_aug(struct sq_rb *q, struct sq_rb__link *n,
-				  uint64_t key, sq_rb__tie_fn tie,
-				  const struct sq_rb__aug *aug)
+SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
+			      uint64_t key, sq_rb__tie_fn tie,
+			      const struct sq_rb__aug *aug)
 {
 	struct sq_rb__link *cur = q->rb_root, *parent = NULL;
 	bool leftmost, went_left = false;
@@ -1701,32 +1695,21 @@ SQ__INLINE bool sq_rb__insert_aug(struct sq_rb *q, struct sq_rb__link *n,
 	return leftmost;
 }
 
-SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
-			      uint64_t key, sq_rb__tie_fn tie)
-{
-	return sq_rb__insert_aug(q, n, key, tie, NULL);
-}
-
 /* Unlink queued link @n and mark it unlinked (common.h: __remove). */
-SQ__INLINE void sq_rb__remove_aug(struct sq_rb *q, struct sq_rb__link *n,
-				  const struct sq_rb__aug *aug)
+SQ__INLINE void sq_rb__remove(struct sq_rb *q, struct sq_rb__link *n,
+			      const struct sq_rb__aug *aug)
 {
 	if (q->rb_leftmost == n)
 		q->rb_leftmost = sq_rb__after_leftmost(n);
-	sq_rb__erase_aug(q, n, aug);
+	sq_rb__erase(q, n, aug);
 	q->rb_count--;
 	sq_rb__unlink(n);
 }
 
-SQ__INLINE void sq_rb__remove(struct sq_rb *q, struct sq_rb__link *n)
-{
-	sq_rb__remove_aug(q, n, NULL);
-}
-
 /* Unlink and return the first link, NULL if empty; its own words are
  * left as they were. */
-SQ__INLINE struct sq_rb__link *sq_rb__pop_aug(struct sq_rb *q,
-					     const struct sq_rb__aug *aug)
+SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q,
+					  const struct sq_rb__aug *aug)
 {
 	struct sq_rb__link *n = q->rb_leftmost, *parent, *c;
 	uintptr_t pc;
@@ -1762,17 +1745,12 @@ SQ__INLINE struct sq_rb__link *sq_rb__pop_aug(struct sq_rb *q,
 	return n;
 }
 
-SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q)
-{
-	return sq_rb__pop_aug(q, NULL);
-}
-
 /* Give queued link @l the key @key (sq_rb_requeue()); @tie as in
- * sq_rb__insert_aug(); @aug: the hooks of an augmented tree, NULL for the
+ * sq_rb__insert(); @aug: the hooks of an augmented tree, NULL for the
  * plain one.  A key rewritten in place changes no subtree's summary. */
-SQ__INLINE bool sq_rb__requeue_aug(struct sq_rb *q, struct sq_rb__link *l,
-				   uint64_t key, sq_rb__tie_fn tie,
-				   const struct sq_rb__aug *aug)
+SQ__INLINE bool sq_rb__requeue(struct sq_rb *q, struct sq_rb__link *l,
+			       uint64_t key, sq_rb__tie_fn tie,
+			       const struct sq_rb__aug *aug)
 {
 	const struct sq_rb__link *nb;
 	bool was_first = q->rb_leftmost == l;
@@ -1791,8 +1769,8 @@ SQ__INLINE bool sq_rb__requeue_aug(struct sq_rb *q, struct sq_rb__link *l,
 			return changed;
 		}
 	}
-	sq_rb__remove_aug(q, l, aug);
-	return sq_rb__insert_aug(q, l, key, tie, aug) || was_first;
+	sq_rb__remove(q, l, aug);
+	return sq_rb__insert(q, l, key, tie, aug) || was_first;
 }
 
 /* ---- public API: the verbs are documented once, in common.h ------------- */
@@ -1880,7 +1858,7 @@ SQ__INLINE bool sq_rb__tie_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				   const char *who)
 {
 	SQ__MISUSE(sq_rb_queued(n), who, "node is already queued");
-	return sq_rb__insert(q, &n->rb_link, key, tie);
+	return sq_rb__insert(q, &n->rb_link, key, tie, NULL);
 }
 
 /* dequeue: O(log n), at most three rotations (SQ_DEBUG adds a walk to
@@ -1893,7 +1871,7 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 	(void)tie;	/* removal never compares */
 	SQ__MISUSE(!sq_rb_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_rb__on(q, &n->rb_link), who, "node is on another queue");
-	sq_rb__remove(q, &n->rb_link);
+	sq_rb__remove(q, &n->rb_link, NULL);
 	return was_first;
 }
 
@@ -1908,7 +1886,7 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
  * is found in O(1) (sq_rb__after_leftmost()) */
 static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 {
-	struct sq_rb__link *n = sq_rb__pop(q);
+	struct sq_rb__link *n = sq_rb__pop(q, NULL);
 
 	if (SQ__UNLIKELY(!n))
 		return NULL;
@@ -2070,9 +2048,9 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 
 	/* an idle node is armed */
 	if (!sq_rb_queued(n))
-		return sq_rb__insert(q, l, key, tie);
+		return sq_rb__insert(q, l, key, tie, NULL);
 	SQ__MISUSE(!sq_rb__on(q, l), who, "node is on another queue");
-	return sq_rb__requeue_aug(q, l, key, tie, NULL);
+	return sq_rb__requeue(q, l, key, tie, NULL);
 }
 
 /* check: properties (1)-(8), (6) in the order of sq_rb__before() of a
@@ -2396,10 +2374,7 @@ SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
  *
  * As in rbtree.h: a tree that keeps in each node a summary of its subtree
  * (gavl_elig.h: the smallest eligibility value in it) hears of every
- * change of shape through hooks.  The bodies that change shape take them
- * (the *_aug functions) and the plain tree passes NULL: those bodies are
- * always inlined, the hooks are constants at every call, and every test
- * of them folds away.
+ * change of shape through hooks (@aug, @rot), NULL for the plain tree.
  *
  * sq_gavl__rotated_fn(old, top): a rotation lifted @top above @old, whose
  * new children are linked: top takes old's summary, old's is recomputed.
@@ -2639,11 +2614,10 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
  * two sides agree: the rotation's one mispredictable test waits on no
  * load at all.
  */
-SQ__INLINE void sq_gavl__insert_fixup_aug(struct sq_gavl *q,
-					  struct sq_gavl_node *p,
-					  struct sq_gavl_node *g,
-					  struct sq_gavl_node *gg, int d,
-					  const struct sq_gavl__aug *aug)
+SQ__INLINE void sq_gavl__insert_fixup(struct sq_gavl *q, struct sq_gavl_node *p,
+				      struct sq_gavl_node *g,
+				      struct sq_gavl_node *gg, int d,
+				      const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *n;
 	int b = p->gv_balance, dy;
@@ -2678,14 +2652,6 @@ SQ__INLINE void sq_gavl__insert_fixup_aug(struct sq_gavl *q,
 							       dy);
 }
 
-static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
-					 struct sq_gavl_node *p,
-					 struct sq_gavl_node *g,
-					 struct sq_gavl_node *gg, int d)
-{
-	sq_gavl__insert_fixup_aug(q, p, g, gg, d, NULL);
-}
-
 /*
  * sq_gavl__erase_fixup - retrace after the @left (or right) subtree of @p
  * lost one level
@@ -2693,9 +2659,9 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
  * Walk up while the subtree got lower.  A rotation that leaves the subtree
  * as high as before (its lifted child was balanced) ends the walk.
  */
-SQ__INLINE void sq_gavl__erase_fixup_aug(struct sq_gavl *q,
-					 struct sq_gavl_node *p, bool left,
-					 const struct sq_gavl__aug *aug)
+SQ__INLINE void sq_gavl__erase_fixup(struct sq_gavl *q, struct sq_gavl_node *p,
+				     bool left,
+				     const struct sq_gavl__aug *aug)
 {
 	while (p) {
 		SQ__STEP(1);
@@ -2732,12 +2698,6 @@ SQ__INLINE void sq_gavl__erase_fixup_aug(struct sq_gavl *q,
 	}
 }
 
-static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
-					struct sq_gavl_node *p, bool left)
-{
-	sq_gavl__erase_fixup_aug(q, p, left, NULL);
-}
-
 /* Leftmost node of the non-empty subtree @n. */
 SQ__INLINE struct sq_gavl_node *sq_gavl__leftmost(struct sq_gavl_node *n)
 {
@@ -2759,9 +2719,8 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__leftmost(struct sq_gavl_node *n)
  * walk ends.  No rotation, no key compare.  The new first node is the
  * leftmost of R, or f's parent when R is empty.
  */
-SQ__INLINE void sq_gavl__cut_first_aug(struct sq_gavl *q,
-				       struct sq_gavl_node *f,
-				       const struct sq_gavl__aug *aug)
+SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f,
+				   const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *p = f->gv_parent, *r = f->gv_right;
 	struct sq_gavl_node *w = r ? r : f, *first = r ? r : p, *c;
@@ -2811,11 +2770,6 @@ SQ__INLINE void sq_gavl__cut_first_aug(struct sq_gavl *q,
 	}
 }
 
-SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
-{
-	sq_gavl__cut_first_aug(q, f, NULL);
-}
-
 /*
  * sq_gavl__erase - unlink @n, which is not the first node, and rebalance
  *
@@ -2825,8 +2779,8 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
  * right child; s takes @n's links and balance.  Then retrace as an AVL
  * tree from the place that lost a level.
  */
-SQ__INLINE void sq_gavl__erase_aug(struct sq_gavl *q, struct sq_gavl_node *n,
-				   const struct sq_gavl__aug *aug)
+SQ__INLINE void sq_gavl__erase(struct sq_gavl *q, struct sq_gavl_node *n,
+			       const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *p = n->gv_parent;
 	struct sq_gavl_node *l = n->gv_left, *r = n->gv_right;
@@ -2841,7 +2795,7 @@ SQ__INLINE void sq_gavl__erase_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 		/* c's subtree is whole: the loss is from p up */
 		if (aug)
 			aug->propagate(p, NULL);
-		sq_gavl__erase_fixup_aug(q, p, left, aug);
+		sq_gavl__erase_fixup(q, p, left, aug);
 		return;
 	}
 
@@ -2854,7 +2808,7 @@ SQ__INLINE void sq_gavl__erase_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 		sq_gavl__replace_child(q, p, n, r);
 		if (aug)	/* r in n's place: from r up */
 			aug->propagate(r, NULL);
-		sq_gavl__erase_fixup_aug(q, r, false, aug);
+		sq_gavl__erase_fixup(q, r, false, aug);
 	} else {
 		struct sq_gavl_node *s = sq_gavl__leftmost(r);
 		struct sq_gavl_node *sp = s->gv_parent, *sr = s->gv_right;
@@ -2873,13 +2827,8 @@ SQ__INLINE void sq_gavl__erase_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 			aug->propagate(sp, s);
 			aug->propagate(s, NULL);
 		}
-		sq_gavl__erase_fixup_aug(q, sp, true, aug);
+		sq_gavl__erase_fixup(q, sp, true, aug);
 	}
-}
-
-static inline void sq_gavl__erase(struct sq_gavl *q, struct sq_gavl_node *n)
-{
-	sq_gavl__erase_aug(q, n, NULL);
 }
 
 /* Mark @n not queued; under SQ_DEBUG poison its dead links. */
@@ -2977,9 +2926,9 @@ static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 /* The compare: descend, link @n as a leaf, retrace, in the order of @tie
  * among equal keys (NULL: FIFO); @aug: the hooks of an augmented tree,
  * NULL for the plain one.  No misuse check. */
-SQ__INLINE bool sq_gavl__insert_aug(struct sq_gavl *q, struct sq_gavl_node *n,
-				    uint64_t key, sq_gavl__tie_fn tie,
-				    const struct sq_gavl__aug *aug)
+SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
+				uint64_t key, sq_gavl__tie_fn tie,
+				const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *parent = NULL, *gp = NULL, *ggp = NULL;
 	struct sq_gavl_node *cur = q->gv_root;
@@ -3033,8 +2982,8 @@ SQ__INLINE bool sq_gavl__insert_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 		leftmost = parent == q->gv_first && left;
 		if (aug)	/* a leaf's summary is its own */
 			aug->propagate(n, NULL);
-		sq_gavl__insert_fixup_aug(q, parent, gp, ggp,
-					  2 * (int)left - 1, aug);
+		sq_gavl__insert_fixup(q, parent, gp, ggp, 2 * (int)left - 1,
+				      aug);
 	}
 	q->gv_count++;
 	if (leftmost)
@@ -3042,27 +2991,16 @@ SQ__INLINE bool sq_gavl__insert_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 	return leftmost;
 }
 
-SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
-				uint64_t key, sq_gavl__tie_fn tie)
-{
-	return sq_gavl__insert_aug(q, n, key, tie, NULL);
-}
-
 /* Remove @n: cut it when it is first, else erase with rebalancing. */
-SQ__INLINE void sq_gavl__remove_aug(struct sq_gavl *q, struct sq_gavl_node *n,
-				    const struct sq_gavl__aug *aug)
+SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n,
+				const struct sq_gavl__aug *aug)
 {
 	if (n == q->gv_first)
-		sq_gavl__cut_first_aug(q, n, aug);
+		sq_gavl__cut_first(q, n, aug);
 	else
-		sq_gavl__erase_aug(q, n, aug);
+		sq_gavl__erase(q, n, aug);
 	q->gv_count--;
 	sq_gavl__unlink(n);
-}
-
-SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n)
-{
-	sq_gavl__remove_aug(q, n, NULL);
 }
 
 #ifdef SQ_DEBUG
@@ -3091,7 +3029,7 @@ SQ__INLINE bool sq_gavl__tie_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				     const char *who)
 {
 	SQ__MISUSE(sq_gavl_queued(n), who, "node is already queued");
-	return sq_gavl__insert(q, n, key, tie);
+	return sq_gavl__insert(q, n, key, tie, NULL);
 }
 
 /* dequeue: O(log n); the first node is cut without rotations, as pop
@@ -3105,7 +3043,7 @@ SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	(void)tie;	/* removal never compares */
 	SQ__MISUSE(!sq_gavl_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
-	sq_gavl__remove(q, n);
+	sq_gavl__remove(q, n, NULL);
 	return was_first;
 }
 
@@ -3125,7 +3063,7 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 
 	if (!f)
 		return NULL;
-	sq_gavl__cut_first(q, f);
+	sq_gavl__cut_first(q, f, NULL);
 	q->gv_count--;
 	sq_gavl__unlink(f);
 	return f;
@@ -3222,11 +3160,11 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 }
 
 /* Give queued node @n the key @key (sq_gavl_requeue()); @tie as in
- * sq_gavl__insert_aug(); @aug: the hooks of an augmented tree, NULL for
+ * sq_gavl__insert(); @aug: the hooks of an augmented tree, NULL for
  * the plain one.  A key rewritten in place changes no subtree's summary. */
-SQ__INLINE bool sq_gavl__requeue_aug(struct sq_gavl *q, struct sq_gavl_node *n,
-				     uint64_t key, sq_gavl__tie_fn tie,
-				     const struct sq_gavl__aug *aug)
+SQ__INLINE bool sq_gavl__requeue(struct sq_gavl *q, struct sq_gavl_node *n,
+				 uint64_t key, sq_gavl__tie_fn tie,
+				 const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *prev = sq_gavl_prev(n), *next, *first;
 	uint64_t first_key;
@@ -3244,8 +3182,8 @@ SQ__INLINE bool sq_gavl__requeue_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 	}
 	first = q->gv_first;
 	first_key = first->key;
-	sq_gavl__remove_aug(q, n, aug);
-	sq_gavl__insert_aug(q, n, key, tie, aug);
+	sq_gavl__remove(q, n, aug);
+	sq_gavl__insert(q, n, key, tie, aug);
 	return q->gv_first != first || q->gv_first->key != first_key;
 }
 
@@ -3258,9 +3196,9 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 {
 	/* an idle node is armed */
 	if (!sq_gavl_queued(n))
-		return sq_gavl__insert(q, n, key, tie);
+		return sq_gavl__insert(q, n, key, tie, NULL);
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
-	return sq_gavl__requeue_aug(q, n, key, tie, NULL);
+	return sq_gavl__requeue(q, n, key, tie, NULL);
 }
 
 /* H(n): the largest height of an AVL tree with @n nodes. */
@@ -8330,8 +8268,8 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
  * @prev(l), its parent sq_K__parent(), which the kind's header writes
  * first (only it knows where a parent pointer hides); @num is the number
  * it gives (A).  It defines sq_K__node(l), the node of link @l; the table
- * sq_K__tree; and the rotated and propagate hooks the tree's *_aug bodies
- * take, typed for @L.
+ * sq_K__tree; and the rotated and propagate hooks the tree's bodies take,
+ * typed for @L.
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): L is a type, the rest names */
 #define SQ__ELIG_TREE(K, L, link, left, right, next, prev, min, num)	\
@@ -8457,8 +8395,8 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 					 struct sq_##K##_node *n,	\
 					 uint64_t key)			\
 	{								\
-		return sq_##T##__insert_aug(&q->tree, &n->link, key, NULL, \
-					    &sq_##K##__aug);		\
+		return sq_##T##__insert(&q->tree, &n->link, key, NULL,	\
+					&sq_##K##__aug);		\
 	}								\
 	static inline bool sq_##K##_enqueue(struct sq_##K *q,		\
 					    struct sq_##K##_node *n,	\
@@ -8477,7 +8415,7 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 			   "node is not queued");			\
 		SQ__MISUSE(!sq_##T##__on(&q->tree, &n->link),		\
 			   "sq_" #K "_dequeue", "node is on another queue"); \
-		sq_##T##__remove_aug(&q->tree, &n->link, &sq_##K##__aug); \
+		sq_##T##__remove(&q->tree, &n->link, &sq_##K##__aug); \
 		return was_first;					\
 	}								\
 	static inline struct sq_##K##_node *				\
@@ -8496,8 +8434,8 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 			return sq_##K##__insert(q, n, key);		\
 		SQ__MISUSE(!sq_##T##__on(&q->tree, &n->link),		\
 			   "sq_" #K "_requeue", "node is on another queue"); \
-		return sq_##T##__requeue_aug(&q->tree, &n->link, key, NULL, \
-					     &sq_##K##__aug);		\
+		return sq_##T##__requeue(&q->tree, &n->link, key, NULL, \
+					 &sq_##K##__aug);		\
 	}								\
 	/* the user's function of visit_until or find, for the tree's	\
 	 * link-level walk and find */					\
@@ -8641,7 +8579,7 @@ static inline uint64_t sq_erb_key(const struct sq_erb_node *n)
 /* pop: the first node, eligible or not; O(log n) */
 static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
 {
-	struct sq_rb__link *l = sq_rb__pop_aug(&q->erb_tree, &sq_erb__aug);
+	struct sq_rb__link *l = sq_rb__pop(&q->erb_tree, &sq_erb__aug);
 
 	if (SQ__UNLIKELY(!l))
 		return NULL;
@@ -8777,7 +8715,7 @@ static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
 
 	if (!f)
 		return NULL;
-	sq_gavl__remove_aug(&q->eg_tree, f, &sq_egavl__aug);
+	sq_gavl__remove(&q->eg_tree, f, &sq_egavl__aug);
 	return sq_egavl__node(f);
 }
 

@@ -214,8 +214,8 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
  * @prev(l), its parent sq_K__parent(), which the kind's header writes
  * first (only it knows where a parent pointer hides); @num is the number
  * it gives (A).  It defines sq_K__node(l), the node of link @l; the table
- * sq_K__tree; and the rotated and propagate hooks the tree's *_aug bodies
- * take, typed for @L.
+ * sq_K__tree; and the rotated and propagate hooks the tree's bodies take,
+ * typed for @L.
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): L is a type, the rest names */
 #define SQ__ELIG_TREE(K, L, link, left, right, next, prev, min, num)	\
@@ -341,8 +341,8 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 					 struct sq_##K##_node *n,	\
 					 uint64_t key)			\
 	{								\
-		return sq_##T##__insert_aug(&q->tree, &n->link, key, NULL, \
-					    &sq_##K##__aug);		\
+		return sq_##T##__insert(&q->tree, &n->link, key, NULL,	\
+					&sq_##K##__aug);		\
 	}								\
 	static inline bool sq_##K##_enqueue(struct sq_##K *q,		\
 					    struct sq_##K##_node *n,	\
@@ -361,7 +361,7 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 			   "node is not queued");			\
 		SQ__MISUSE(!sq_##T##__on(&q->tree, &n->link),		\
 			   "sq_" #K "_dequeue", "node is on another queue"); \
-		sq_##T##__remove_aug(&q->tree, &n->link, &sq_##K##__aug); \
+		sq_##T##__remove(&q->tree, &n->link, &sq_##K##__aug); \
 		return was_first;					\
 	}								\
 	static inline struct sq_##K##_node *				\
@@ -380,8 +380,8 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
 			return sq_##K##__insert(q, n, key);		\
 		SQ__MISUSE(!sq_##T##__on(&q->tree, &n->link),		\
 			   "sq_" #K "_requeue", "node is on another queue"); \
-		return sq_##T##__requeue_aug(&q->tree, &n->link, key, NULL, \
-					     &sq_##K##__aug);		\
+		return sq_##T##__requeue(&q->tree, &n->link, key, NULL, \
+					 &sq_##K##__aug);		\
 	}								\
 	/* the user's function of visit_until or find, for the tree's	\
 	 * link-level walk and find */					\

@@ -193,10 +193,7 @@ SQ__INLINE void sq_gavl__replace_child(struct sq_gavl *q,
  *
  * As in rbtree.h: a tree that keeps in each node a summary of its subtree
  * (gavl_elig.h: the smallest eligibility value in it) hears of every
- * change of shape through hooks.  The bodies that change shape take them
- * (the *_aug functions) and the plain tree passes NULL: those bodies are
- * always inlined, the hooks are constants at every call, and every test
- * of them folds away.
+ * change of shape through hooks (@aug, @rot), NULL for the plain tree.
  *
  * sq_gavl__rotated_fn(old, top): a rotation lifted @top above @old, whose
  * new children are linked: top takes old's summary, old's is recomputed.
@@ -436,11 +433,10 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
  * two sides agree: the rotation's one mispredictable test waits on no
  * load at all.
  */
-SQ__INLINE void sq_gavl__insert_fixup_aug(struct sq_gavl *q,
-					  struct sq_gavl_node *p,
-					  struct sq_gavl_node *g,
-					  struct sq_gavl_node *gg, int d,
-					  const struct sq_gavl__aug *aug)
+SQ__INLINE void sq_gavl__insert_fixup(struct sq_gavl *q, struct sq_gavl_node *p,
+				      struct sq_gavl_node *g,
+				      struct sq_gavl_node *gg, int d,
+				      const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *n;
 	int b = p->gv_balance, dy;
@@ -475,14 +471,6 @@ SQ__INLINE void sq_gavl__insert_fixup_aug(struct sq_gavl *q,
 							       dy);
 }
 
-static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
-					 struct sq_gavl_node *p,
-					 struct sq_gavl_node *g,
-					 struct sq_gavl_node *gg, int d)
-{
-	sq_gavl__insert_fixup_aug(q, p, g, gg, d, NULL);
-}
-
 /*
  * sq_gavl__erase_fixup - retrace after the @left (or right) subtree of @p
  * lost one level
@@ -490,9 +478,9 @@ static inline void sq_gavl__insert_fixup(struct sq_gavl *q,
  * Walk up while the subtree got lower.  A rotation that leaves the subtree
  * as high as before (its lifted child was balanced) ends the walk.
  */
-SQ__INLINE void sq_gavl__erase_fixup_aug(struct sq_gavl *q,
-					 struct sq_gavl_node *p, bool left,
-					 const struct sq_gavl__aug *aug)
+SQ__INLINE void sq_gavl__erase_fixup(struct sq_gavl *q, struct sq_gavl_node *p,
+				     bool left,
+				     const struct sq_gavl__aug *aug)
 {
 	while (p) {
 		SQ__STEP(1);
@@ -529,12 +517,6 @@ SQ__INLINE void sq_gavl__erase_fixup_aug(struct sq_gavl *q,
 	}
 }
 
-static inline void sq_gavl__erase_fixup(struct sq_gavl *q,
-					struct sq_gavl_node *p, bool left)
-{
-	sq_gavl__erase_fixup_aug(q, p, left, NULL);
-}
-
 /* Leftmost node of the non-empty subtree @n. */
 SQ__INLINE struct sq_gavl_node *sq_gavl__leftmost(struct sq_gavl_node *n)
 {
@@ -556,9 +538,8 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__leftmost(struct sq_gavl_node *n)
  * walk ends.  No rotation, no key compare.  The new first node is the
  * leftmost of R, or f's parent when R is empty.
  */
-SQ__INLINE void sq_gavl__cut_first_aug(struct sq_gavl *q,
-				       struct sq_gavl_node *f,
-				       const struct sq_gavl__aug *aug)
+SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f,
+				   const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *p = f->gv_parent, *r = f->gv_right;
 	struct sq_gavl_node *w = r ? r : f, *first = r ? r : p, *c;
@@ -608,11 +589,6 @@ SQ__INLINE void sq_gavl__cut_first_aug(struct sq_gavl *q,
 	}
 }
 
-SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
-{
-	sq_gavl__cut_first_aug(q, f, NULL);
-}
-
 /*
  * sq_gavl__erase - unlink @n, which is not the first node, and rebalance
  *
@@ -622,8 +598,8 @@ SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f)
  * right child; s takes @n's links and balance.  Then retrace as an AVL
  * tree from the place that lost a level.
  */
-SQ__INLINE void sq_gavl__erase_aug(struct sq_gavl *q, struct sq_gavl_node *n,
-				   const struct sq_gavl__aug *aug)
+SQ__INLINE void sq_gavl__erase(struct sq_gavl *q, struct sq_gavl_node *n,
+			       const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *p = n->gv_parent;
 	struct sq_gavl_node *l = n->gv_left, *r = n->gv_right;
@@ -638,7 +614,7 @@ SQ__INLINE void sq_gavl__erase_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 		/* c's subtree is whole: the loss is from p up */
 		if (aug)
 			aug->propagate(p, NULL);
-		sq_gavl__erase_fixup_aug(q, p, left, aug);
+		sq_gavl__erase_fixup(q, p, left, aug);
 		return;
 	}
 
@@ -651,7 +627,7 @@ SQ__INLINE void sq_gavl__erase_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 		sq_gavl__replace_child(q, p, n, r);
 		if (aug)	/* r in n's place: from r up */
 			aug->propagate(r, NULL);
-		sq_gavl__erase_fixup_aug(q, r, false, aug);
+		sq_gavl__erase_fixup(q, r, false, aug);
 	} else {
 		struct sq_gavl_node *s = sq_gavl__leftmost(r);
 		struct sq_gavl_node *sp = s->gv_parent, *sr = s->gv_right;
@@ -670,13 +646,8 @@ SQ__INLINE void sq_gavl__erase_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 			aug->propagate(sp, s);
 			aug->propagate(s, NULL);
 		}
-		sq_gavl__erase_fixup_aug(q, sp, true, aug);
+		sq_gavl__erase_fixup(q, sp, true, aug);
 	}
-}
-
-static inline void sq_gavl__erase(struct sq_gavl *q, struct sq_gavl_node *n)
-{
-	sq_gavl__erase_aug(q, n, NULL);
 }
 
 /* Mark @n not queued; under SQ_DEBUG poison its dead links. */
@@ -774,9 +745,9 @@ static inline struct sq_gavl_node *sq_gavl_prev(const struct sq_gavl_node *n)
 /* The compare: descend, link @n as a leaf, retrace, in the order of @tie
  * among equal keys (NULL: FIFO); @aug: the hooks of an augmented tree,
  * NULL for the plain one.  No misuse check. */
-SQ__INLINE bool sq_gavl__insert_aug(struct sq_gavl *q, struct sq_gavl_node *n,
-				    uint64_t key, sq_gavl__tie_fn tie,
-				    const struct sq_gavl__aug *aug)
+SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
+				uint64_t key, sq_gavl__tie_fn tie,
+				const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *parent = NULL, *gp = NULL, *ggp = NULL;
 	struct sq_gavl_node *cur = q->gv_root;
@@ -830,8 +801,8 @@ SQ__INLINE bool sq_gavl__insert_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 		leftmost = parent == q->gv_first && left;
 		if (aug)	/* a leaf's summary is its own */
 			aug->propagate(n, NULL);
-		sq_gavl__insert_fixup_aug(q, parent, gp, ggp,
-					  2 * (int)left - 1, aug);
+		sq_gavl__insert_fixup(q, parent, gp, ggp, 2 * (int)left - 1,
+				      aug);
 	}
 	q->gv_count++;
 	if (leftmost)
@@ -839,27 +810,16 @@ SQ__INLINE bool sq_gavl__insert_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 	return leftmost;
 }
 
-SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
-				uint64_t key, sq_gavl__tie_fn tie)
-{
-	return sq_gavl__insert_aug(q, n, key, tie, NULL);
-}
-
 /* Remove @n: cut it when it is first, else erase with rebalancing. */
-SQ__INLINE void sq_gavl__remove_aug(struct sq_gavl *q, struct sq_gavl_node *n,
-				    const struct sq_gavl__aug *aug)
+SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n,
+				const struct sq_gavl__aug *aug)
 {
 	if (n == q->gv_first)
-		sq_gavl__cut_first_aug(q, n, aug);
+		sq_gavl__cut_first(q, n, aug);
 	else
-		sq_gavl__erase_aug(q, n, aug);
+		sq_gavl__erase(q, n, aug);
 	q->gv_count--;
 	sq_gavl__unlink(n);
-}
-
-SQ__INLINE void sq_gavl__remove(struct sq_gavl *q, struct sq_gavl_node *n)
-{
-	sq_gavl__remove_aug(q, n, NULL);
 }
 
 #ifdef SQ_DEBUG
@@ -888,7 +848,7 @@ SQ__INLINE bool sq_gavl__tie_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				     const char *who)
 {
 	SQ__MISUSE(sq_gavl_queued(n), who, "node is already queued");
-	return sq_gavl__insert(q, n, key, tie);
+	return sq_gavl__insert(q, n, key, tie, NULL);
 }
 
 /* dequeue: O(log n); the first node is cut without rotations, as pop
@@ -902,7 +862,7 @@ SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	(void)tie;	/* removal never compares */
 	SQ__MISUSE(!sq_gavl_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
-	sq_gavl__remove(q, n);
+	sq_gavl__remove(q, n, NULL);
 	return was_first;
 }
 
@@ -922,7 +882,7 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 
 	if (!f)
 		return NULL;
-	sq_gavl__cut_first(q, f);
+	sq_gavl__cut_first(q, f, NULL);
 	q->gv_count--;
 	sq_gavl__unlink(f);
 	return f;
@@ -1019,11 +979,11 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 }
 
 /* Give queued node @n the key @key (sq_gavl_requeue()); @tie as in
- * sq_gavl__insert_aug(); @aug: the hooks of an augmented tree, NULL for
+ * sq_gavl__insert(); @aug: the hooks of an augmented tree, NULL for
  * the plain one.  A key rewritten in place changes no subtree's summary. */
-SQ__INLINE bool sq_gavl__requeue_aug(struct sq_gavl *q, struct sq_gavl_node *n,
-				     uint64_t key, sq_gavl__tie_fn tie,
-				     const struct sq_gavl__aug *aug)
+SQ__INLINE bool sq_gavl__requeue(struct sq_gavl *q, struct sq_gavl_node *n,
+				 uint64_t key, sq_gavl__tie_fn tie,
+				 const struct sq_gavl__aug *aug)
 {
 	struct sq_gavl_node *prev = sq_gavl_prev(n), *next, *first;
 	uint64_t first_key;
@@ -1041,8 +1001,8 @@ SQ__INLINE bool sq_gavl__requeue_aug(struct sq_gavl *q, struct sq_gavl_node *n,
 	}
 	first = q->gv_first;
 	first_key = first->key;
-	sq_gavl__remove_aug(q, n, aug);
-	sq_gavl__insert_aug(q, n, key, tie, aug);
+	sq_gavl__remove(q, n, aug);
+	sq_gavl__insert(q, n, key, tie, aug);
 	return q->gv_first != first || q->gv_first->key != first_key;
 }
 
@@ -1055,9 +1015,9 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 {
 	/* an idle node is armed */
 	if (!sq_gavl_queued(n))
-		return sq_gavl__insert(q, n, key, tie);
+		return sq_gavl__insert(q, n, key, tie, NULL);
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
-	return sq_gavl__requeue_aug(q, n, key, tie, NULL);
+	return sq_gavl__requeue(q, n, key, tie, NULL);
 }
 
 /* H(n): the largest height of an AVL tree with @n nodes. */

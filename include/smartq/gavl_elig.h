@@ -121,7 +121,7 @@ static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
 
 	if (!f)
 		return NULL;
-	sq_gavl__remove_aug(&q->eg_tree, f, &sq_egavl__aug);
+	sq_gavl__remove(&q->eg_tree, f, &sq_egavl__aug);
 	return sq_egavl__node(f);
 }
 

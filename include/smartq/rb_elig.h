@@ -119,7 +119,7 @@ static inline uint64_t sq_erb_key(const struct sq_erb_node *n)
 /* pop: the first node, eligible or not; O(log n) */
 static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
 {
-	struct sq_rb__link *l = sq_rb__pop_aug(&q->erb_tree, &sq_erb__aug);
+	struct sq_rb__link *l = sq_rb__pop(&q->erb_tree, &sq_erb__aug);
 
 	if (SQ__UNLIKELY(!l))
 		return NULL;

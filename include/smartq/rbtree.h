@@ -256,10 +256,9 @@ SQ__INLINE void sq_rb__replace_child(struct sq_rb *q,
  * A tree that keeps in each node a summary of its subtree (rb_elig.h: the
  * smallest eligibility value in it) hears of every change of shape
  * through hooks, as with the kernel's rbtree_augmented.h.  The bodies
- * that change shape take them as arguments (the *_aug functions) and the
- * plain tree passes NULL: those bodies are always inlined, the hooks are
- * constants at every call, and every test of them folds away, so the
- * plain tree's code is what it was without them.
+ * that change shape take them as an argument (@aug, @rot) and the plain
+ * tree passes NULL: those bodies are always inlined, the hooks are
+ * constants at every call, and every test of them folds away.
  *
  * sq_rb__rotated_fn(old, top): a rotation lifted @top above @old, whose
  * new children are linked.  top's subtree holds what old's held, so top
@@ -590,8 +589,8 @@ SQ__INLINE void sq_rb__erase_propagate(struct sq_rb__link *y,
 }
 
 /* @aug: the hooks of an augmented tree, NULL for the plain one. */
-SQ__INLINE void sq_rb__erase_aug(struct sq_rb *q, struct sq_rb__link *n,
-				 const struct sq_rb__aug *aug)
+SQ__INLINE void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n,
+			     const struct sq_rb__aug *aug)
 {
 	struct sq_rb__link *left = n->rb_left, *right = n->rb_right;
 	struct sq_rb__link *parent, *short_parent, *y, *c;
@@ -645,11 +644,6 @@ SQ__INLINE void sq_rb__erase_aug(struct sq_rb *q, struct sq_rb__link *n,
 			sq_rb__erase_fixup_with(q, short_parent,
 						short_parent == y, aug);
 	}
-}
-
-static inline void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n)
-{
-	sq_rb__erase_aug(q, n, NULL);
 }
 
 /* The node after the cached leftmost @n, in O(1): n has no left child, so
@@ -724,9 +718,9 @@ SQ__INLINE struct sq_rb__link *sq_rb__prev(const struct sq_rb__link *n)
  * lands after every node equal to it; the node stays leftmost only if the
  * descent never turned right.  True if @n is now the first.
  */
-SQ__INLINE bool sq_rb__insert_aug(struct sq_rb *q, struct sq_rb__link *n,
-				  uint64_t key, sq_rb__tie_fn tie,
-				  const struct sq_rb__aug *aug)
+SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
+			      uint64_t key, sq_rb__tie_fn tie,
+			      const struct sq_rb__aug *aug)
 {
 	struct sq_rb__link *cur = q->rb_root, *parent = NULL;
 	bool leftmost, went_left = false;
@@ -784,32 +778,21 @@ SQ__INLINE bool sq_rb__insert_aug(struct sq_rb *q, struct sq_rb__link *n,
 	return leftmost;
 }
 
-SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
-			      uint64_t key, sq_rb__tie_fn tie)
-{
-	return sq_rb__insert_aug(q, n, key, tie, NULL);
-}
-
 /* Unlink queued link @n and mark it unlinked (common.h: __remove). */
-SQ__INLINE void sq_rb__remove_aug(struct sq_rb *q, struct sq_rb__link *n,
-				  const struct sq_rb__aug *aug)
+SQ__INLINE void sq_rb__remove(struct sq_rb *q, struct sq_rb__link *n,
+			      const struct sq_rb__aug *aug)
 {
 	if (q->rb_leftmost == n)
 		q->rb_leftmost = sq_rb__after_leftmost(n);
-	sq_rb__erase_aug(q, n, aug);
+	sq_rb__erase(q, n, aug);
 	q->rb_count--;
 	sq_rb__unlink(n);
 }
 
-SQ__INLINE void sq_rb__remove(struct sq_rb *q, struct sq_rb__link *n)
-{
-	sq_rb__remove_aug(q, n, NULL);
-}
-
 /* Unlink and return the first link, NULL if empty; its own words are
  * left as they were. */
-SQ__INLINE struct sq_rb__link *sq_rb__pop_aug(struct sq_rb *q,
-					     const struct sq_rb__aug *aug)
+SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q,
+					  const struct sq_rb__aug *aug)
 {
 	struct sq_rb__link *n = q->rb_leftmost, *parent, *c;
 	uintptr_t pc;
@@ -845,17 +828,12 @@ SQ__INLINE struct sq_rb__link *sq_rb__pop_aug(struct sq_rb *q,
 	return n;
 }
 
-SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q)
-{
-	return sq_rb__pop_aug(q, NULL);
-}
-
 /* Give queued link @l the key @key (sq_rb_requeue()); @tie as in
- * sq_rb__insert_aug(); @aug: the hooks of an augmented tree, NULL for the
+ * sq_rb__insert(); @aug: the hooks of an augmented tree, NULL for the
  * plain one.  A key rewritten in place changes no subtree's summary. */
-SQ__INLINE bool sq_rb__requeue_aug(struct sq_rb *q, struct sq_rb__link *l,
-				   uint64_t key, sq_rb__tie_fn tie,
-				   const struct sq_rb__aug *aug)
+SQ__INLINE bool sq_rb__requeue(struct sq_rb *q, struct sq_rb__link *l,
+			       uint64_t key, sq_rb__tie_fn tie,
+			       const struct sq_rb__aug *aug)
 {
 	const struct sq_rb__link *nb;
 	bool was_first = q->rb_leftmost == l;
@@ -874,8 +852,8 @@ SQ__INLINE bool sq_rb__requeue_aug(struct sq_rb *q, struct sq_rb__link *l,
 			return changed;
 		}
 	}
-	sq_rb__remove_aug(q, l, aug);
-	return sq_rb__insert_aug(q, l, key, tie, aug) || was_first;
+	sq_rb__remove(q, l, aug);
+	return sq_rb__insert(q, l, key, tie, aug) || was_first;
 }
 
 /* ---- public API: the verbs are documented once, in common.h ------------- */
@@ -963,7 +941,7 @@ SQ__INLINE bool sq_rb__tie_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				   const char *who)
 {
 	SQ__MISUSE(sq_rb_queued(n), who, "node is already queued");
-	return sq_rb__insert(q, &n->rb_link, key, tie);
+	return sq_rb__insert(q, &n->rb_link, key, tie, NULL);
 }
 
 /* dequeue: O(log n), at most three rotations (SQ_DEBUG adds a walk to
@@ -976,7 +954,7 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 	(void)tie;	/* removal never compares */
 	SQ__MISUSE(!sq_rb_queued(n), who, "node is not queued");
 	SQ__MISUSE(!sq_rb__on(q, &n->rb_link), who, "node is on another queue");
-	sq_rb__remove(q, &n->rb_link);
+	sq_rb__remove(q, &n->rb_link, NULL);
 	return was_first;
 }
 
@@ -991,7 +969,7 @@ static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
  * is found in O(1) (sq_rb__after_leftmost()) */
 static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 {
-	struct sq_rb__link *n = sq_rb__pop(q);
+	struct sq_rb__link *n = sq_rb__pop(q, NULL);
 
 	if (SQ__UNLIKELY(!n))
 		return NULL;
@@ -1153,9 +1131,9 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 
 	/* an idle node is armed */
 	if (!sq_rb_queued(n))
-		return sq_rb__insert(q, l, key, tie);
+		return sq_rb__insert(q, l, key, tie, NULL);
 	SQ__MISUSE(!sq_rb__on(q, l), who, "node is on another queue");
-	return sq_rb__requeue_aug(q, l, key, tie, NULL);
+	return sq_rb__requeue(q, l, key, tie, NULL);
 }
 
 /* check: properties (1)-(8), (6) in the order of sq_rb__before() of a
