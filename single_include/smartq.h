@@ -921,21 +921,19 @@ static inline void sq__die(const char *fn, const char *mistake)
  * smartq/rbtree.h - red-black tree priority queue, leftmost cached (KIND = rb)
  *
  * An intrusive red-black tree ordered by a uint64_t key, with the leftmost
- * (smallest) node cached so first() never walks.  Equal keys are kept in
- * arrival order: the descent sends an equal key to the right, so a node
- * lands after every node already queued with its key (stable, FIFO).
- * A tie kind (SQ_RB_TIE, at the end) orders equal keys by the user's
- * less() first: the descent, requeue's in-place test and check() take it
- * as a parameter (sq_rb__before()), NULL for the plain kind, which then
- * compiles as if it were not there.
+ * (smallest) node cached so first() never walks.  The descent sends an
+ * equal key to the right, so a node lands after every node already queued
+ * with its key (stable, FIFO).  A tie kind (SQ_RB_TIE, at the end) orders
+ * equal keys by the user's less() first: the descent, requeue's in-place
+ * test and check() take it as a parameter (sq_rb__before()), NULL for the
+ * plain kind, which then compiles as if it were not there.
  *
  * Reading order: the public API (at the end) is thin; the queue's work
  * is in "the link-level operations" (the comparing descent, erase by
  * link, the cached leftmost), which call the two rebalancing parts,
  * "insert fix-up" and "erase fix-up", each case drawn.  The packed
  * parent word and the augmented tree's hooks come first only because
- * the rest uses them; a plain rb calls no hook, and the tie kind is the
- * same code with less() passed in.
+ * the rest uses them; a plain rb calls no hook.
  *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + at most 2 rotations
@@ -947,27 +945,26 @@ static inline void sq__die(const char *fn, const char *mistake)
  *   requeue     O(log n)   in place (no relinking) when the order holds
  *   next/prev   O(log n)   amortised O(1) over a whole walk
  *
+ * SQ_DEBUG adds a walk to the root to dequeue and requeue (sq_rb__on()).
+ *
  * Layout.  A node is 32 bytes on LP64: the key and a link of three words
- * (the parent pointer with the colour packed into its low bit, the two
- * children).  The packing assumes that a link is aligned to at least 2
- * bytes, so bit 0 of its address is always 0; it holds a uintptr_t and
- * two pointers, so every ABI we know aligns it to 4 or 8, and a
- * compile-time check below refuses any other.  It also assumes that a
- * pointer cast to uintptr_t is its address, so bit 0 is free and the
- * word casts back (every flat-memory target, 32- or 64-bit; there is no
- * ISO path: the word is the layout).  Bit 0 set means black,
- * clear means red, so a red node's word is just its parent's address.
+ * (the parent pointer with the colour in bit 0, the two children).  Bit 0
+ * is free because a link, a uintptr_t and two pointers, is aligned to at
+ * least 2 bytes (every ABI we know aligns it to 4 or 8; a compile-time
+ * check below refuses any other) and a pointer cast to uintptr_t is its
+ * address (every flat-memory target, 32- or 64-bit; there is no ISO path:
+ * the word is the layout).  Bit 0 set means black, clear red, so a red
+ * node's word is just its parent's address.  A node that is not queued
+ * has its parent word pointing at itself (no queued node is its own
+ * parent), so queued() is one compare and works while SQ_DEBUG poisons
+ * the child links of a dequeued node.
  *
  * The balancing code works on the link alone (struct sq_rb__link) and
  * reads a link's key just before it (the layout rule, at the link's
- * definition), so another node type can embed the same link and reuse
- * the tree without a second copy of its key.
- * The public functions take and return struct sq_rb_node and convert at
- * the boundary (a constant offset, folded into the addressing).
- *
- * A node that is not queued has its parent word pointing at itself (no
- * queued node can be its own parent), so queued() is one compare and works
- * even though SQ_DEBUG poisons the child links of a dequeued node.
+ * definition), so another node type (rb_elig.h's) embeds the same link
+ * and reuses the tree without a second copy of its key.  The public
+ * functions convert node <-> link at the boundary (a constant offset,
+ * folded into the addressing).
  *
  * The red-black properties, kept by every operation and verified by
  * sq_rb_check():
@@ -988,12 +985,14 @@ static inline void sq__die(const char *fn, const char *mistake)
  * is the number of nodes.
  *
  * The balancing code (insert fix-up, erase, erase fix-up) never compares
- * keys and exists once, the two fix-up loops out of line.  Each fix-up is
- * written once for both sides, as in gavl.h: the side is a number (0 left,
- * 1 right) and a child word is picked by its offset (SQ_RB__CHILD), so no
- * rotation branches on which side it turns.  The only compare
- * is the small descent loop of sq_rb__insert() (behind enqueue and requeue),
- * which inlines into the caller and selects each child without a branch.
+ * keys.  Each fix-up is written once for both sides, as in gavl.h: the
+ * side is a number (0 left, 1 right) and a child word is picked by its
+ * offset (SQ_RB__CHILD), so no rotation branches on which side it turns.
+ * The only compare is the descent loop of sq_rb__insert(), which inlines
+ * into the caller and selects each child without a branch.  The fix-up
+ * loops stay out of line (SQ__SLOW): the hold loop's pop and enqueue then
+ * inline into the caller with both compilers (clang otherwise inlines the
+ * insert fix-up into enqueue and then keeps enqueue out of line).
  */
 #ifndef SMARTQ_RBTREE_H
 #define SMARTQ_RBTREE_H
@@ -1006,14 +1005,12 @@ static inline void sq__die(const char *fn, const char *mistake)
  * @rb_left:  left child (smaller keys)
  * @rb_right: right child (greater or equal keys)
  *
- * Layout rule: the uint64_t key of a link sits SQ_RB__KEY_AT bytes from
- * the link's address, in the struct that embeds it, where struct
- * sq_rb_node has it (the key first, the link right after it: -8 on
- * LP64); sq_rb__key() reads it there.  struct sq_rb_node follows the
- * rule by definition; any other node that embeds a link must prove it
- * with a compile-time check.  The key is a real uint64_t member
- * of the embedding struct, read through a uint64_t lvalue: no struct type
- * is punned for another.
+ * Layout rule: a link's uint64_t key sits SQ_RB__KEY_AT bytes from the
+ * link, where struct sq_rb_node has it (the key first, the link right
+ * after it: -8 on LP64); sq_rb__key() reads it there.  Any other node
+ * that embeds a link proves the rule at compile time.  The key is a real
+ * uint64_t member, read through a uint64_t lvalue: no struct type is
+ * punned for another.
  */
 struct sq_rb__link {
 	uintptr_t rb_parent_color;
@@ -1049,8 +1046,7 @@ struct sq_rb {
 #define SQ_RB__KEY_AT ((ptrdiff_t)offsetof(struct sq_rb_node, key) - \
 		       (ptrdiff_t)offsetof(struct sq_rb_node, rb_link))
 
-/* The colour lives in bit 0 of a link address: refuse any ABI where a
- * link could sit at an odd address. */
+/* Bit 0 of a link's address holds the colour: refuse an odd alignment. */
 struct sq_rb__align_probe {
 	char c;
 	struct sq_rb__link l;
@@ -1073,11 +1069,9 @@ SQ__INLINE void sq_rb__set_key(struct sq_rb__link *l, uint64_t key)
 }
 
 /*
- * sq_rb__tie_fn - the order among equal keys of a tie kind (SQ_RB_TIE):
- * true if @a goes before @b.  The comparing paths take one as a
- * parameter; the plain kind passes NULL, which the always-inlined
- * descent folds away, so it compiles to what it was without the hook.
- * It compares links (sq_rb__tie_item); sq_rb__tie_node() is a link's
+ * sq_rb__tie_fn - a tie kind's order among equal keys (SQ_RB_TIE): true if
+ * @a goes before @b; NULL for the plain kind, which the always-inlined
+ * descent folds away.  It compares links; sq_rb__tie_node() is a link's
  * node.
  */
 typedef struct sq_rb__link sq_rb__tie_item;
@@ -1092,7 +1086,7 @@ SQ__INLINE const struct sq_rb_node *sq_rb__tie_node(const sq_rb__tie_item *l)
 /*
  * sq_rb__before - does @n, given key @key, go before queued link @x?
  * By key; between equal keys by @tie, if any; equal under both, no:
- * @n goes after @x (FIFO).  @tie is consulted only between equal keys.
+ * @n goes after @x (FIFO).
  */
 SQ__INLINE bool sq_rb__before(const struct sq_rb__link *n, uint64_t key,
 			      const struct sq_rb__link *x, sq_rb__tie_fn tie)
@@ -1104,19 +1098,13 @@ SQ__INLINE bool sq_rb__before(const struct sq_rb__link *n, uint64_t key,
 	return key < xk;
 }
 
-/* The sq_rb_node that holds link @l, NULL for NULL.  Only for links that
- * really are in an sq_rb_node.  @l is not const: a const link would need a
- * cast that drops the qualifier (-Wcast-qual); the tree's own link pointers
- * are never const, so callers pass those. */
+/* The sq_rb_node that holds link @l (one that is in an sq_rb_node), NULL
+ * for NULL.  @l is not const: the tree's own link pointers never are, and
+ * a const one would need a cast that drops it (-Wcast-qual). */
 SQ__INLINE struct sq_rb_node *sq_rb__node(struct sq_rb__link *l)
 {
 	return l ? sq_entry(l, struct sq_rb_node, rb_link) : NULL;
 }
-
-/* The rebalancing loops stay out of line (SQ__SLOW): the hold loop's pop
- * and enqueue then inline into the caller with both compilers (clang
- * otherwise inlines the insert fix-up into enqueue and then keeps enqueue
- * out of line). */
 
 /* ---- the packed parent word ------------------------------------------ */
 
@@ -1152,6 +1140,10 @@ SQ__INLINE void sq_rb__set_parent_color(struct sq_rb__link *n,
 {
 	n->rb_parent_color = (uintptr_t)p | color;
 }
+
+/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD. */
+#define SQ_RB__CHILD(x, s) \
+	SQ__CHILD(struct sq_rb__link, x, rb_left, rb_right, s)
 
 /* Make @parent (or the root, when @parent is NULL) point at @new_child
  * where it pointed at @old_child. */
@@ -1203,10 +1195,8 @@ struct sq_rb__aug {
 			    unsigned side);
 };
 
-/*
- * The last step of every rotation: @top takes @old's place (and its parent
- * word, hence its colour); @old becomes @top's child with @color.
- */
+/* The last step of every rotation: @top takes @old's place and parent
+ * word (so its colour); @old becomes @top's child with @color. */
 SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
 				     struct sq_rb__link *top, uintptr_t color,
 				     sq_rb__rotated_fn *rot)
@@ -1219,14 +1209,6 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
 	if (rot)
 		rot(old, top);
 }
-
-/* ---- the child words by side ------------------------------------------- */
-
-/* The child word of @x on side @s (0 left, 1 right): the fix-ups below
- * exist once for both sides (SQ__CHILD); this header's alone (#undef at
- * its end). */
-#define SQ_RB__CHILD(x, s) \
-	SQ__CHILD(struct sq_rb__link, x, rb_left, rb_right, s)
 
 /* ---- insert fix-up (no compare) ---------------------------------------- */
 
@@ -1463,6 +1445,21 @@ SQ__INLINE void sq_rb__erase_fixup_with(struct sq_rb *q, struct sq_rb__link *p,
 
 /* ---- erase (no compare) ------------------------------------------------ */
 
+/* @aug: after the unlink, before the fix-up's rotations: the nodes from
+ * @low up lost the erased node, and @y (if not NULL) took its place */
+SQ__INLINE void sq_rb__erase_propagate(struct sq_rb__link *y,
+				       struct sq_rb__link *low,
+				       const struct sq_rb__aug *aug)
+{
+	if (!aug)
+		return;
+	if (y) {
+		aug->propagate(low, y);
+		low = y;
+	}
+	aug->propagate(low, NULL);
+}
+
 /*
  * sq_rb__erase - unlink @n from the tree and rebalance
  *
@@ -1489,23 +1486,9 @@ SQ__INLINE void sq_rb__erase_fixup_with(struct sq_rb *q, struct sq_rb__link *p,
  *                                      y               c
  *                                       \
  *                                        c
+ *
+ * @aug: the hooks of an augmented tree, NULL for the plain one.
  */
-/* @aug: after the unlink, before the fix-up's rotations: the nodes from
- * @low up lost the erased node, and @y (if not NULL) took its place */
-SQ__INLINE void sq_rb__erase_propagate(struct sq_rb__link *y,
-				       struct sq_rb__link *low,
-				       const struct sq_rb__aug *aug)
-{
-	if (!aug)
-		return;
-	if (y) {
-		aug->propagate(low, y);
-		low = y;
-	}
-	aug->propagate(low, NULL);
-}
-
-/* @aug: the hooks of an augmented tree, NULL for the plain one. */
 SQ__INLINE void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n,
 			     const struct sq_rb__aug *aug)
 {
@@ -1582,12 +1565,7 @@ SQ__INLINE void sq_rb__unlink(struct sq_rb__link *n)
 #endif
 }
 
-/* ---- the link-level operations ------------------------------------------
- *
- * The public functions below are thin wrappers over these, converting
- * node <-> link at the boundary; another node type that embeds the link
- * (keeping its key by the layout rule) can call them directly.
- */
+/* ---- the link-level operations ---------------------------------------- */
 
 /* The link after @n in order, NULL if @n is the last. */
 SQ__INLINE struct sq_rb__link *sq_rb__next(const struct sq_rb__link *n)
@@ -1663,10 +1641,8 @@ SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
 	if (!parent) {
 		n->rb_parent_color = SQ_RB__BLACK;	/* (2): a black root */
 		q->rb_root = n;
-		/* gcc would pair this store with the leftmost's below into
-		 * one 16-byte store, and the next pop's 8-byte load of the
-		 * leftmost, from its upper half, is forwarded slowly if at
-		 * all (doc/rbtree.md, "The empty tree") */
+		/* apart from the leftmost's store below: SQ__KEEP_BRANCH
+		 * (doc/rbtree.md, "The empty tree") */
 		SQ__KEEP_BRANCH();
 		leftmost = true;
 	} else {
@@ -1725,10 +1701,8 @@ SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q,
 		parent->rb_left = c;
 	} else {
 		q->rb_root = c;
-		/* keep this a branch: clang would merge the two stores into
-		 * one whose address waits for a conditional move, and the
-		 * next descent's loads (which may read the word just written)
-		 * would wait for it too */
+		/* a branch (SQ__KEEP_BRANCH): the next descent's loads
+		 * would wait on a store behind a conditional move */
 		SQ__KEEP_BRANCH();
 	}
 	if (aug)	/* c's subtree is whole: the loss is from parent up */
@@ -1793,7 +1767,6 @@ static inline void sq_rb_node_init(struct sq_rb_node *n)
 	n->key = 0;
 }
 
-/* a node that is not queued is its own parent */
 SQ__INLINE bool sq_rb_queued(const struct sq_rb_node *n)
 {
 	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
@@ -1809,7 +1782,6 @@ static inline size_t sq_rb_count(const struct sq_rb *q)
 	return q->rb_count;
 }
 
-/* the cached leftmost */
 static inline struct sq_rb_node *sq_rb_first(const struct sq_rb *q)
 {
 	return sq_rb__node(q->rb_leftmost);
@@ -1820,7 +1792,6 @@ static inline uint64_t sq_rb_key(const struct sq_rb_node *n)
 	return n->key;
 }
 
-/* next and prev: O(log n), amortised O(1) over a whole walk */
 static inline struct sq_rb_node *sq_rb_next(const struct sq_rb_node *n)
 {
 	return sq_rb__node(sq_rb__next(&n->rb_link));
@@ -1847,12 +1818,9 @@ static inline bool sq_rb__on(const struct sq_rb *q, const struct sq_rb__link *l)
 }
 #endif
 
-/*
- * The verbs that compare or check for misuse, once for the plain kind and
- * the tie kinds (SQ_RB_TIE, SQ__TIE_KIND in common.h): @tie is the order
- * among equal keys (NULL: FIFO), @who the public function named in
- * SQ_DEBUG's messages.
- */
+/* The verbs that compare or check for misuse, once for the plain kind and
+ * the tie kinds (SQ__TIE_KIND): @tie orders equal keys (NULL: FIFO), @who
+ * is the verb SQ_DEBUG's messages name. */
 SQ__INLINE bool sq_rb__tie_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				   uint64_t key, sq_rb__tie_fn tie,
 				   const char *who)
@@ -1861,8 +1829,6 @@ SQ__INLINE bool sq_rb__tie_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 	return sq_rb__insert(q, &n->rb_link, key, tie, NULL);
 }
 
-/* dequeue: O(log n), at most three rotations (SQ_DEBUG adds a walk to
- * the root) */
 SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 				   sq_rb__tie_fn tie, const char *who)
 {
@@ -1875,15 +1841,12 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 	return was_first;
 }
 
-/* enqueue: O(log n), at most two rotations */
 static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
 	return sq_rb__tie_enqueue(q, n, key, NULL, "sq_rb_enqueue");
 }
 
-/* pop: O(log n) worst case, amortised O(1) rebalancing; the new first
- * is found in O(1) (sq_rb__after_leftmost()) */
 static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 {
 	struct sq_rb__link *n = sq_rb__pop(q, NULL);
@@ -1894,8 +1857,7 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 	return sq_entry(n, struct sq_rb_node, rb_link);
 }
 
-/* pop and pop_due of a tie kind (and pop_due of the plain one): they
- * never compare */
+/* pop and pop_due take @tie but never compare */
 SQ__INLINE struct sq_rb_node *sq_rb__tie_pop(struct sq_rb *q,
 					     sq_rb__tie_fn tie)
 {
@@ -1914,14 +1876,11 @@ SQ__INLINE struct sq_rb_node *sq_rb__tie_pop_due(struct sq_rb *q,
 }
 
 /*
- * The link-level walk and find, for every node type that embeds the
- * link (struct sq_rb_node, the tie kinds' nodes through it, and
- * rb_elig.h's): each wraps them with a small adapter from link to node.
- *
- * sq_rb__walk - the walk behind visit and visit_until: @fn(link, @arg) on
- * each link in queue order until it returns true; that link, or NULL.
- * @who names the caller in the SQ_DEBUG message when @fn changes the
- * queue.  The next link is found before @fn runs.
+ * sq_rb__walk - visit_until on links, for every node type that embeds the
+ * link (each through a small adapter to its node): @fn(link, @arg) on
+ * each link in queue order, the next found before @fn runs, until it
+ * returns true; that link, or NULL.  @who: the verb SQ_DEBUG names when
+ * @fn changes the queue.
  */
 static inline struct sq_rb__link *
 sq_rb__walk(const struct sq_rb *q, bool (*fn)(struct sq_rb__link *, void *),
@@ -1947,10 +1906,10 @@ sq_rb__walk(const struct sq_rb *q, bool (*fn)(struct sq_rb__link *, void *),
 }
 
 /*
- * sq_rb__seek - find on links: the first link of @key in queue order for
- * which @match holds (NULL: any).  Equal keys are in queue order in the
- * tree (a tie kind's too), so the leftmost link of @key is the first, and
- * the descent needs no tie order.  @who: as for sq_rb__walk().
+ * sq_rb__seek - find on links, in O(log n + t): the first link of @key in
+ * queue order for which @match holds (NULL: any).  Equal keys are in
+ * queue order in the tree (a tie kind's too), so the first is the
+ * leftmost, and the descent needs no tie order.  @who: as for the walk.
  */
 static inline struct sq_rb__link *
 sq_rb__seek(const struct sq_rb *q, uint64_t key,
@@ -1983,8 +1942,7 @@ sq_rb__seek(const struct sq_rb *q, uint64_t key,
 	return NULL;
 }
 
-/* The user's function of visit_until or find on struct sq_rb_node: what
- * the adapters below hand the link-level walk and find. */
+/* The user's function of visit_until or find, for the walk and seek. */
 struct sq_rb__call {
 	bool (*until)(struct sq_rb_node *, void *);
 	bool (*match)(const struct sq_rb_node *, void *);
@@ -2005,8 +1963,7 @@ static inline bool sq_rb__match_one(const struct sq_rb__link *l, void *p)
 	return c->match(sq_entry_const(l, struct sq_rb_node, rb_link), c->arg);
 }
 
-/* visit_until (SQ__VISIT) and find of the plain kind and the tie kinds;
- * @who names the caller for SQ_DEBUG, @tie is not needed (sq_rb__seek()) */
+/* visit_until (SQ__VISIT) and find of the plain kind and the tie kinds */
 static inline struct sq_rb_node *
 sq_rb__visit_until(const struct sq_rb *q,
 		   bool (*fn)(struct sq_rb_node *, void *), void *arg,
@@ -2019,8 +1976,6 @@ sq_rb__visit_until(const struct sq_rb *q,
 	return sq_rb__node(sq_rb__walk(q, sq_rb__until_one, &c, who));
 }
 
-/* find: O(log n + t), a descent to the first node with @key, then the
- * walk in order */
 static inline struct sq_rb_node *
 sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 		bool (*match)(const struct sq_rb_node *, void *), void *arg,
@@ -2037,9 +1992,6 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 
 SQ__VISIT(rb)
 
-/* requeue: O(log n), finding both neighbours (usually a step or two);
- * when the order still holds the key is just rewritten, else it costs a
- * dequeue + enqueue (SQ_DEBUG adds a walk to the root) */
 SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				   uint64_t key, sq_rb__tie_fn tie,
 				   const char *who)
@@ -2193,11 +2145,12 @@ SQ__TIE_PLAIN(rb)
  * less() first: the descent, requeue's in-place test and check() take it
  * as a parameter (sq_gavl__before()), NULL for the plain kind.
  *
- * Reading order: the descent and insert with its retrace, then
- * sq_gavl__cut_first (the pop that unlinks the first node without
- * rotating, and why the height stays within one level of an AVL tree's),
- * then erase's retrace; the public API at the end is thin.  The
- * augmented tree's hooks are a layer the plain gavl never calls.
+ * Reading order: the rotations and the retraces of insert and erase
+ * (each written once for both sides), then sq_gavl__cut_first (the pop
+ * that unlinks the first node without rotating; why the height stays
+ * within one level of an AVL tree's is below), erase, and the public API,
+ * where the descent (sq_gavl__insert) sits.  The augmented tree's hooks
+ * are a layer the plain gavl never calls.
  *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + retrace, at most one (double) rotation
@@ -2209,6 +2162,8 @@ SQ__TIE_PLAIN(rb)
  *                          with full AVL rebalancing (rotations)
  *   requeue     O(log n)   in place (no rebalancing) when the order holds
  *   next/prev   O(log n)   amortised O(1) over a whole walk
+ *
+ * SQ_DEBUG adds a walk to the root to dequeue and requeue (sq_gavl__on()).
  *
  * Terms.  h(x) is the height of the subtree rooted at x (an empty subtree
  * has height 0, a leaf 1).  The "spine" is the path from the root down its
@@ -2259,15 +2214,13 @@ SQ__TIE_PLAIN(rb)
  * Rebalancing.  Enqueue and the erase of any node but the first retrace
  * like an AVL tree and rotate where a balance reaches +2, or -2 and below
  * (a spine node already right-heavy gets its rotation then, which repairs
- * it, so inserts undo what pops degrade).  The rotation helpers update
- * balances with the general formulas, exact for any balance, including a
- * degraded spine node's; the rotation that ends an insert's retrace has
- * its own short form (the child it came through leans by exactly one). They
- * never compare keys and exist once, for both sides: the side is a number (0
- * left, 1 right) and a child word is picked by its offset, so no rotation
- * branches on which side it turns (a coin flip to a predictor). The only
- * compare is the small descent loop inside sq_gavl_enqueue(), which
- * inlines into the caller and selects the child without a branch.
+ * it, so inserts undo what pops degrade).  The rotations use the general
+ * formulas, exact for any balance, a degraded spine node's too; the one
+ * that ends an insert's retrace has a short form.  They never compare
+ * keys and exist once for both sides (SQ_GAVL__CHILD), so no rotation
+ * branches on which side it turns (a coin flip to a predictor).  The only
+ * compare is the descent loop of sq_gavl__insert(), which inlines into
+ * the caller and selects the child without a branch.
  *
  * A node that is not queued has gv_balance == SQ_GAVL__UNQUEUED, a value no
  * queued node can have (a queued balance lies in [-height, 1]), so queued()
@@ -2303,12 +2256,8 @@ struct sq_gavl {
 	size_t gv_count;
 };
 
-/*
- * sq_gavl__tie_fn - the order among equal keys of a tie kind
- * (SQ_GAVL_TIE): true if @a goes before @b.  The comparing paths take one
- * as a parameter; the plain kind passes NULL, which the always-inlined
- * descent folds away.  It compares nodes (sq_gavl__tie_item).
- */
+/* A tie kind's order among equal keys (SQ_GAVL_TIE), NULL for the plain
+ * kind: as sq_rb__tie_fn in rbtree.h, on nodes. */
 typedef struct sq_gavl_node sq_gavl__tie_item;
 typedef bool (*sq_gavl__tie_fn)(const sq_gavl__tie_item *a,
 				const sq_gavl__tie_item *b);
@@ -2319,11 +2268,8 @@ sq_gavl__tie_node(const sq_gavl__tie_item *n)
 	return n;
 }
 
-/*
- * sq_gavl__before - does @n, given key @key, go before queued node @x?
- * By key; between equal keys by @tie, if any; equal under both, no:
- * @n goes after @x (FIFO).  @tie is consulted only between equal keys.
- */
+/* Does @n, given key @key, go before queued node @x?  By key, then by
+ * @tie (if any); equal under both, no: @n goes after @x (FIFO). */
 SQ__INLINE bool sq_gavl__before(const struct sq_gavl_node *n, uint64_t key,
 				const struct sq_gavl_node *x,
 				sq_gavl__tie_fn tie)
@@ -2348,8 +2294,7 @@ SQ__INLINE bool sq_gavl__before(const struct sq_gavl_node *n, uint64_t key,
 
 /* ---- rebalancing: no key compares below this line until the descent ---- */
 
-/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD; this
- * header's alone (#undef at its end). */
+/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD. */
 #define SQ_GAVL__CHILD(x, s) \
 	SQ__CHILD(struct sq_gavl_node, x, gv_left, gv_right, s)
 
@@ -2384,10 +2329,7 @@ typedef void sq_gavl__rotated_fn(struct sq_gavl_node *old,
 
 /**
  * struct sq_gavl__aug - the hooks of insert, erase and the cut
- * @propagate:  recompute the summary of @from (whatever it held), then of
- *              each node above it up to @stop, not included (NULL:
- *              through the root); above @from it may end at a node whose
- *              summary did not change
+ * @propagate:  as struct sq_rb__aug's (rbtree.h)
  * @insert_fix: sq_gavl__insert_fix_aug() with the tree's rotated hook, out
  *              of line as sq_gavl__insert_fix() is
  * @fix:        sq_gavl__fix_aug() likewise
@@ -2603,16 +2545,13 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
  * a predictor, and "was balanced" is the only test each step.
  *
  * The walk's tests wait on loads, and the hold loop's next steps wait on
- * the tests when they are mispredicted: the second node up is the
- * descent's @g, already in a register, so its test waits for one load
- * (its balance), not two (p's parent word, then the balance).  The walk
- * stays a node ahead: the third node is the descent's @gg, and each step
- * loads the parent word of the node above the one it tests, so no test
- * waits on the load of its own node's address.  Where
- * the walk stops to rotate, the node it came through and that node's side
- * are in registers too, and single against double is just whether the
- * two sides agree: the rotation's one mispredictable test waits on no
- * load at all.
+ * a mispredicted test: so the second node up is the descent's @g, already
+ * in a register (its test waits for one load, its balance, not two), and
+ * the walk stays a node ahead: the third is the descent's @gg, and each
+ * step loads the parent word of the node above the one it tests.  Where
+ * the walk stops to rotate, the node it came through and its side are in
+ * registers too, and single against double is whether the two sides
+ * agree: the rotation's one mispredictable test waits on no load.
  */
 SQ__INLINE void sq_gavl__insert_fixup(struct sq_gavl *q, struct sq_gavl_node *p,
 				      struct sq_gavl_node *g,
@@ -2709,15 +2648,10 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__leftmost(struct sq_gavl_node *n)
 }
 
 /*
- * sq_gavl__cut_first - unlink the first node without rotating
- *
- * The first node f has no left child; its right subtree R (if any) takes
- * its place, so the subtree under f's parent lost exactly one level.  Walk
- * up the spine only while a node was left-heavy (its height dropped too),
- * making it balanced; the first node that was balanced or right-heavy just
- * becomes one step more right-heavy, which invariant (4) allows, and the
- * walk ends.  No rotation, no key compare.  The new first node is the
- * leftmost of R, or f's parent when R is empty.
+ * sq_gavl__cut_first - unlink the first node f without rotating ("Why
+ * cutting first is allowed", at the top): f's right subtree R takes its
+ * place, and the walk up the spine runs only while a node was left-heavy.
+ * The new first node is the leftmost of R, or f's parent when R is empty.
  */
 SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f,
 				   const struct sq_gavl__aug *aug)
@@ -2863,7 +2797,6 @@ static inline void sq_gavl_node_init(struct sq_gavl_node *n)
 	n->gv_balance = SQ_GAVL__UNQUEUED;
 }
 
-/* a node that is not queued has balance SQ_GAVL__UNQUEUED */
 SQ__INLINE bool sq_gavl_queued(const struct sq_gavl_node *n)
 {
 	return n->gv_balance != SQ_GAVL__UNQUEUED;
@@ -2879,7 +2812,6 @@ static inline size_t sq_gavl_count(const struct sq_gavl *q)
 	return q->gv_count;
 }
 
-/* the cached first node */
 static inline struct sq_gavl_node *sq_gavl_first(const struct sq_gavl *q)
 {
 	return q->gv_first;
@@ -2890,7 +2822,6 @@ static inline uint64_t sq_gavl_key(const struct sq_gavl_node *n)
 	return n->key;
 }
 
-/* next and prev: O(log n), amortised O(1) over a whole walk */
 static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
 {
 	struct sq_gavl_node *p;
@@ -2961,9 +2892,7 @@ SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 	n->gv_right = NULL;	/* apart from the left: see above */
 	if (!parent) {
 		q->gv_root = n;
-		/* apart from gv_first's store below: gcc would pair the two
-		 * into one 16-byte store, which the next pop's load of
-		 * gv_first waits on (as in sq_rb__insert()) */
+		/* apart from gv_first's store below (SQ__KEEP_BRANCH) */
 		SQ__KEEP_BRANCH();
 		leftmost = true;
 		if (aug)	/* a leaf's summary is its own */
@@ -3018,12 +2947,9 @@ static inline bool sq_gavl__on(const struct sq_gavl *q,
 }
 #endif
 
-/*
- * The verbs that compare or check for misuse, once for the plain kind and
- * the tie kinds (SQ_GAVL_TIE, SQ__TIE_KIND in common.h): @tie is the order
- * among equal keys (NULL: FIFO), @who the public function named in
- * SQ_DEBUG's messages.
- */
+/* The verbs that compare or check for misuse, once for the plain kind and
+ * the tie kinds (SQ__TIE_KIND): @tie orders equal keys (NULL: FIFO), @who
+ * is the verb SQ_DEBUG's messages name. */
 SQ__INLINE bool sq_gavl__tie_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				     uint64_t key, sq_gavl__tie_fn tie,
 				     const char *who)
@@ -3032,9 +2958,6 @@ SQ__INLINE bool sq_gavl__tie_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 	return sq_gavl__insert(q, n, key, tie, NULL);
 }
 
-/* dequeue: O(log n); the first node is cut without rotations, as pop
- * does; any other is erased with AVL rotations (SQ_DEBUG adds a walk to
- * the root) */
 SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 				     sq_gavl__tie_fn tie, const char *who)
 {
@@ -3047,16 +2970,12 @@ SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	return was_first;
 }
 
-/* enqueue: O(log n), one descent, at most one single or double rotation */
 SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				uint64_t key)
 {
 	return sq_gavl__tie_enqueue(q, n, key, NULL, "sq_gavl_enqueue");
 }
 
-/* pop: O(log n) worst case, no rotation: the cut walks up the spine only
- * while nodes were left-heavy, and finding the new first descends only
- * the cut node's right subtree */
 static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 {
 	struct sq_gavl_node *f = q->gv_first;
@@ -3069,8 +2988,7 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 	return f;
 }
 
-/* pop and pop_due of a tie kind (and pop_due of the plain one): they
- * never compare */
+/* pop and pop_due take @tie but never compare */
 SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop(struct sq_gavl *q,
 						 sq_gavl__tie_fn tie)
 {
@@ -3088,13 +3006,10 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop_due(struct sq_gavl *q,
 	return f && f->key <= now ? sq_gavl_pop(q) : NULL;
 }
 
-/*
- * sq_gavl__visit_until - the walk behind visit and visit_until (SQ__VISIT),
- * of every kind over this backend: @fn(node, @arg) on each node in queue
- * order until it returns true; that node, or NULL.
- * @who names the caller in the SQ_DEBUG message when @fn changes the
- * queue.  The next node is found before @fn runs.
- */
+/* sq_gavl__visit_until - the walk behind SQ__VISIT, of every kind over
+ * this backend: @fn(node, @arg) on each node in queue order, the next
+ * found before @fn runs, until it returns true; that node, or NULL.  @who:
+ * the verb SQ_DEBUG names when @fn changes the queue. */
 static inline struct sq_gavl_node *
 sq_gavl__visit_until(const struct sq_gavl *q,
 		     bool (*fn)(struct sq_gavl_node *, void *), void *arg,
@@ -3121,11 +3036,9 @@ sq_gavl__visit_until(const struct sq_gavl *q,
 
 SQ__VISIT(gavl)
 
-/* find: O(log n + t), a descent to the first node with @key, then the
- * walk in order.  Equal keys are in queue order in the tree (of @tie, if
- * any), so the leftmost node of @key is the first, and the descent needs
- * no tie order; @who names the caller in the SQ_DEBUG message when
- * @match changes the queue */
+/* find, in O(log n + t): equal keys are in queue order in the tree (of
+ * @tie, if any), so the first of @key is the leftmost, and the descent
+ * needs no tie order; @who: as for the walk */
 static inline struct sq_gavl_node *
 sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 		  bool (*match)(const struct sq_gavl_node *, void *), void *arg,
@@ -3136,8 +3049,7 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 
 	(void)count;	/* read only under SQ_DEBUG */
 	(void)tie;
-	/* the leftmost node whose key is >= @key: equal keys are in queue
-	 * order in the tree, so the first of them is the leftmost */
+	/* the leftmost node whose key is >= @key */
 	while (cur) {
 		SQ__STEP(1);
 		if (cur->key < key) {
@@ -3187,9 +3099,6 @@ SQ__INLINE bool sq_gavl__requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	return q->gv_first != first || q->gv_first->key != first_key;
 }
 
-/* requeue: O(log n); in place, without rebalancing, when the previous
- * node's key is <= @key and the next node's (if any) > @key (SQ_DEBUG
- * adds a walk to the root) */
 static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 				     struct sq_gavl_node *n, uint64_t key,
 				     sq_gavl__tie_fn tie, const char *who)
@@ -3222,13 +3131,11 @@ static inline unsigned sq_gavl__avl_max_height(size_t n)
 }
 
 /*
- * check: a post-order walk over parent links (no recursion) checks that
- * every child points back at its parent, computes subtree heights in two
- * arrays indexed by depth, and checks invariants (2)-(4) at each node and
- * the count; then the height bound height <= H(n) + 1 (see the top of
- * this file); then an in-order walk checks (1) and that gv_first is the
- * smallest node, in the order of @tie.  O(n), O(1) extra memory (two
- * fixed arrays).
+ * check: a post-order walk over parent links checks each child's link back
+ * to its parent and, with subtree heights kept per depth in two fixed
+ * arrays, invariants (2)-(4) and the count; then the height bound (at the
+ * top); then an in-order walk checks (1), in the order of @tie, and (5).
+ * O(n), O(1) extra memory.
  */
 static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 				     sq_gavl__tie_fn tie, const char *who)
@@ -3331,16 +3238,13 @@ SQ__TIE_PLAIN(gavl)
 
 /**
  * SQ_GAVL_TIE - declare a GAVL queue kind ordered by (key, less)
- * @name: the new kind's token: struct sq_@name, struct sq_@name_node and
- *        the verbs sq_@name_init ... sq_@name_check, next and prev
+ * @name: the new kind's token, as for SQ_RB_TIE (rbtree.h)
  * @less: bool less(const struct sq_@name_node *a,
- *        const struct sq_@name_node *b), defined by the user after the
- *        macro: true if @a goes before @b
+ *        const struct sq_@name_node *b), as for SQ_RB_TIE
  *
- * As SQ_RB_TIE in rbtree.h, over this tree: the node wraps struct
- * sq_gavl_node as .base (key: SQ_KEY(@name, n)), @less is consulted only
- * between equal keys, nodes equal under both keep FIFO, and the costs are
- * gavl's, pop still cutting the first node without a compare.
+ * As SQ_RB_TIE, over this tree: the node wraps struct sq_gavl_node as
+ * .base, and the costs are gavl's, pop still cutting the first node
+ * without a compare.
  */
 #define SQ_GAVL_TIE(name, less)						\
 	SQ__TIE_KIND(gavl, name, less)					\
@@ -8026,12 +7930,12 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
  * smartq/rb_elig.h - eligible pick on a red-black tree (KIND = erb)
  *
  * The rb queue whose nodes also carry an eligibility value elig, with
- * sq_erb_pick_eligible(q, limit), the first node in key order whose elig
- * is at most limit, in O(log n).  What the pick is, what it costs and
- * every verb are smartq/elig_tree.h's, written once for erb and egavl.
- * This file holds what is rb's own: the node, where an rb link keeps its
- * parent, and the fix-ups through which rbtree.h's rebalancing keeps the
- * minima.
+ * sq_erb_pick_eligible(q, limit): the first node in key order whose elig
+ * is at most limit, in O(log n).  The pick, its costs and every verb are
+ * smartq/elig_tree.h's, written once for erb and egavl.  This file holds
+ * what is rb's own: the node, where an rb link keeps its parent, and the
+ * hooks through which rbtree.h's rebalancing keeps the minima: its
+ * fix-ups out of line as rb's own, with the rotated hook inlined.
  *
  * The augment, on top of rb's (1)-(8) (rbtree.h), verified by
  * sq_erb_check():
@@ -8040,14 +7944,7 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
  *       a missing child counting as no constraint.
  *
  * Reading order: the node; where a link's parent is; the fix-ups and
- * sq_erb__aug; the verbs that are rb's own.  The pick, the minima's walk
- * up and every other verb are in elig_tree.h.
- *
- * rbtree.h's shape-changing bodies take the hooks (struct sq_rb__aug,
- * sq_rb__rotated_fn) as constants: insert and erase fix up through
- * sq_erb__insert_fixup() and sq_erb__erase_fixup(), out of line as rb's
- * own, with the rotated hook inlined; insert, erase and pop call
- * sq_erb__propagate() from the lowest node whose subtree changed.
+ * sq_erb__aug; the verbs that are rb's own.
  */
 #ifndef SMARTQ_RB_ELIG_H
 #define SMARTQ_RB_ELIG_H
@@ -8089,25 +7986,21 @@ static inline int sq_ladder_check(const struct sq_ladder *q)
  * right subtree, whose minimum then must be within the limit.  One path,
  * no backtracking.
  *
- * The tree is the plain kind's, balancing code and all: its shape-changing
- * bodies take hooks (struct sq_rb__aug, struct sq_gavl__aug) that each
- * kind's header supplies and the plain kind passes as NULL, so the plain
- * tree's code is the same as without them and the augment costs nothing
- * there.  The hooks follow the kernel's rbtree_augmented.h: a rotation
- * hands the lifted node the old top's minimum and recomputes the old
- * top's (sq_elig__rotated()); insert, erase and pop recompute from the
- * lowest changed node up, before the fix-up rotates, and stop at the
- * first minimum that does not change (sq_elig__propagate()).
+ * The tree is the plain kind's, balancing code and all, through its hooks
+ * (struct sq_rb__aug, struct sq_gavl__aug; NULL for the plain kind, which
+ * then pays nothing): a rotation hands the lifted node the old top's
+ * minimum and recomputes the old top's (sq_elig__rotated()); insert,
+ * erase and pop recompute from the lowest changed node up, before the
+ * fix-up rotates, and stop at the first minimum that does not change
+ * (sq_elig__propagate()).
  *
  * One layer for two link types.  The functions below take a tree's link
  * as void * and the kind's struct sq_elig__tree, a constant table of how
  * to read its links.  They are always inlined and every caller passes the
- * table's address, so the compiler reads the table while compiling and
- * each kind gets the code a copy written for its own link would have
- * (no call through the table is left at -O2).  Two token-pasting macros
- * write the rest: SQ__ELIG_TREE() a kind's table and typed hooks, from
- * the names of its link's members; SQ__ELIG_KIND() its verbs, each a call
- * or two, documented once above it.
+ * table's address, so each kind gets the code a copy written for its own
+ * link would have (no call through the table is left at -O2).  Two
+ * token-pasting macros write the rest: SQ__ELIG_TREE() a kind's table and
+ * typed hooks; SQ__ELIG_KIND() its verbs, each a call or two.
  *
  * Reading order: the table, the augment (compute, rotated, propagate),
  * the pick, the check; then the two macros, the verbs documented above
@@ -8322,10 +8215,9 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
  * sq_K__aug (struct sq_T__aug), and the verbs that differ:
  * sq_K_node_init(), sq_K_queued(), sq_K_key(), sq_K_pop().
  *
- * The verbs of every kind (common.h) cost what the plain kind's do, plus
- * a walk up while a subtree's minimum changes; first is the first node by
- * key, eligible or not; enqueue and requeue keep the node's elig.  The
- * two of this layer:
+ * The verbs of every kind (common.h) cost as the table above says; first
+ * is the first node by key, eligible or not; enqueue and requeue keep the
+ * node's elig.  The two of this layer:
  *
  * sq_K_pick_eligible(q, limit) - of the nodes with elig <= @limit, the
  *   one with the smallest key (earliest queued among equal keys); NULL if
@@ -8536,7 +8428,6 @@ static inline void *sq_erb__parent(const void *l)
 SQ__ELIG_TREE(erb, struct sq_rb__link, rb_link, rb_left, rb_right,
 	      sq_rb__next, sq_rb__prev, erb_min, "(9)")
 
-/* rbtree.h's fix-ups with the rotated hook inlined (struct sq_rb__aug) */
 SQ__SLOW void sq_erb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
 {
 	sq_rb__insert_fixup_aug(q, n, sq_erb__rotated);
@@ -8600,12 +8491,12 @@ SQ__ELIG_KIND(erb, rb, struct sq_rb__link, erb_tree, rb_link,
  * smartq/gavl_elig.h - eligible pick on a GAVL tree (KIND = egavl)
  *
  * The gavl queue whose nodes also carry an eligibility value elig, with
- * sq_egavl_pick_eligible(q, limit), the first node in key order whose
- * elig is at most limit, in O(log n).  What the pick is, what it costs
- * and every verb are smartq/elig_tree.h's, written once for erb and
- * egavl.  This file holds what is gavl's own: the node, where a gavl node
- * keeps its parent, and the fix-ups through which gavl.h's rebalancing
- * keeps the minima.
+ * sq_egavl_pick_eligible(q, limit): the first node in key order whose
+ * elig is at most limit, in O(log n).  The pick, its costs and every verb
+ * are smartq/elig_tree.h's, written once for erb and egavl.  This file
+ * holds what is gavl's own: the node, where a gavl node keeps its parent,
+ * and the hooks through which gavl.h's rebalancing keeps the minima: its
+ * rotations out of line as gavl's own, with the rotated hook inlined.
  *
  * The augment, on top of gavl's (1)-(5) (gavl.h), verified by
  * sq_egavl_check():
@@ -8613,15 +8504,10 @@ SQ__ELIG_KIND(erb, rb, struct sq_rb__link, erb_tree, rb_link,
  *   (6) eg_min(x) = min(elig(x), eg_min(left(x)), eg_min(right(x))).
  *
  * Reading order: the node; where a node's parent is; the fix-ups and
- * sq_egavl__aug; the verbs that are gavl's own.  The pick, the minima's
- * walk up and every other verb are in elig_tree.h.
- *
- * gavl.h's shape-changing bodies take the hooks (struct sq_gavl__aug,
- * sq_gavl__rotated_fn) as constants.  The cut-first pop changes no shape
- * but its own: the first node's right subtree moves up whole, so only
- * the minima from its parent up can change, and the walk that fixes them
- * ends at the first that stays.  The node embeds a struct sq_gavl_node:
- * its key reads as n->gavl.key, or SQ_KEY(egavl, n).
+ * sq_egavl__aug; the verbs that are gavl's own.  The cut-first pop moves
+ * the first node's right subtree up whole, so only the minima from its
+ * parent up can change, and the walk that fixes them ends at the first
+ * that stays.
  */
 #ifndef SMARTQ_GAVL_ELIG_H
 #define SMARTQ_GAVL_ELIG_H
@@ -8661,7 +8547,6 @@ static inline void *sq_egavl__parent(const void *g)
 SQ__ELIG_TREE(egavl, struct sq_gavl_node, gavl, gv_left, gv_right,
 	      sq_gavl_next, sq_gavl_prev, eg_min, "(6)")
 
-/* gavl.h's fix-ups with the rotated hook inlined (struct sq_gavl__aug) */
 SQ__SLOW void sq_egavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
 				   struct sq_gavl_node *y, int b, int d, int dy)
 {
@@ -8678,8 +8563,7 @@ static const struct sq_gavl__aug sq_egavl__aug = {
 	sq_egavl__propagate, sq_egavl__insert_fix, sq_egavl__fix
 };
 
-/* find's descent needs no tie order: equal keys are in queue order in
- * the tree, so the first of them is the leftmost */
+/* find: the tree's, which needs no tie order */
 static inline struct sq_gavl_node *
 sq_egavl__seek(const struct sq_gavl *t, uint64_t key,
 	       bool (*match)(const struct sq_gavl_node *, void *), void *arg,

@@ -34,25 +34,21 @@
  * right subtree, whose minimum then must be within the limit.  One path,
  * no backtracking.
  *
- * The tree is the plain kind's, balancing code and all: its shape-changing
- * bodies take hooks (struct sq_rb__aug, struct sq_gavl__aug) that each
- * kind's header supplies and the plain kind passes as NULL, so the plain
- * tree's code is the same as without them and the augment costs nothing
- * there.  The hooks follow the kernel's rbtree_augmented.h: a rotation
- * hands the lifted node the old top's minimum and recomputes the old
- * top's (sq_elig__rotated()); insert, erase and pop recompute from the
- * lowest changed node up, before the fix-up rotates, and stop at the
- * first minimum that does not change (sq_elig__propagate()).
+ * The tree is the plain kind's, balancing code and all, through its hooks
+ * (struct sq_rb__aug, struct sq_gavl__aug; NULL for the plain kind, which
+ * then pays nothing): a rotation hands the lifted node the old top's
+ * minimum and recomputes the old top's (sq_elig__rotated()); insert,
+ * erase and pop recompute from the lowest changed node up, before the
+ * fix-up rotates, and stop at the first minimum that does not change
+ * (sq_elig__propagate()).
  *
  * One layer for two link types.  The functions below take a tree's link
  * as void * and the kind's struct sq_elig__tree, a constant table of how
  * to read its links.  They are always inlined and every caller passes the
- * table's address, so the compiler reads the table while compiling and
- * each kind gets the code a copy written for its own link would have
- * (no call through the table is left at -O2).  Two token-pasting macros
- * write the rest: SQ__ELIG_TREE() a kind's table and typed hooks, from
- * the names of its link's members; SQ__ELIG_KIND() its verbs, each a call
- * or two, documented once above it.
+ * table's address, so each kind gets the code a copy written for its own
+ * link would have (no call through the table is left at -O2).  Two
+ * token-pasting macros write the rest: SQ__ELIG_TREE() a kind's table and
+ * typed hooks; SQ__ELIG_KIND() its verbs, each a call or two.
  *
  * Reading order: the table, the augment (compute, rotated, propagate),
  * the pick, the check; then the two macros, the verbs documented above
@@ -268,10 +264,9 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
  * sq_K__aug (struct sq_T__aug), and the verbs that differ:
  * sq_K_node_init(), sq_K_queued(), sq_K_key(), sq_K_pop().
  *
- * The verbs of every kind (common.h) cost what the plain kind's do, plus
- * a walk up while a subtree's minimum changes; first is the first node by
- * key, eligible or not; enqueue and requeue keep the node's elig.  The
- * two of this layer:
+ * The verbs of every kind (common.h) cost as the table above says; first
+ * is the first node by key, eligible or not; enqueue and requeue keep the
+ * node's elig.  The two of this layer:
  *
  * sq_K_pick_eligible(q, limit) - of the nodes with elig <= @limit, the
  *   one with the smallest key (earliest queued among equal keys); NULL if

@@ -11,11 +11,12 @@
  * less() first: the descent, requeue's in-place test and check() take it
  * as a parameter (sq_gavl__before()), NULL for the plain kind.
  *
- * Reading order: the descent and insert with its retrace, then
- * sq_gavl__cut_first (the pop that unlinks the first node without
- * rotating, and why the height stays within one level of an AVL tree's),
- * then erase's retrace; the public API at the end is thin.  The
- * augmented tree's hooks are a layer the plain gavl never calls.
+ * Reading order: the rotations and the retraces of insert and erase
+ * (each written once for both sides), then sq_gavl__cut_first (the pop
+ * that unlinks the first node without rotating; why the height stays
+ * within one level of an AVL tree's is below), erase, and the public API,
+ * where the descent (sq_gavl__insert) sits.  The augmented tree's hooks
+ * are a layer the plain gavl never calls.
  *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + retrace, at most one (double) rotation
@@ -27,6 +28,8 @@
  *                          with full AVL rebalancing (rotations)
  *   requeue     O(log n)   in place (no rebalancing) when the order holds
  *   next/prev   O(log n)   amortised O(1) over a whole walk
+ *
+ * SQ_DEBUG adds a walk to the root to dequeue and requeue (sq_gavl__on()).
  *
  * Terms.  h(x) is the height of the subtree rooted at x (an empty subtree
  * has height 0, a leaf 1).  The "spine" is the path from the root down its
@@ -77,15 +80,13 @@
  * Rebalancing.  Enqueue and the erase of any node but the first retrace
  * like an AVL tree and rotate where a balance reaches +2, or -2 and below
  * (a spine node already right-heavy gets its rotation then, which repairs
- * it, so inserts undo what pops degrade).  The rotation helpers update
- * balances with the general formulas, exact for any balance, including a
- * degraded spine node's; the rotation that ends an insert's retrace has
- * its own short form (the child it came through leans by exactly one). They
- * never compare keys and exist once, for both sides: the side is a number (0
- * left, 1 right) and a child word is picked by its offset, so no rotation
- * branches on which side it turns (a coin flip to a predictor). The only
- * compare is the small descent loop inside sq_gavl_enqueue(), which
- * inlines into the caller and selects the child without a branch.
+ * it, so inserts undo what pops degrade).  The rotations use the general
+ * formulas, exact for any balance, a degraded spine node's too; the one
+ * that ends an insert's retrace has a short form.  They never compare
+ * keys and exist once for both sides (SQ_GAVL__CHILD), so no rotation
+ * branches on which side it turns (a coin flip to a predictor).  The only
+ * compare is the descent loop of sq_gavl__insert(), which inlines into
+ * the caller and selects the child without a branch.
  *
  * A node that is not queued has gv_balance == SQ_GAVL__UNQUEUED, a value no
  * queued node can have (a queued balance lies in [-height, 1]), so queued()
@@ -122,12 +123,8 @@ struct sq_gavl {
 	size_t gv_count;
 };
 
-/*
- * sq_gavl__tie_fn - the order among equal keys of a tie kind
- * (SQ_GAVL_TIE): true if @a goes before @b.  The comparing paths take one
- * as a parameter; the plain kind passes NULL, which the always-inlined
- * descent folds away.  It compares nodes (sq_gavl__tie_item).
- */
+/* A tie kind's order among equal keys (SQ_GAVL_TIE), NULL for the plain
+ * kind: as sq_rb__tie_fn in rbtree.h, on nodes. */
 typedef struct sq_gavl_node sq_gavl__tie_item;
 typedef bool (*sq_gavl__tie_fn)(const sq_gavl__tie_item *a,
 				const sq_gavl__tie_item *b);
@@ -138,11 +135,8 @@ sq_gavl__tie_node(const sq_gavl__tie_item *n)
 	return n;
 }
 
-/*
- * sq_gavl__before - does @n, given key @key, go before queued node @x?
- * By key; between equal keys by @tie, if any; equal under both, no:
- * @n goes after @x (FIFO).  @tie is consulted only between equal keys.
- */
+/* Does @n, given key @key, go before queued node @x?  By key, then by
+ * @tie (if any); equal under both, no: @n goes after @x (FIFO). */
 SQ__INLINE bool sq_gavl__before(const struct sq_gavl_node *n, uint64_t key,
 				const struct sq_gavl_node *x,
 				sq_gavl__tie_fn tie)
@@ -167,8 +161,7 @@ SQ__INLINE bool sq_gavl__before(const struct sq_gavl_node *n, uint64_t key,
 
 /* ---- rebalancing: no key compares below this line until the descent ---- */
 
-/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD; this
- * header's alone (#undef at its end). */
+/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD. */
 #define SQ_GAVL__CHILD(x, s) \
 	SQ__CHILD(struct sq_gavl_node, x, gv_left, gv_right, s)
 
@@ -203,10 +196,7 @@ typedef void sq_gavl__rotated_fn(struct sq_gavl_node *old,
 
 /**
  * struct sq_gavl__aug - the hooks of insert, erase and the cut
- * @propagate:  recompute the summary of @from (whatever it held), then of
- *              each node above it up to @stop, not included (NULL:
- *              through the root); above @from it may end at a node whose
- *              summary did not change
+ * @propagate:  as struct sq_rb__aug's (rbtree.h)
  * @insert_fix: sq_gavl__insert_fix_aug() with the tree's rotated hook, out
  *              of line as sq_gavl__insert_fix() is
  * @fix:        sq_gavl__fix_aug() likewise
@@ -422,16 +412,13 @@ SQ__SLOW void sq_gavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
  * a predictor, and "was balanced" is the only test each step.
  *
  * The walk's tests wait on loads, and the hold loop's next steps wait on
- * the tests when they are mispredicted: the second node up is the
- * descent's @g, already in a register, so its test waits for one load
- * (its balance), not two (p's parent word, then the balance).  The walk
- * stays a node ahead: the third node is the descent's @gg, and each step
- * loads the parent word of the node above the one it tests, so no test
- * waits on the load of its own node's address.  Where
- * the walk stops to rotate, the node it came through and that node's side
- * are in registers too, and single against double is just whether the
- * two sides agree: the rotation's one mispredictable test waits on no
- * load at all.
+ * a mispredicted test: so the second node up is the descent's @g, already
+ * in a register (its test waits for one load, its balance, not two), and
+ * the walk stays a node ahead: the third is the descent's @gg, and each
+ * step loads the parent word of the node above the one it tests.  Where
+ * the walk stops to rotate, the node it came through and its side are in
+ * registers too, and single against double is whether the two sides
+ * agree: the rotation's one mispredictable test waits on no load.
  */
 SQ__INLINE void sq_gavl__insert_fixup(struct sq_gavl *q, struct sq_gavl_node *p,
 				      struct sq_gavl_node *g,
@@ -528,15 +515,10 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__leftmost(struct sq_gavl_node *n)
 }
 
 /*
- * sq_gavl__cut_first - unlink the first node without rotating
- *
- * The first node f has no left child; its right subtree R (if any) takes
- * its place, so the subtree under f's parent lost exactly one level.  Walk
- * up the spine only while a node was left-heavy (its height dropped too),
- * making it balanced; the first node that was balanced or right-heavy just
- * becomes one step more right-heavy, which invariant (4) allows, and the
- * walk ends.  No rotation, no key compare.  The new first node is the
- * leftmost of R, or f's parent when R is empty.
+ * sq_gavl__cut_first - unlink the first node f without rotating ("Why
+ * cutting first is allowed", at the top): f's right subtree R takes its
+ * place, and the walk up the spine runs only while a node was left-heavy.
+ * The new first node is the leftmost of R, or f's parent when R is empty.
  */
 SQ__INLINE void sq_gavl__cut_first(struct sq_gavl *q, struct sq_gavl_node *f,
 				   const struct sq_gavl__aug *aug)
@@ -682,7 +664,6 @@ static inline void sq_gavl_node_init(struct sq_gavl_node *n)
 	n->gv_balance = SQ_GAVL__UNQUEUED;
 }
 
-/* a node that is not queued has balance SQ_GAVL__UNQUEUED */
 SQ__INLINE bool sq_gavl_queued(const struct sq_gavl_node *n)
 {
 	return n->gv_balance != SQ_GAVL__UNQUEUED;
@@ -698,7 +679,6 @@ static inline size_t sq_gavl_count(const struct sq_gavl *q)
 	return q->gv_count;
 }
 
-/* the cached first node */
 static inline struct sq_gavl_node *sq_gavl_first(const struct sq_gavl *q)
 {
 	return q->gv_first;
@@ -709,7 +689,6 @@ static inline uint64_t sq_gavl_key(const struct sq_gavl_node *n)
 	return n->key;
 }
 
-/* next and prev: O(log n), amortised O(1) over a whole walk */
 static inline struct sq_gavl_node *sq_gavl_next(const struct sq_gavl_node *n)
 {
 	struct sq_gavl_node *p;
@@ -780,9 +759,7 @@ SQ__INLINE bool sq_gavl__insert(struct sq_gavl *q, struct sq_gavl_node *n,
 	n->gv_right = NULL;	/* apart from the left: see above */
 	if (!parent) {
 		q->gv_root = n;
-		/* apart from gv_first's store below: gcc would pair the two
-		 * into one 16-byte store, which the next pop's load of
-		 * gv_first waits on (as in sq_rb__insert()) */
+		/* apart from gv_first's store below (SQ__KEEP_BRANCH) */
 		SQ__KEEP_BRANCH();
 		leftmost = true;
 		if (aug)	/* a leaf's summary is its own */
@@ -837,12 +814,9 @@ static inline bool sq_gavl__on(const struct sq_gavl *q,
 }
 #endif
 
-/*
- * The verbs that compare or check for misuse, once for the plain kind and
- * the tie kinds (SQ_GAVL_TIE, SQ__TIE_KIND in common.h): @tie is the order
- * among equal keys (NULL: FIFO), @who the public function named in
- * SQ_DEBUG's messages.
- */
+/* The verbs that compare or check for misuse, once for the plain kind and
+ * the tie kinds (SQ__TIE_KIND): @tie orders equal keys (NULL: FIFO), @who
+ * is the verb SQ_DEBUG's messages name. */
 SQ__INLINE bool sq_gavl__tie_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				     uint64_t key, sq_gavl__tie_fn tie,
 				     const char *who)
@@ -851,9 +825,6 @@ SQ__INLINE bool sq_gavl__tie_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 	return sq_gavl__insert(q, n, key, tie, NULL);
 }
 
-/* dequeue: O(log n); the first node is cut without rotations, as pop
- * does; any other is erased with AVL rotations (SQ_DEBUG adds a walk to
- * the root) */
 SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 				     sq_gavl__tie_fn tie, const char *who)
 {
@@ -866,16 +837,12 @@ SQ__INLINE bool sq_gavl__tie_dequeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	return was_first;
 }
 
-/* enqueue: O(log n), one descent, at most one single or double rotation */
 SQ__INLINE bool sq_gavl_enqueue(struct sq_gavl *q, struct sq_gavl_node *n,
 				uint64_t key)
 {
 	return sq_gavl__tie_enqueue(q, n, key, NULL, "sq_gavl_enqueue");
 }
 
-/* pop: O(log n) worst case, no rotation: the cut walks up the spine only
- * while nodes were left-heavy, and finding the new first descends only
- * the cut node's right subtree */
 static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 {
 	struct sq_gavl_node *f = q->gv_first;
@@ -888,8 +855,7 @@ static inline struct sq_gavl_node *sq_gavl_pop(struct sq_gavl *q)
 	return f;
 }
 
-/* pop and pop_due of a tie kind (and pop_due of the plain one): they
- * never compare */
+/* pop and pop_due take @tie but never compare */
 SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop(struct sq_gavl *q,
 						 sq_gavl__tie_fn tie)
 {
@@ -907,13 +873,10 @@ SQ__INLINE struct sq_gavl_node *sq_gavl__tie_pop_due(struct sq_gavl *q,
 	return f && f->key <= now ? sq_gavl_pop(q) : NULL;
 }
 
-/*
- * sq_gavl__visit_until - the walk behind visit and visit_until (SQ__VISIT),
- * of every kind over this backend: @fn(node, @arg) on each node in queue
- * order until it returns true; that node, or NULL.
- * @who names the caller in the SQ_DEBUG message when @fn changes the
- * queue.  The next node is found before @fn runs.
- */
+/* sq_gavl__visit_until - the walk behind SQ__VISIT, of every kind over
+ * this backend: @fn(node, @arg) on each node in queue order, the next
+ * found before @fn runs, until it returns true; that node, or NULL.  @who:
+ * the verb SQ_DEBUG names when @fn changes the queue. */
 static inline struct sq_gavl_node *
 sq_gavl__visit_until(const struct sq_gavl *q,
 		     bool (*fn)(struct sq_gavl_node *, void *), void *arg,
@@ -940,11 +903,9 @@ sq_gavl__visit_until(const struct sq_gavl *q,
 
 SQ__VISIT(gavl)
 
-/* find: O(log n + t), a descent to the first node with @key, then the
- * walk in order.  Equal keys are in queue order in the tree (of @tie, if
- * any), so the leftmost node of @key is the first, and the descent needs
- * no tie order; @who names the caller in the SQ_DEBUG message when
- * @match changes the queue */
+/* find, in O(log n + t): equal keys are in queue order in the tree (of
+ * @tie, if any), so the first of @key is the leftmost, and the descent
+ * needs no tie order; @who: as for the walk */
 static inline struct sq_gavl_node *
 sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 		  bool (*match)(const struct sq_gavl_node *, void *), void *arg,
@@ -955,8 +916,7 @@ sq_gavl__tie_find(const struct sq_gavl *q, uint64_t key,
 
 	(void)count;	/* read only under SQ_DEBUG */
 	(void)tie;
-	/* the leftmost node whose key is >= @key: equal keys are in queue
-	 * order in the tree, so the first of them is the leftmost */
+	/* the leftmost node whose key is >= @key */
 	while (cur) {
 		SQ__STEP(1);
 		if (cur->key < key) {
@@ -1006,9 +966,6 @@ SQ__INLINE bool sq_gavl__requeue(struct sq_gavl *q, struct sq_gavl_node *n,
 	return q->gv_first != first || q->gv_first->key != first_key;
 }
 
-/* requeue: O(log n); in place, without rebalancing, when the previous
- * node's key is <= @key and the next node's (if any) > @key (SQ_DEBUG
- * adds a walk to the root) */
 static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 				     struct sq_gavl_node *n, uint64_t key,
 				     sq_gavl__tie_fn tie, const char *who)
@@ -1041,13 +998,11 @@ static inline unsigned sq_gavl__avl_max_height(size_t n)
 }
 
 /*
- * check: a post-order walk over parent links (no recursion) checks that
- * every child points back at its parent, computes subtree heights in two
- * arrays indexed by depth, and checks invariants (2)-(4) at each node and
- * the count; then the height bound height <= H(n) + 1 (see the top of
- * this file); then an in-order walk checks (1) and that gv_first is the
- * smallest node, in the order of @tie.  O(n), O(1) extra memory (two
- * fixed arrays).
+ * check: a post-order walk over parent links checks each child's link back
+ * to its parent and, with subtree heights kept per depth in two fixed
+ * arrays, invariants (2)-(4) and the count; then the height bound (at the
+ * top); then an in-order walk checks (1), in the order of @tie, and (5).
+ * O(n), O(1) extra memory.
  */
 static inline int sq_gavl__tie_check(const struct sq_gavl *q,
 				     sq_gavl__tie_fn tie, const char *who)
@@ -1150,16 +1105,13 @@ SQ__TIE_PLAIN(gavl)
 
 /**
  * SQ_GAVL_TIE - declare a GAVL queue kind ordered by (key, less)
- * @name: the new kind's token: struct sq_@name, struct sq_@name_node and
- *        the verbs sq_@name_init ... sq_@name_check, next and prev
+ * @name: the new kind's token, as for SQ_RB_TIE (rbtree.h)
  * @less: bool less(const struct sq_@name_node *a,
- *        const struct sq_@name_node *b), defined by the user after the
- *        macro: true if @a goes before @b
+ *        const struct sq_@name_node *b), as for SQ_RB_TIE
  *
- * As SQ_RB_TIE in rbtree.h, over this tree: the node wraps struct
- * sq_gavl_node as .base (key: SQ_KEY(@name, n)), @less is consulted only
- * between equal keys, nodes equal under both keep FIFO, and the costs are
- * gavl's, pop still cutting the first node without a compare.
+ * As SQ_RB_TIE, over this tree: the node wraps struct sq_gavl_node as
+ * .base, and the costs are gavl's, pop still cutting the first node
+ * without a compare.
  */
 #define SQ_GAVL_TIE(name, less)						\
 	SQ__TIE_KIND(gavl, name, less)					\

@@ -3,12 +3,12 @@
  * smartq/gavl_elig.h - eligible pick on a GAVL tree (KIND = egavl)
  *
  * The gavl queue whose nodes also carry an eligibility value elig, with
- * sq_egavl_pick_eligible(q, limit), the first node in key order whose
- * elig is at most limit, in O(log n).  What the pick is, what it costs
- * and every verb are smartq/elig_tree.h's, written once for erb and
- * egavl.  This file holds what is gavl's own: the node, where a gavl node
- * keeps its parent, and the fix-ups through which gavl.h's rebalancing
- * keeps the minima.
+ * sq_egavl_pick_eligible(q, limit): the first node in key order whose
+ * elig is at most limit, in O(log n).  The pick, its costs and every verb
+ * are smartq/elig_tree.h's, written once for erb and egavl.  This file
+ * holds what is gavl's own: the node, where a gavl node keeps its parent,
+ * and the hooks through which gavl.h's rebalancing keeps the minima: its
+ * rotations out of line as gavl's own, with the rotated hook inlined.
  *
  * The augment, on top of gavl's (1)-(5) (gavl.h), verified by
  * sq_egavl_check():
@@ -16,15 +16,10 @@
  *   (6) eg_min(x) = min(elig(x), eg_min(left(x)), eg_min(right(x))).
  *
  * Reading order: the node; where a node's parent is; the fix-ups and
- * sq_egavl__aug; the verbs that are gavl's own.  The pick, the minima's
- * walk up and every other verb are in elig_tree.h.
- *
- * gavl.h's shape-changing bodies take the hooks (struct sq_gavl__aug,
- * sq_gavl__rotated_fn) as constants.  The cut-first pop changes no shape
- * but its own: the first node's right subtree moves up whole, so only
- * the minima from its parent up can change, and the walk that fixes them
- * ends at the first that stays.  The node embeds a struct sq_gavl_node:
- * its key reads as n->gavl.key, or SQ_KEY(egavl, n).
+ * sq_egavl__aug; the verbs that are gavl's own.  The cut-first pop moves
+ * the first node's right subtree up whole, so only the minima from its
+ * parent up can change, and the walk that fixes them ends at the first
+ * that stays.
  */
 #ifndef SMARTQ_GAVL_ELIG_H
 #define SMARTQ_GAVL_ELIG_H
@@ -67,7 +62,6 @@ static inline void *sq_egavl__parent(const void *g)
 SQ__ELIG_TREE(egavl, struct sq_gavl_node, gavl, gv_left, gv_right,
 	      sq_gavl_next, sq_gavl_prev, eg_min, "(6)")
 
-/* gavl.h's fix-ups with the rotated hook inlined (struct sq_gavl__aug) */
 SQ__SLOW void sq_egavl__insert_fix(struct sq_gavl *q, struct sq_gavl_node *x,
 				   struct sq_gavl_node *y, int b, int d, int dy)
 {
@@ -84,8 +78,7 @@ static const struct sq_gavl__aug sq_egavl__aug = {
 	sq_egavl__propagate, sq_egavl__insert_fix, sq_egavl__fix
 };
 
-/* find's descent needs no tie order: equal keys are in queue order in
- * the tree, so the first of them is the leftmost */
+/* find: the tree's, which needs no tie order */
 static inline struct sq_gavl_node *
 sq_egavl__seek(const struct sq_gavl *t, uint64_t key,
 	       bool (*match)(const struct sq_gavl_node *, void *), void *arg,

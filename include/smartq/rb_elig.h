@@ -3,12 +3,12 @@
  * smartq/rb_elig.h - eligible pick on a red-black tree (KIND = erb)
  *
  * The rb queue whose nodes also carry an eligibility value elig, with
- * sq_erb_pick_eligible(q, limit), the first node in key order whose elig
- * is at most limit, in O(log n).  What the pick is, what it costs and
- * every verb are smartq/elig_tree.h's, written once for erb and egavl.
- * This file holds what is rb's own: the node, where an rb link keeps its
- * parent, and the fix-ups through which rbtree.h's rebalancing keeps the
- * minima.
+ * sq_erb_pick_eligible(q, limit): the first node in key order whose elig
+ * is at most limit, in O(log n).  The pick, its costs and every verb are
+ * smartq/elig_tree.h's, written once for erb and egavl.  This file holds
+ * what is rb's own: the node, where an rb link keeps its parent, and the
+ * hooks through which rbtree.h's rebalancing keeps the minima: its
+ * fix-ups out of line as rb's own, with the rotated hook inlined.
  *
  * The augment, on top of rb's (1)-(8) (rbtree.h), verified by
  * sq_erb_check():
@@ -17,14 +17,7 @@
  *       a missing child counting as no constraint.
  *
  * Reading order: the node; where a link's parent is; the fix-ups and
- * sq_erb__aug; the verbs that are rb's own.  The pick, the minima's walk
- * up and every other verb are in elig_tree.h.
- *
- * rbtree.h's shape-changing bodies take the hooks (struct sq_rb__aug,
- * sq_rb__rotated_fn) as constants: insert and erase fix up through
- * sq_erb__insert_fixup() and sq_erb__erase_fixup(), out of line as rb's
- * own, with the rotated hook inlined; insert, erase and pop call
- * sq_erb__propagate() from the lowest node whose subtree changed.
+ * sq_erb__aug; the verbs that are rb's own.
  */
 #ifndef SMARTQ_RB_ELIG_H
 #define SMARTQ_RB_ELIG_H
@@ -76,7 +69,6 @@ static inline void *sq_erb__parent(const void *l)
 SQ__ELIG_TREE(erb, struct sq_rb__link, rb_link, rb_left, rb_right,
 	      sq_rb__next, sq_rb__prev, erb_min, "(9)")
 
-/* rbtree.h's fix-ups with the rotated hook inlined (struct sq_rb__aug) */
 SQ__SLOW void sq_erb__insert_fixup(struct sq_rb *q, struct sq_rb__link *n)
 {
 	sq_rb__insert_fixup_aug(q, n, sq_erb__rotated);

@@ -3,21 +3,19 @@
  * smartq/rbtree.h - red-black tree priority queue, leftmost cached (KIND = rb)
  *
  * An intrusive red-black tree ordered by a uint64_t key, with the leftmost
- * (smallest) node cached so first() never walks.  Equal keys are kept in
- * arrival order: the descent sends an equal key to the right, so a node
- * lands after every node already queued with its key (stable, FIFO).
- * A tie kind (SQ_RB_TIE, at the end) orders equal keys by the user's
- * less() first: the descent, requeue's in-place test and check() take it
- * as a parameter (sq_rb__before()), NULL for the plain kind, which then
- * compiles as if it were not there.
+ * (smallest) node cached so first() never walks.  The descent sends an
+ * equal key to the right, so a node lands after every node already queued
+ * with its key (stable, FIFO).  A tie kind (SQ_RB_TIE, at the end) orders
+ * equal keys by the user's less() first: the descent, requeue's in-place
+ * test and check() take it as a parameter (sq_rb__before()), NULL for the
+ * plain kind, which then compiles as if it were not there.
  *
  * Reading order: the public API (at the end) is thin; the queue's work
  * is in "the link-level operations" (the comparing descent, erase by
  * link, the cached leftmost), which call the two rebalancing parts,
  * "insert fix-up" and "erase fix-up", each case drawn.  The packed
  * parent word and the augmented tree's hooks come first only because
- * the rest uses them; a plain rb calls no hook, and the tie kind is the
- * same code with less() passed in.
+ * the rest uses them; a plain rb calls no hook.
  *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + at most 2 rotations
@@ -29,27 +27,26 @@
  *   requeue     O(log n)   in place (no relinking) when the order holds
  *   next/prev   O(log n)   amortised O(1) over a whole walk
  *
+ * SQ_DEBUG adds a walk to the root to dequeue and requeue (sq_rb__on()).
+ *
  * Layout.  A node is 32 bytes on LP64: the key and a link of three words
- * (the parent pointer with the colour packed into its low bit, the two
- * children).  The packing assumes that a link is aligned to at least 2
- * bytes, so bit 0 of its address is always 0; it holds a uintptr_t and
- * two pointers, so every ABI we know aligns it to 4 or 8, and a
- * compile-time check below refuses any other.  It also assumes that a
- * pointer cast to uintptr_t is its address, so bit 0 is free and the
- * word casts back (every flat-memory target, 32- or 64-bit; there is no
- * ISO path: the word is the layout).  Bit 0 set means black,
- * clear means red, so a red node's word is just its parent's address.
+ * (the parent pointer with the colour in bit 0, the two children).  Bit 0
+ * is free because a link, a uintptr_t and two pointers, is aligned to at
+ * least 2 bytes (every ABI we know aligns it to 4 or 8; a compile-time
+ * check below refuses any other) and a pointer cast to uintptr_t is its
+ * address (every flat-memory target, 32- or 64-bit; there is no ISO path:
+ * the word is the layout).  Bit 0 set means black, clear red, so a red
+ * node's word is just its parent's address.  A node that is not queued
+ * has its parent word pointing at itself (no queued node is its own
+ * parent), so queued() is one compare and works while SQ_DEBUG poisons
+ * the child links of a dequeued node.
  *
  * The balancing code works on the link alone (struct sq_rb__link) and
  * reads a link's key just before it (the layout rule, at the link's
- * definition), so another node type can embed the same link and reuse
- * the tree without a second copy of its key.
- * The public functions take and return struct sq_rb_node and convert at
- * the boundary (a constant offset, folded into the addressing).
- *
- * A node that is not queued has its parent word pointing at itself (no
- * queued node can be its own parent), so queued() is one compare and works
- * even though SQ_DEBUG poisons the child links of a dequeued node.
+ * definition), so another node type (rb_elig.h's) embeds the same link
+ * and reuses the tree without a second copy of its key.  The public
+ * functions convert node <-> link at the boundary (a constant offset,
+ * folded into the addressing).
  *
  * The red-black properties, kept by every operation and verified by
  * sq_rb_check():
@@ -70,12 +67,14 @@
  * is the number of nodes.
  *
  * The balancing code (insert fix-up, erase, erase fix-up) never compares
- * keys and exists once, the two fix-up loops out of line.  Each fix-up is
- * written once for both sides, as in gavl.h: the side is a number (0 left,
- * 1 right) and a child word is picked by its offset (SQ_RB__CHILD), so no
- * rotation branches on which side it turns.  The only compare
- * is the small descent loop of sq_rb__insert() (behind enqueue and requeue),
- * which inlines into the caller and selects each child without a branch.
+ * keys.  Each fix-up is written once for both sides, as in gavl.h: the
+ * side is a number (0 left, 1 right) and a child word is picked by its
+ * offset (SQ_RB__CHILD), so no rotation branches on which side it turns.
+ * The only compare is the descent loop of sq_rb__insert(), which inlines
+ * into the caller and selects each child without a branch.  The fix-up
+ * loops stay out of line (SQ__SLOW): the hold loop's pop and enqueue then
+ * inline into the caller with both compilers (clang otherwise inlines the
+ * insert fix-up into enqueue and then keeps enqueue out of line).
  */
 #ifndef SMARTQ_RBTREE_H
 #define SMARTQ_RBTREE_H
@@ -89,14 +88,12 @@
  * @rb_left:  left child (smaller keys)
  * @rb_right: right child (greater or equal keys)
  *
- * Layout rule: the uint64_t key of a link sits SQ_RB__KEY_AT bytes from
- * the link's address, in the struct that embeds it, where struct
- * sq_rb_node has it (the key first, the link right after it: -8 on
- * LP64); sq_rb__key() reads it there.  struct sq_rb_node follows the
- * rule by definition; any other node that embeds a link must prove it
- * with a compile-time check.  The key is a real uint64_t member
- * of the embedding struct, read through a uint64_t lvalue: no struct type
- * is punned for another.
+ * Layout rule: a link's uint64_t key sits SQ_RB__KEY_AT bytes from the
+ * link, where struct sq_rb_node has it (the key first, the link right
+ * after it: -8 on LP64); sq_rb__key() reads it there.  Any other node
+ * that embeds a link proves the rule at compile time.  The key is a real
+ * uint64_t member, read through a uint64_t lvalue: no struct type is
+ * punned for another.
  */
 struct sq_rb__link {
 	uintptr_t rb_parent_color;
@@ -132,8 +129,7 @@ struct sq_rb {
 #define SQ_RB__KEY_AT ((ptrdiff_t)offsetof(struct sq_rb_node, key) - \
 		       (ptrdiff_t)offsetof(struct sq_rb_node, rb_link))
 
-/* The colour lives in bit 0 of a link address: refuse any ABI where a
- * link could sit at an odd address. */
+/* Bit 0 of a link's address holds the colour: refuse an odd alignment. */
 struct sq_rb__align_probe {
 	char c;
 	struct sq_rb__link l;
@@ -156,11 +152,9 @@ SQ__INLINE void sq_rb__set_key(struct sq_rb__link *l, uint64_t key)
 }
 
 /*
- * sq_rb__tie_fn - the order among equal keys of a tie kind (SQ_RB_TIE):
- * true if @a goes before @b.  The comparing paths take one as a
- * parameter; the plain kind passes NULL, which the always-inlined
- * descent folds away, so it compiles to what it was without the hook.
- * It compares links (sq_rb__tie_item); sq_rb__tie_node() is a link's
+ * sq_rb__tie_fn - a tie kind's order among equal keys (SQ_RB_TIE): true if
+ * @a goes before @b; NULL for the plain kind, which the always-inlined
+ * descent folds away.  It compares links; sq_rb__tie_node() is a link's
  * node.
  */
 typedef struct sq_rb__link sq_rb__tie_item;
@@ -175,7 +169,7 @@ SQ__INLINE const struct sq_rb_node *sq_rb__tie_node(const sq_rb__tie_item *l)
 /*
  * sq_rb__before - does @n, given key @key, go before queued link @x?
  * By key; between equal keys by @tie, if any; equal under both, no:
- * @n goes after @x (FIFO).  @tie is consulted only between equal keys.
+ * @n goes after @x (FIFO).
  */
 SQ__INLINE bool sq_rb__before(const struct sq_rb__link *n, uint64_t key,
 			      const struct sq_rb__link *x, sq_rb__tie_fn tie)
@@ -187,19 +181,13 @@ SQ__INLINE bool sq_rb__before(const struct sq_rb__link *n, uint64_t key,
 	return key < xk;
 }
 
-/* The sq_rb_node that holds link @l, NULL for NULL.  Only for links that
- * really are in an sq_rb_node.  @l is not const: a const link would need a
- * cast that drops the qualifier (-Wcast-qual); the tree's own link pointers
- * are never const, so callers pass those. */
+/* The sq_rb_node that holds link @l (one that is in an sq_rb_node), NULL
+ * for NULL.  @l is not const: the tree's own link pointers never are, and
+ * a const one would need a cast that drops it (-Wcast-qual). */
 SQ__INLINE struct sq_rb_node *sq_rb__node(struct sq_rb__link *l)
 {
 	return l ? sq_entry(l, struct sq_rb_node, rb_link) : NULL;
 }
-
-/* The rebalancing loops stay out of line (SQ__SLOW): the hold loop's pop
- * and enqueue then inline into the caller with both compilers (clang
- * otherwise inlines the insert fix-up into enqueue and then keeps enqueue
- * out of line). */
 
 /* ---- the packed parent word ------------------------------------------ */
 
@@ -235,6 +223,10 @@ SQ__INLINE void sq_rb__set_parent_color(struct sq_rb__link *n,
 {
 	n->rb_parent_color = (uintptr_t)p | color;
 }
+
+/* The child word of @x on side @s (0 left, 1 right): SQ__CHILD. */
+#define SQ_RB__CHILD(x, s) \
+	SQ__CHILD(struct sq_rb__link, x, rb_left, rb_right, s)
 
 /* Make @parent (or the root, when @parent is NULL) point at @new_child
  * where it pointed at @old_child. */
@@ -286,10 +278,8 @@ struct sq_rb__aug {
 			    unsigned side);
 };
 
-/*
- * The last step of every rotation: @top takes @old's place (and its parent
- * word, hence its colour); @old becomes @top's child with @color.
- */
+/* The last step of every rotation: @top takes @old's place and parent
+ * word (so its colour); @old becomes @top's child with @color. */
 SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
 				     struct sq_rb__link *top, uintptr_t color,
 				     sq_rb__rotated_fn *rot)
@@ -302,14 +292,6 @@ SQ__INLINE void sq_rb__rotate_finish(struct sq_rb *q, struct sq_rb__link *old,
 	if (rot)
 		rot(old, top);
 }
-
-/* ---- the child words by side ------------------------------------------- */
-
-/* The child word of @x on side @s (0 left, 1 right): the fix-ups below
- * exist once for both sides (SQ__CHILD); this header's alone (#undef at
- * its end). */
-#define SQ_RB__CHILD(x, s) \
-	SQ__CHILD(struct sq_rb__link, x, rb_left, rb_right, s)
 
 /* ---- insert fix-up (no compare) ---------------------------------------- */
 
@@ -546,6 +528,21 @@ SQ__INLINE void sq_rb__erase_fixup_with(struct sq_rb *q, struct sq_rb__link *p,
 
 /* ---- erase (no compare) ------------------------------------------------ */
 
+/* @aug: after the unlink, before the fix-up's rotations: the nodes from
+ * @low up lost the erased node, and @y (if not NULL) took its place */
+SQ__INLINE void sq_rb__erase_propagate(struct sq_rb__link *y,
+				       struct sq_rb__link *low,
+				       const struct sq_rb__aug *aug)
+{
+	if (!aug)
+		return;
+	if (y) {
+		aug->propagate(low, y);
+		low = y;
+	}
+	aug->propagate(low, NULL);
+}
+
 /*
  * sq_rb__erase - unlink @n from the tree and rebalance
  *
@@ -572,23 +569,9 @@ SQ__INLINE void sq_rb__erase_fixup_with(struct sq_rb *q, struct sq_rb__link *p,
  *                                      y               c
  *                                       \
  *                                        c
+ *
+ * @aug: the hooks of an augmented tree, NULL for the plain one.
  */
-/* @aug: after the unlink, before the fix-up's rotations: the nodes from
- * @low up lost the erased node, and @y (if not NULL) took its place */
-SQ__INLINE void sq_rb__erase_propagate(struct sq_rb__link *y,
-				       struct sq_rb__link *low,
-				       const struct sq_rb__aug *aug)
-{
-	if (!aug)
-		return;
-	if (y) {
-		aug->propagate(low, y);
-		low = y;
-	}
-	aug->propagate(low, NULL);
-}
-
-/* @aug: the hooks of an augmented tree, NULL for the plain one. */
 SQ__INLINE void sq_rb__erase(struct sq_rb *q, struct sq_rb__link *n,
 			     const struct sq_rb__aug *aug)
 {
@@ -665,12 +648,7 @@ SQ__INLINE void sq_rb__unlink(struct sq_rb__link *n)
 #endif
 }
 
-/* ---- the link-level operations ------------------------------------------
- *
- * The public functions below are thin wrappers over these, converting
- * node <-> link at the boundary; another node type that embeds the link
- * (keeping its key by the layout rule) can call them directly.
- */
+/* ---- the link-level operations ---------------------------------------- */
 
 /* The link after @n in order, NULL if @n is the last. */
 SQ__INLINE struct sq_rb__link *sq_rb__next(const struct sq_rb__link *n)
@@ -746,10 +724,8 @@ SQ__INLINE bool sq_rb__insert(struct sq_rb *q, struct sq_rb__link *n,
 	if (!parent) {
 		n->rb_parent_color = SQ_RB__BLACK;	/* (2): a black root */
 		q->rb_root = n;
-		/* gcc would pair this store with the leftmost's below into
-		 * one 16-byte store, and the next pop's 8-byte load of the
-		 * leftmost, from its upper half, is forwarded slowly if at
-		 * all (doc/rbtree.md, "The empty tree") */
+		/* apart from the leftmost's store below: SQ__KEEP_BRANCH
+		 * (doc/rbtree.md, "The empty tree") */
 		SQ__KEEP_BRANCH();
 		leftmost = true;
 	} else {
@@ -808,10 +784,8 @@ SQ__INLINE struct sq_rb__link *sq_rb__pop(struct sq_rb *q,
 		parent->rb_left = c;
 	} else {
 		q->rb_root = c;
-		/* keep this a branch: clang would merge the two stores into
-		 * one whose address waits for a conditional move, and the
-		 * next descent's loads (which may read the word just written)
-		 * would wait for it too */
+		/* a branch (SQ__KEEP_BRANCH): the next descent's loads
+		 * would wait on a store behind a conditional move */
 		SQ__KEEP_BRANCH();
 	}
 	if (aug)	/* c's subtree is whole: the loss is from parent up */
@@ -876,7 +850,6 @@ static inline void sq_rb_node_init(struct sq_rb_node *n)
 	n->key = 0;
 }
 
-/* a node that is not queued is its own parent */
 SQ__INLINE bool sq_rb_queued(const struct sq_rb_node *n)
 {
 	return n->rb_link.rb_parent_color != (uintptr_t)&n->rb_link;
@@ -892,7 +865,6 @@ static inline size_t sq_rb_count(const struct sq_rb *q)
 	return q->rb_count;
 }
 
-/* the cached leftmost */
 static inline struct sq_rb_node *sq_rb_first(const struct sq_rb *q)
 {
 	return sq_rb__node(q->rb_leftmost);
@@ -903,7 +875,6 @@ static inline uint64_t sq_rb_key(const struct sq_rb_node *n)
 	return n->key;
 }
 
-/* next and prev: O(log n), amortised O(1) over a whole walk */
 static inline struct sq_rb_node *sq_rb_next(const struct sq_rb_node *n)
 {
 	return sq_rb__node(sq_rb__next(&n->rb_link));
@@ -930,12 +901,9 @@ static inline bool sq_rb__on(const struct sq_rb *q, const struct sq_rb__link *l)
 }
 #endif
 
-/*
- * The verbs that compare or check for misuse, once for the plain kind and
- * the tie kinds (SQ_RB_TIE, SQ__TIE_KIND in common.h): @tie is the order
- * among equal keys (NULL: FIFO), @who the public function named in
- * SQ_DEBUG's messages.
- */
+/* The verbs that compare or check for misuse, once for the plain kind and
+ * the tie kinds (SQ__TIE_KIND): @tie orders equal keys (NULL: FIFO), @who
+ * is the verb SQ_DEBUG's messages name. */
 SQ__INLINE bool sq_rb__tie_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				   uint64_t key, sq_rb__tie_fn tie,
 				   const char *who)
@@ -944,8 +912,6 @@ SQ__INLINE bool sq_rb__tie_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 	return sq_rb__insert(q, &n->rb_link, key, tie, NULL);
 }
 
-/* dequeue: O(log n), at most three rotations (SQ_DEBUG adds a walk to
- * the root) */
 SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 				   sq_rb__tie_fn tie, const char *who)
 {
@@ -958,15 +924,12 @@ SQ__INLINE bool sq_rb__tie_dequeue(struct sq_rb *q, struct sq_rb_node *n,
 	return was_first;
 }
 
-/* enqueue: O(log n), at most two rotations */
 static inline bool sq_rb_enqueue(struct sq_rb *q, struct sq_rb_node *n,
 				 uint64_t key)
 {
 	return sq_rb__tie_enqueue(q, n, key, NULL, "sq_rb_enqueue");
 }
 
-/* pop: O(log n) worst case, amortised O(1) rebalancing; the new first
- * is found in O(1) (sq_rb__after_leftmost()) */
 static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 {
 	struct sq_rb__link *n = sq_rb__pop(q, NULL);
@@ -977,8 +940,7 @@ static inline struct sq_rb_node *sq_rb_pop(struct sq_rb *q)
 	return sq_entry(n, struct sq_rb_node, rb_link);
 }
 
-/* pop and pop_due of a tie kind (and pop_due of the plain one): they
- * never compare */
+/* pop and pop_due take @tie but never compare */
 SQ__INLINE struct sq_rb_node *sq_rb__tie_pop(struct sq_rb *q,
 					     sq_rb__tie_fn tie)
 {
@@ -997,14 +959,11 @@ SQ__INLINE struct sq_rb_node *sq_rb__tie_pop_due(struct sq_rb *q,
 }
 
 /*
- * The link-level walk and find, for every node type that embeds the
- * link (struct sq_rb_node, the tie kinds' nodes through it, and
- * rb_elig.h's): each wraps them with a small adapter from link to node.
- *
- * sq_rb__walk - the walk behind visit and visit_until: @fn(link, @arg) on
- * each link in queue order until it returns true; that link, or NULL.
- * @who names the caller in the SQ_DEBUG message when @fn changes the
- * queue.  The next link is found before @fn runs.
+ * sq_rb__walk - visit_until on links, for every node type that embeds the
+ * link (each through a small adapter to its node): @fn(link, @arg) on
+ * each link in queue order, the next found before @fn runs, until it
+ * returns true; that link, or NULL.  @who: the verb SQ_DEBUG names when
+ * @fn changes the queue.
  */
 static inline struct sq_rb__link *
 sq_rb__walk(const struct sq_rb *q, bool (*fn)(struct sq_rb__link *, void *),
@@ -1030,10 +989,10 @@ sq_rb__walk(const struct sq_rb *q, bool (*fn)(struct sq_rb__link *, void *),
 }
 
 /*
- * sq_rb__seek - find on links: the first link of @key in queue order for
- * which @match holds (NULL: any).  Equal keys are in queue order in the
- * tree (a tie kind's too), so the leftmost link of @key is the first, and
- * the descent needs no tie order.  @who: as for sq_rb__walk().
+ * sq_rb__seek - find on links, in O(log n + t): the first link of @key in
+ * queue order for which @match holds (NULL: any).  Equal keys are in
+ * queue order in the tree (a tie kind's too), so the first is the
+ * leftmost, and the descent needs no tie order.  @who: as for the walk.
  */
 static inline struct sq_rb__link *
 sq_rb__seek(const struct sq_rb *q, uint64_t key,
@@ -1066,8 +1025,7 @@ sq_rb__seek(const struct sq_rb *q, uint64_t key,
 	return NULL;
 }
 
-/* The user's function of visit_until or find on struct sq_rb_node: what
- * the adapters below hand the link-level walk and find. */
+/* The user's function of visit_until or find, for the walk and seek. */
 struct sq_rb__call {
 	bool (*until)(struct sq_rb_node *, void *);
 	bool (*match)(const struct sq_rb_node *, void *);
@@ -1088,8 +1046,7 @@ static inline bool sq_rb__match_one(const struct sq_rb__link *l, void *p)
 	return c->match(sq_entry_const(l, struct sq_rb_node, rb_link), c->arg);
 }
 
-/* visit_until (SQ__VISIT) and find of the plain kind and the tie kinds;
- * @who names the caller for SQ_DEBUG, @tie is not needed (sq_rb__seek()) */
+/* visit_until (SQ__VISIT) and find of the plain kind and the tie kinds */
 static inline struct sq_rb_node *
 sq_rb__visit_until(const struct sq_rb *q,
 		   bool (*fn)(struct sq_rb_node *, void *), void *arg,
@@ -1102,8 +1059,6 @@ sq_rb__visit_until(const struct sq_rb *q,
 	return sq_rb__node(sq_rb__walk(q, sq_rb__until_one, &c, who));
 }
 
-/* find: O(log n + t), a descent to the first node with @key, then the
- * walk in order */
 static inline struct sq_rb_node *
 sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 		bool (*match)(const struct sq_rb_node *, void *), void *arg,
@@ -1120,9 +1075,6 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 
 SQ__VISIT(rb)
 
-/* requeue: O(log n), finding both neighbours (usually a step or two);
- * when the order still holds the key is just rewritten, else it costs a
- * dequeue + enqueue (SQ_DEBUG adds a walk to the root) */
 SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 				   uint64_t key, sq_rb__tie_fn tie,
 				   const char *who)
