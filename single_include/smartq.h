@@ -1567,42 +1567,35 @@ SQ__INLINE void sq_rb__unlink(struct sq_rb__link *n)
 
 /* ---- the link-level operations ---------------------------------------- */
 
-/* The link after @n in order, NULL if @n is the last. */
-SQ__INLINE struct sq_rb__link *sq_rb__next(const struct sq_rb__link *n)
+/* The link after @n in order (@s = 1) or before it (@s = 0), NULL at the
+ * end: the mirror images, one by side. */
+SQ__INLINE struct sq_rb__link *sq_rb__step(const struct sq_rb__link *n,
+					   unsigned s)
 {
-	struct sq_rb__link *p, *c = n->rb_right;
+	struct sq_rb__link *p, *c = s ? n->rb_right : n->rb_left;
 
 	if (c) {
-		while (c->rb_left) {
+		while (SQ_RB__CHILD(c, !s)) {
 			SQ__STEP(1);
-			c = c->rb_left;
+			c = SQ_RB__CHILD(c, !s);
 		}
 		return c;
 	}
-	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_right) {
+	while ((p = sq_rb__parent(n)) != NULL && n == SQ_RB__CHILD(p, s)) {
 		SQ__STEP(1);
 		n = p;
 	}
 	return p;
 }
 
-/* The link before @n in order, NULL if @n is the first. */
+SQ__INLINE struct sq_rb__link *sq_rb__next(const struct sq_rb__link *n)
+{
+	return sq_rb__step(n, 1);
+}
+
 SQ__INLINE struct sq_rb__link *sq_rb__prev(const struct sq_rb__link *n)
 {
-	struct sq_rb__link *p, *c = n->rb_left;
-
-	if (c) {
-		while (c->rb_right) {
-			SQ__STEP(1);
-			c = c->rb_right;
-		}
-		return c;
-	}
-	while ((p = sq_rb__parent(n)) != NULL && n == p->rb_left) {
-		SQ__STEP(1);
-		n = p;
-	}
-	return p;
+	return sq_rb__step(n, 0);
 }
 
 /*
@@ -1969,10 +1962,8 @@ sq_rb__visit_until(const struct sq_rb *q,
 		   bool (*fn)(struct sq_rb_node *, void *), void *arg,
 		   const char *who)
 {
-	struct sq_rb__call c = { NULL, NULL, NULL };
+	struct sq_rb__call c = { fn, NULL, arg };
 
-	c.until = fn;
-	c.arg = arg;
 	return sq_rb__node(sq_rb__walk(q, sq_rb__until_one, &c, who));
 }
 
@@ -1981,11 +1972,9 @@ sq_rb__tie_find(const struct sq_rb *q, uint64_t key,
 		bool (*match)(const struct sq_rb_node *, void *), void *arg,
 		sq_rb__tie_fn tie, const char *who)
 {
-	struct sq_rb__call c = { NULL, NULL, NULL };
+	struct sq_rb__call c = { NULL, match, arg };
 
 	(void)tie;
-	c.match = match;
-	c.arg = arg;
 	return sq_rb__node(sq_rb__seek(q, key, match ? sq_rb__match_one : NULL,
 				       &c, who));
 }
@@ -3220,11 +3209,7 @@ walked:
 	SQ__CHECK(height <= sq_gavl__avl_max_height(seen) + 1, who, q->gv_root,
 		  "height <= largest AVL height for count, + 1");
 
-	n = q->gv_root;
-	while (n->gv_left) {
-		SQ__STEP(1);
-		n = n->gv_left;
-	}
+	n = sq_gavl__leftmost(q->gv_root);
 	SQ__CHECK(n == q->gv_first, who, q->gv_first,
 		  "(5) first is the leftmost node");
 	for (prev = n, n = sq_gavl_next(n); n; prev = n, n = sq_gavl_next(n))

@@ -1087,11 +1087,7 @@ walked:
 	SQ__CHECK(height <= sq_gavl__avl_max_height(seen) + 1, who, q->gv_root,
 		  "height <= largest AVL height for count, + 1");
 
-	n = q->gv_root;
-	while (n->gv_left) {
-		SQ__STEP(1);
-		n = n->gv_left;
-	}
+	n = sq_gavl__leftmost(q->gv_root);
 	SQ__CHECK(n == q->gv_first, who, q->gv_first,
 		  "(5) first is the leftmost node");
 	for (prev = n, n = sq_gavl_next(n); n; prev = n, n = sq_gavl_next(n))
