@@ -2029,17 +2029,13 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 				  "node is its own child");
 			SQ__CHECK(!l || l != r, who, cur,
 				  "both children are one node");
-			if (l)
-				SQ__CHECK(sq_rb__parent(l) == cur, who, l,
-					  "left child's parent link");
-			if (r)
-				SQ__CHECK(sq_rb__parent(r) == cur, who, r,
-					  "right child's parent link");
-			if (!sq_rb__is_black(cur))
-				SQ__CHECK(!sq_rb__is_red(l) &&
-					  !sq_rb__is_red(r),
-					  who, cur,
-					  "red node with a red child");
+			SQ__CHECK(!l || sq_rb__parent(l) == cur, who, l,
+				  "left child's parent link");
+			SQ__CHECK(!r || sq_rb__parent(r) == cur, who, r,
+				  "right child's parent link");
+			SQ__CHECK(sq_rb__is_black(cur) ||
+				  (!sq_rb__is_red(l) && !sq_rb__is_red(r)),
+				  who, cur, "red node with a red child");
 			if (!l || !r) {
 				if (!have_leaf) {
 					leaf_blacks = blacks;
@@ -8213,8 +8209,6 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
  *   SQ_DEBUG's check that a queued @n is on it.  O(1) when not queued,
  *   else O(log n): a walk up that ends where a subtree's minimum stays
  *   (SQ_DEBUG: to the root).
- *
- * check() verifies the tree's invariants and (A).
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): L is a type, the rest names */
 #define SQ__ELIG_KIND(K, T, L, tree, link, first, root, walk, seek)	\

@@ -277,8 +277,6 @@ SQ__INLINE int sq_elig__check(const struct sq_elig__tree *t, void *first,
  *   SQ_DEBUG's check that a queued @n is on it.  O(1) when not queued,
  *   else O(log n): a walk up that ends where a subtree's minimum stays
  *   (SQ_DEBUG: to the root).
- *
- * check() verifies the tree's invariants and (A).
  */
 /* NOLINTBEGIN(bugprone-macro-parentheses): L is a type, the rest names */
 #define SQ__ELIG_KIND(K, T, L, tree, link, first, root, walk, seek)	\
