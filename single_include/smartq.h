@@ -2130,12 +2130,12 @@ SQ__TIE_PLAIN(rb)
  * less() first: the descent, requeue's in-place test and check() take it
  * as a parameter (sq_gavl__before()), NULL for the plain kind.
  *
- * Reading order: the rotations and the retraces of insert and erase
- * (each written once for both sides), then sq_gavl__cut_first (the pop
- * that unlinks the first node without rotating; why the height stays
- * within one level of an AVL tree's is below), erase, and the public API,
- * where the descent (sq_gavl__insert) sits.  The augmented tree's hooks
- * are a layer the plain gavl never calls.
+ * Reading order: the rotations and the retraces of insert and erase,
+ * then sq_gavl__cut_first (the pop that unlinks the first node without
+ * rotating; why the height stays within one level of an AVL tree's is
+ * below), erase, and the public API, where the descent (sq_gavl__insert)
+ * sits.  The augmented tree's hooks are a layer the plain gavl never
+ * calls.
  *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + retrace, at most one (double) rotation
@@ -8099,8 +8099,6 @@ SQ__INLINE void *sq_elig__pick(const struct sq_elig__tree *t, void *first,
 	if (!l)
 		return NULL;
 	if (*sq_elig__elig(t, l) > limit) {
-		/* the left subtree first, if it holds an eligible node; then
-		 * this node; then the right: NULL there means none is */
 		for (l = root; l; ) {
 			SQ__STEP(1);
 			left = t->left(l);

@@ -167,8 +167,6 @@ SQ__INLINE void *sq_elig__pick(const struct sq_elig__tree *t, void *first,
 	if (!l)
 		return NULL;
 	if (*sq_elig__elig(t, l) > limit) {
-		/* the left subtree first, if it holds an eligible node; then
-		 * this node; then the right: NULL there means none is */
 		for (l = root; l; ) {
 			SQ__STEP(1);
 			left = t->left(l);

@@ -11,12 +11,12 @@
  * less() first: the descent, requeue's in-place test and check() take it
  * as a parameter (sq_gavl__before()), NULL for the plain kind.
  *
- * Reading order: the rotations and the retraces of insert and erase
- * (each written once for both sides), then sq_gavl__cut_first (the pop
- * that unlinks the first node without rotating; why the height stays
- * within one level of an AVL tree's is below), erase, and the public API,
- * where the descent (sq_gavl__insert) sits.  The augmented tree's hooks
- * are a layer the plain gavl never calls.
+ * Reading order: the rotations and the retraces of insert and erase,
+ * then sq_gavl__cut_first (the pop that unlinks the first node without
+ * rotating; why the height stays within one level of an AVL tree's is
+ * below), erase, and the public API, where the descent (sq_gavl__insert)
+ * sits.  The augmented tree's hooks are a layer the plain gavl never
+ * calls.
  *
  *   operation   cost       notes
  *   enqueue     O(log n)   descent + retrace, at most one (double) rotation
