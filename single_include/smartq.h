@@ -1749,7 +1749,6 @@ static inline void sq_rb_init(struct sq_rb *q)
 	q->rb_count = 0;
 }
 
-/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(rb)
 
 static inline void sq_rb_node_init(struct sq_rb_node *n)
@@ -1987,7 +1986,6 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 {
 	struct sq_rb__link *l = &n->rb_link;
 
-	/* an idle node is armed */
 	if (!sq_rb_queued(n))
 		return sq_rb__insert(q, l, key, tie, NULL);
 	SQ__MISUSE(!sq_rb__on(q, l), who, "node is on another queue");
@@ -2080,7 +2078,6 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 	return 0;
 }
 
-/* the plain kind's dequeue, requeue, pop_due, find, check (common.h) */
 SQ__TIE_PLAIN(rb)
 
 /**
@@ -2770,7 +2767,6 @@ static inline void sq_gavl_init(struct sq_gavl *q)
 	q->gv_count = 0;
 }
 
-/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(gavl)
 
 static inline void sq_gavl_node_init(struct sq_gavl_node *n)
@@ -3088,7 +3084,6 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 				     struct sq_gavl_node *n, uint64_t key,
 				     sq_gavl__tie_fn tie, const char *who)
 {
-	/* an idle node is armed */
 	if (!sq_gavl_queued(n))
 		return sq_gavl__insert(q, n, key, tie, NULL);
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
@@ -3214,7 +3209,6 @@ walked:
 	return 0;
 }
 
-/* the plain kind's dequeue, requeue, pop_due, find, check (common.h) */
 SQ__TIE_PLAIN(gavl)
 
 /**
@@ -8455,8 +8449,7 @@ static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
 	return sq_erb__node(l);
 }
 
-/* init, enqueue, dequeue, requeue, pick_eligible, set_elig, visit, find,
- * check and the rest: elig_tree.h */
+/* every other verb, pick_eligible and set_elig: elig_tree.h */
 /* cppcheck-suppress [ctunullpointer,ctuuninitvar] ; see elig_tree.h */
 SQ__ELIG_KIND(erb, rb, struct sq_rb__link, erb_tree, rb_link,
 	      rb_leftmost, rb_root, sq_rb__walk, sq_rb__seek)
@@ -8580,8 +8573,7 @@ static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
 	return sq_egavl__node(f);
 }
 
-/* init, enqueue, dequeue, requeue, pick_eligible, set_elig, visit, find,
- * check and the rest: elig_tree.h */
+/* every other verb, pick_eligible and set_elig: elig_tree.h */
 /* cppcheck-suppress [ctunullpointer,ctuuninitvar] ; see elig_tree.h */
 SQ__ELIG_KIND(egavl, gavl, struct sq_gavl_node, eg_tree, gavl,
 	      gv_first, gv_root, sq_gavl__visit_until, sq_egavl__seek)

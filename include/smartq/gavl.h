@@ -652,7 +652,6 @@ static inline void sq_gavl_init(struct sq_gavl *q)
 	q->gv_count = 0;
 }
 
-/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(gavl)
 
 static inline void sq_gavl_node_init(struct sq_gavl_node *n)
@@ -970,7 +969,6 @@ static inline bool sq_gavl__tie_requeue(struct sq_gavl *q,
 				     struct sq_gavl_node *n, uint64_t key,
 				     sq_gavl__tie_fn tie, const char *who)
 {
-	/* an idle node is armed */
 	if (!sq_gavl_queued(n))
 		return sq_gavl__insert(q, n, key, tie, NULL);
 	SQ__MISUSE(!sq_gavl__on(q, n), who, "node is on another queue");
@@ -1096,7 +1094,6 @@ walked:
 	return 0;
 }
 
-/* the plain kind's dequeue, requeue, pop_due, find, check (common.h) */
 SQ__TIE_PLAIN(gavl)
 
 /**

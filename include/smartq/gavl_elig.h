@@ -118,8 +118,7 @@ static inline struct sq_egavl_node *sq_egavl_pop(struct sq_egavl *q)
 	return sq_egavl__node(f);
 }
 
-/* init, enqueue, dequeue, requeue, pick_eligible, set_elig, visit, find,
- * check and the rest: elig_tree.h */
+/* every other verb, pick_eligible and set_elig: elig_tree.h */
 /* cppcheck-suppress [ctunullpointer,ctuuninitvar] ; see elig_tree.h */
 SQ__ELIG_KIND(egavl, gavl, struct sq_gavl_node, eg_tree, gavl,
 	      gv_first, gv_root, sq_gavl__visit_until, sq_egavl__seek)

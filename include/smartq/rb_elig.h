@@ -119,8 +119,7 @@ static inline struct sq_erb_node *sq_erb_pop(struct sq_erb *q)
 	return sq_erb__node(l);
 }
 
-/* init, enqueue, dequeue, requeue, pick_eligible, set_elig, visit, find,
- * check and the rest: elig_tree.h */
+/* every other verb, pick_eligible and set_elig: elig_tree.h */
 /* cppcheck-suppress [ctunullpointer,ctuuninitvar] ; see elig_tree.h */
 SQ__ELIG_KIND(erb, rb, struct sq_rb__link, erb_tree, rb_link,
 	      rb_leftmost, rb_root, sq_rb__walk, sq_rb__seek)

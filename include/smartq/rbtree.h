@@ -832,7 +832,6 @@ static inline void sq_rb_init(struct sq_rb *q)
 	q->rb_count = 0;
 }
 
-/* init_at and the clock verbs: no clock, exact (common.h) */
 SQ__NO_CLOCK(rb)
 
 static inline void sq_rb_node_init(struct sq_rb_node *n)
@@ -1070,7 +1069,6 @@ SQ__INLINE bool sq_rb__tie_requeue(struct sq_rb *q, struct sq_rb_node *n,
 {
 	struct sq_rb__link *l = &n->rb_link;
 
-	/* an idle node is armed */
 	if (!sq_rb_queued(n))
 		return sq_rb__insert(q, l, key, tie, NULL);
 	SQ__MISUSE(!sq_rb__on(q, l), who, "node is on another queue");
@@ -1163,7 +1161,6 @@ static inline int sq_rb__tie_check(const struct sq_rb *q, sq_rb__tie_fn tie,
 	return 0;
 }
 
-/* the plain kind's dequeue, requeue, pop_due, find, check (common.h) */
 SQ__TIE_PLAIN(rb)
 
 /**
