@@ -6330,19 +6330,6 @@ SQ__INLINE struct sq_ladder__list *sq_ladder__bucket_open(struct sq_ladder *q,
 	return &q->ld_bk[b];
 }
 
-/* Append @n to bucket @b, marking it occupied if it was empty. */
-SQ__INLINE void sq_ladder__bucket_add(struct sq_ladder *q, unsigned b,
-				      struct sq_ladder_node *n)
-{
-	sq_ladder__list_add(sq_ladder__bucket_open(q, b), n);
-}
-
-/* Mark bucket @b empty. */
-SQ__INLINE void sq_ladder__bucket_clear(struct sq_ladder *q, unsigned b)
-{
-	sq__bits_clear(q->ld_map, &q->ld_summary, b);
-}
-
 /* The bitmap bits of rung @r's buckets in their word (all ones for rung
  * 0, which fills whole words, and when a spawned rung fills one). */
 SQ__INLINE uint64_t sq_ladder__rung_mask(unsigned r)
@@ -6531,9 +6518,9 @@ SQ__INLINE bool sq_ladder__insert(struct sq_ladder *q, struct sq_ladder_node *n)
 	for (r = 0, g = q->ld_rung; r < q->ld_nrungs; r++, g++) {
 		SQ__STEP(1);
 		if (key >= g->lr_cur) {
-			sq_ladder__bucket_add(q, sq_ladder__base(r) +
-					      (unsigned)((key - g->lr_start) >>
-							 g->lr_shift), n);
+			sq_ladder__list_add(sq_ladder__bucket_open(q,
+				sq_ladder__base(r) + (unsigned)((key -
+				g->lr_start) >> g->lr_shift)), n);
 			return false;
 		}
 	}
@@ -6939,7 +6926,7 @@ SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 		 * it) up to lr_start + hi_off, and from now on they go below
 		 * this rung */
 		lo = g->lr_cur;
-		sq_ladder__bucket_clear(q, (unsigned)b);
+		sq__bits_clear(q->ld_map, &q->ld_summary, (unsigned)b);
 		hi_off = ((uint64_t)i << g->lr_shift) +
 			 (((uint64_t)1 << g->lr_shift) - 1);
 		if (hi_off >= g->lr_span) {
@@ -6998,7 +6985,8 @@ SQ__INLINE bool sq_ladder__remove(struct sq_ladder *q, struct sq_ladder_node *n)
 		if (SQ__UNLIKELY(sq_ladder__is_run(q, l)))
 			sq_ladder__run_clear(q, l);
 		else
-			sq_ladder__bucket_clear(q, (unsigned)(l - q->ld_bk));
+			sq__bits_clear(q->ld_map, &q->ld_summary,
+				       (unsigned)(l - q->ld_bk));
 	}
 	sq_ladder__unlink(n);
 	return was_first;
@@ -7360,9 +7348,9 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 		for (p = s; p; p = t) {
 			SQ__STEP(1);
 			t = p->ld_next;
-			sq_ladder__bucket_add(q, base + (unsigned)
-					      ((p->key - g->lr_start) >>
-					       g->lr_shift), p);
+			sq_ladder__list_add(sq_ladder__bucket_open(q, base +
+				(unsigned)((p->key - g->lr_start) >>
+				g->lr_shift)), p);
 		}
 		g->lr_cur = cut;
 		return;
