@@ -50,22 +50,18 @@
  *
  * Reading order.  The structures and the helpers over lists, buckets and
  * rungs; then the ladder as the paper has it: enqueue, the refill, dequeue
- * and the API, which is the whole queue for the keys the paper measured.
- * Then three fallbacks, each in its own section, entered from that path
- * through one call, each needed only by the input it names:
+ * and the API, the whole queue for the keys the paper measured.  Then
+ * three fallbacks, each in its own section, entered through one call and
+ * needed only by the input it names:
  *
  *   feed   a crowd of one key reaches the front: the bottom takes
- *          SQ_LADDER_THRES of it at a time from its bucket, where a move
- *          of the whole crowd would be paid again by every insert in front
- *          of it (sq_ladder__feed(), from the refill);
- *   spill  keys enqueued below the lowest rung (the present, the past)
- *          grow the bottom, which every such insert walks: its tail moves
- *          up into a rung, paid for by those inserts (sq_ladder__spill(),
- *          from the bottom's insert);
- *   pile   every rung held, by a chain of spawns or by spills falling ever
- *          further: what no rung can take goes to sorted runs below the
- *          rungs, O(log n) amortised a node (its section says where it is
- *          entered).
+ *          SQ_LADDER_THRES of it at a time (sq_ladder__feed(), from the
+ *          refill);
+ *   spill  keys enqueued below the lowest rung grow the bottom: its tail
+ *          moves up into a rung (sq_ladder__spill(), from the bottom's
+ *          insert);
+ *   pile   every rung held: what no rung can take goes to sorted runs
+ *          below the rungs (its section says where it is entered).
  *
  * Last, visit, find and check, which walk every tier.
  *
@@ -95,9 +91,8 @@
  *  9. (the pile) Bit r of ld_pmap is set iff run r is not empty; each run
  *     is sorted, keys from ld_pcur to the lowest rung's cur - 1
  *     (ld_toplim with no rung).  While the pile is in use, every bottom
- *     key is below ld_pcur but the nodes fed from it, of key ld_pcur: the
- *     bottom's tail, at most SQ_LADDER_THRES of them, queued before every
- *     node of that key in the pile.
+ *     key is below ld_pcur but the nodes fed from it, of key ld_pcur, as
+ *     in 3.
  * 10. (the spill) ld_nbottom <= 4 * ld_bins + SQ_LADDER__SPILL: the
  *     budget pays for a spill of the whole bottom.
  *  A node not on a queue has ld_home NULL.
@@ -190,12 +185,10 @@
 #define SQ_LADDER__NBK ((SQ_LADDER_BUCKETS) + \
 			((SQ_LADDER_RUNGS) - 1) * (SQ_LADDER_SPLIT))
 #define SQ_LADDER__WORDS ((SQ_LADDER__NBK + 63) / 64)
-/* A bottom longer than this is spilled into a rung, if one is free (see
- * sq_ladder__spill()). */
+/* A bottom longer than this is spilled (sq_ladder__spill()). */
 #define SQ_LADDER__SPILL ((size_t)2 * (SQ_LADDER_THRES))
-/* A spill rung made below a spill rung reaches 2^REACH times as far below
- * its cut as the larger of its keys' span and that rung's span
- * (sq_ladder__spill()). */
+/* How far below its cut a spill rung under a spill rung reaches, a power
+ * of two (sq_ladder__spill()). */
 #define SQ_LADDER__REACH 3
 /* The top is 2^TOPBITS lists, a key's chosen by the key alone (so equal
  * keys share one, in arrival order): an epoch spreads them all at once,
@@ -455,8 +448,7 @@ SQ__INLINE bool sq_ladder__on(const struct sq_ladder *q,
 	       sq_ladder__is_run(q, l);
 }
 
-/* The fallbacks' entries from the ladder's paths (their sections follow
- * the API). */
+/* The fallbacks' entries (their sections follow the API). */
 SQ__SLOW bool sq_ladder__feed(struct sq_ladder *q, unsigned r, unsigned b,
 			      uint64_t lo);
 SQ__SLOW void sq_ladder__spill(struct sq_ladder *q);
@@ -472,12 +464,10 @@ SQ__SLOW void sq_ladder__pile_bucket(struct sq_ladder *q,
 
 /*
  * sq_ladder__bottom_insert - insert @n into the bottom (not empty) after
- * every node of key <= its own.  Before the head or after the tail at
- * once; else two fingers walk in from both ends, so the cost is twice the
- * distance from the nearer end: keys scheduled near the front (as a
- * scheduler's are) and near the back are both cheap, and a crowd of equal
- * keys at one end is never walked to reach the other.  A bottom grown
- * past SQ_LADDER__SPILL is spilled once per SQ_LADDER_THRES inserts.
+ * every node of key <= its own.  Two fingers walk in from both ends, so it
+ * costs twice the distance from the nearer end: keys near either end (a
+ * scheduler's, near the front) are cheap, and a crowd of equal keys at one
+ * end is never walked to reach the other.
  */
 SQ__INLINE void sq_ladder__bottom_insert(struct sq_ladder *q,
 					 struct sq_ladder_node *n)
@@ -672,11 +662,8 @@ SQ__INLINE size_t sq_ladder__range(const struct sq_ladder_node *l,
 	return cnt;
 }
 
-/*
- * sq_ladder__to_bottom - make the list starting at @l (keys from @min to
- * @max, in arrival order among equal keys) the bottom, which is empty.
- * Sorted only when it holds more than one key.
- */
+/* Make the list from @l (keys @min to @max, in arrival order among equal
+ * keys) the empty bottom; sorted only when it holds more than one key. */
 SQ__SLOW void sq_ladder__to_bottom(struct sq_ladder *q,
 				   struct sq_ladder_node *l,
 				   uint64_t min, uint64_t max)
@@ -780,13 +767,10 @@ SQ__INLINE void sq_ladder__join_rung(struct sq_ladder *q, unsigned r,
  * from @start to @start + @span and move the @nl lists @ls (at most
  * SQ_LADDER__TOPS, detached; any may be empty) into its buckets, each
  * keeping its list's order, so arrival order among equal keys when equal
- * keys share a list.  Returns the smallest key of the lists in *@min and
- * the largest in *@max.
- *
- * The lists are cold, and a walk of one is a chain of cache misses, each
- * waiting for the one before: each is walked from both ends at once, and
- * the lists side by side, one step of each in turn (2 * @nl independent
- * chains), and only once.
+ * keys share a list.  Returns the lists' smallest and largest keys in
+ * *@min and *@max.  The lists are cold, a walk a chain of misses each
+ * waiting on the last: so each is walked once, from both ends, the lists
+ * side by side (2 * @nl chains in flight).
  */
 SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 				const struct sq_ladder__list *ls, unsigned nl,
@@ -851,12 +835,10 @@ SQ__SLOW void sq_ladder__spread(struct sq_ladder *q, unsigned r,
 }
 
 /*
- * sq_ladder__span - count the bucket from @a to its tail @z, and find its
+ * sq_ladder__span - count the bucket from @a to its tail @z and find its
  * smallest and largest keys, stopping past SQ_LADDER_THRES nodes (then it
- * is crowded: the count is above THRES and the keys are not all seen).
- * It walks in from both ends at once: a bucket's nodes are cold, and two
- * chains of loads wait on memory side by side, where one waits twice as
- * long.
+ * is crowded: the count is above THRES, the keys not all seen).  From both
+ * ends at once: two chains of cold loads wait side by side.
  */
 SQ__INLINE size_t sq_ladder__span(const struct sq_ladder_node *a,
 				  const struct sq_ladder_node *z,
@@ -891,7 +873,7 @@ SQ__INLINE size_t sq_ladder__span(const struct sq_ladder_node *a,
  * ld_toplim its largest key.  A top of at most SQ_LADDER_THRES nodes goes
  * into the bottom (returns false: the refill is done); a larger one is
  * spread over a new rung 0 that spans it (returns true: the refill goes on
- * from there; a crowd of one key makes a rung 0 of one bucket, fed).
+ * from there).
  */
 SQ__INLINE bool sq_ladder__epoch(struct sq_ladder *q)
 {
@@ -927,15 +909,11 @@ SQ__INLINE bool sq_ladder__epoch(struct sq_ladder *q)
 }
 
 /*
- * sq_ladder__refill - the bottom is empty and the queue is not: move the
- * first non-empty bucket of the lowest rung into the bottom, spawning
- * rungs below while that bucket is crowded; with no rungs left, start an
- * epoch from the top.  Each node moves down at most once per rung.
- *
- * A bucket's nodes are cold, so it is walked once: its first THRES + 1
- * nodes tell whether it is crowded, and a crowded one is spread over the
- * whole of its range in the same pass that finds its smallest and largest
- * keys.
+ * sq_ladder__refill - the bottom is empty and the queue is not: the refill
+ * of the opening comment.  A bucket's nodes are cold, so it is walked
+ * once: its first THRES + 1 nodes tell whether it is crowded, and a
+ * crowded one is spread over its whole range by the pass that finds its
+ * smallest and largest keys.
  */
 SQ__SLOW void sq_ladder__refill(struct sq_ladder *q)
 {
@@ -1071,7 +1049,6 @@ static inline void sq_ladder_node_init(struct sq_ladder_node *n)
 	n->ld_home = NULL;
 }
 
-/* a node that is not queued has no home list */
 SQ__INLINE bool sq_ladder_queued(const struct sq_ladder_node *n)
 {
 	return n->ld_home != NULL;
@@ -1087,7 +1064,6 @@ static inline size_t sq_ladder_count(const struct sq_ladder *q)
 	return q->ld_count;
 }
 
-/* the head of the bottom, never empty while the queue is not */
 static inline struct sq_ladder_node *sq_ladder_first(const struct sq_ladder *q)
 {
 	return q->ld_bottom.ll_first;
@@ -1098,8 +1074,7 @@ static inline uint64_t sq_ladder_key(const struct sq_ladder_node *n)
 	return n->key;
 }
 
-/* enqueue: O(1), a tail append to the top or a bucket, or an ordered
- * insert into the bottom (short: it is spilled into a rung when it grows) */
+/* enqueue: O(1), a tail append or a short ordered insert */
 static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
 {
@@ -1109,8 +1084,7 @@ static inline bool sq_ladder_enqueue(struct sq_ladder *q,
 	return sq_ladder__insert(q, n);
 }
 
-/* dequeue: O(1), @n knows its list (SQ_DEBUG: its home list must be one
- * of @q's); O(1) amortised when it empties the bottom, then refilled */
+/* dequeue: O(1), @n knows its list; O(1) amortised with a refill */
 static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n)
 {
@@ -1121,8 +1095,7 @@ static inline bool sq_ladder_dequeue(struct sq_ladder *q,
 	return sq_ladder__remove(q, n);
 }
 
-/* pop: O(1) amortised, the bottom's head; when that empties the bottom
- * it is refilled from the rungs (or the top) */
+/* pop: O(1) amortised, the bottom's head, then a refill if it is empty */
 SQ__INLINE struct sq_ladder_node *sq_ladder_pop(struct sq_ladder *q)
 {
 	struct sq_ladder_node *n = q->ld_bottom.ll_first, *x;
@@ -1156,8 +1129,7 @@ static inline struct sq_ladder_node *sq_ladder_pop_due(struct sq_ladder *q,
 
 SQ__EXPIRE(ladder)
 
-/* requeue: O(1) amortised, a dequeue and an enqueue (a requeue is a new
- * arrival, so even an unchanged key moves @n behind its equals) */
+/* requeue: O(1) amortised, a dequeue and an enqueue */
 static inline bool sq_ladder_requeue(struct sq_ladder *q,
 				     struct sq_ladder_node *n, uint64_t key)
 {
@@ -1185,21 +1157,19 @@ static inline bool sq_ladder_requeue(struct sq_ladder *q,
  * it would fill one bucket of each new rung.  So it stays in its bucket,
  * the rung's cur becomes its key, and each refill moves its first THRES
  * nodes into the bottom.  That is exact when the crowd's key is the
- * smallest its bucket may hold (every node of the bucket is at least cur,
- * so those nodes are the smallest, and the earliest of their key; a key
- * equal to cur enqueued later goes to the bucket, behind them): a width-1
- * bucket, a spawn that found one key (its rung's cur is set to it), an
- * epoch of one key (a rung 0 of one bucket).
+ * smallest its bucket may hold (all of the bucket is at least cur, so those
+ * nodes are the smallest and the earliest of their key; a key equal to cur
+ * enqueued later goes behind them): a width-1 bucket, a spawn that found
+ * one key (its rung's cur set to it), an epoch of one key.
  */
 
 /*
- * sq_ladder__feed - bucket @b of rung @r, just detached by the refill
- * (its bit clear, its head and tail in place), holds more than
- * SQ_LADDER_THRES nodes, and none below @lo, the smallest key it may
- * hold.  If its first THRES + 1 nodes are of key @lo, the bottom (empty)
- * takes the first THRES, the rest stays where it is, rung @r is the lowest
- * again with cur @lo, and it returns true: O(THRES) a feed, one feed per
- * THRES pops.  Else it changes nothing and returns false.
+ * sq_ladder__feed - bucket @b of rung @r, just detached by the refill (its
+ * bit clear, head and tail in place), is crowded, no key below @lo, the
+ * smallest it may hold.  If its first THRES + 1 nodes are of key @lo, the
+ * bottom (empty) takes the first THRES, rung @r is the lowest again with
+ * cur @lo, and it returns true: O(THRES) per THRES pops.  Else it changes
+ * nothing and returns false.
  */
 SQ__SLOW bool sq_ladder__feed(struct sq_ladder *q, unsigned r, unsigned b,
 			      uint64_t lo)
@@ -1233,12 +1203,11 @@ SQ__SLOW bool sq_ladder__feed(struct sq_ladder *q, unsigned r, unsigned b,
 }
 
 /*
- * sq_ladder__unfeed - give the nodes fed to the bottom back to where they
- * came from, the head of list @l (NULL-headed when empty), so that a spill
- * can cut the bottom: they are its tail, at most SQ_LADDER_THRES nodes of
- * key @key, older than every node of that key on @l.  Fed from a bucket,
- * @l is that bucket, the one at the lowest rung's cur; fed from the pile,
- * its oldest run, whose head holds its smallest key, @key.
+ * sq_ladder__unfeed - give the nodes fed to the bottom back to the head of
+ * list @l they came from (NULL-headed when empty), so that a spill can cut
+ * the bottom: they are its tail, at most SQ_LADDER_THRES nodes of key @key,
+ * older than every node of that key on @l: the bucket at the lowest rung's
+ * cur, or the pile's oldest run, whose head holds its smallest key, @key.
  */
 SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q, struct sq_ladder__list *l,
 				uint64_t key)
@@ -1275,40 +1244,36 @@ SQ__SLOW void sq_ladder__unfeed(struct sq_ladder *q, struct sq_ladder__list *l,
  * (a timer armed for now, a task woken near the minimum): they go into the
  * bottom, which grows, and each insert walks it.  A bottom longer than
  * SQ_LADDER__SPILL is cut, once per SQ_LADDER_THRES inserts: it keeps
- * about its first SQ_LADDER_THRES nodes and the rest moves up, into the
- * lowest rung's used-up buckets when it reaches down that far (its cur
- * becomes the cut), else over a new lowest rung, if one is free, else into
- * the pile.  Equal keys stay together: the cut goes before the run of
- * equal keys that holds the THRES-th node, or, when that run starts at the
- * head, after it.
+ * about its first THRES nodes and the rest moves up, into the lowest
+ * rung's used-up buckets when it reaches down that far (its cur becomes
+ * the cut), else over a new lowest rung, if one is free, else into the
+ * pile.  Equal keys stay together: the cut goes before the run of equal
+ * keys that holds the THRES-th node, or, when that run starts at the head,
+ * after it.
  *
  * A spill rung made below another spill rung reaches below its cut
  * 2^SQ_LADDER__REACH times the larger of the spilled keys' span and the
  * span of the rung above (or down to key 0), so that later spills, of keys
  * further in the past, go into it and do not each take a rung (keys
  * descending block by block would use them all up, and send every later
- * spill to the pile); spans so grow 2^REACH-fold from one such rung to the
- * next.  A first spill rung spans the spilled keys only, as fine as they
- * need.
+ * spill to the pile).  A first spill rung spans the spilled keys only.
  *
  * A spill is paid for by the inserts into the bottom (ld_bins, the
- * budget): the bottom never holds more than 4 nodes a budgeted insert
- * plus SQ_LADDER__SPILL (invariant 10), since a fill leaves at most
- * SQ_LADDER_THRES and takes the budget back, and a spill of m nodes
- * spends m / 4 of it, in whole multiples of SQ_LADDER_THRES so that it
- * keeps its phase (a spill is tried once per THRES inserts).  So every
- * spill is paid for, including one of a crowd the last spill kept at the
- * head (what it did not move, it did not spend).  A crowd that reaches
- * the bottom from a bucket or the pile is fed, and handed back before the
- * cut (sq_ladder__unfeed()), never moved whole.
+ * budget): the bottom never holds more than 4 nodes a budgeted insert plus
+ * SQ_LADDER__SPILL (invariant 10), since a fill leaves at most THRES and
+ * takes the budget back, and a spill of m nodes spends m / 4 of it, in
+ * whole multiples of THRES so that it keeps its phase (a spill is tried
+ * once per THRES inserts).  So every spill is paid for, even one of a
+ * crowd the last spill kept at the head (what it did not move, it did not
+ * spend).  A crowd fed to the bottom is handed back before the cut
+ * (sq_ladder__unfeed()), never moved whole.
  */
 
 /*
  * sq_ladder__cut - cut the bottom for a spill, its fed nodes handed back:
  * returns the first node cut off, the head of a NULL-terminated list of
- * *@moved nodes (the bottom's tail was its tail), the budget spent; or
- * NULL, changing nothing, when the bottom is one key (then every insert
- * is O(1)).
+ * *@moved nodes (the bottom's tail its tail), the budget spent; or NULL,
+ * changing nothing, when the bottom is one key (every insert is O(1)).
  */
 SQ__INLINE struct sq_ladder_node *sq_ladder__cut(struct sq_ladder *q,
 						 size_t *moved)
@@ -1356,10 +1321,8 @@ SQ__INLINE void sq_ladder__pile_start(struct sq_ladder *q,
 				      uint64_t cut);
 
 /*
- * sq_ladder__spill - the bottom holds more than SQ_LADDER__SPILL nodes and
- * has taken another SQ_LADDER_THRES inserts: cut it and move its tail up
- * (above).  Every path is O(1) amortised per insert, but the pile's:
- * O(log n).
+ * sq_ladder__spill - cut the bottom and move its tail up (above); O(1)
+ * amortised an insert, but into the pile: O(log n).
  */
 SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
 {
@@ -1428,24 +1391,23 @@ SQ__SLOW void sq_ladder__spill(struct sq_ladder *q)
  * but not far enough; and by a crowd of many keys when SQ_LADDER_RUNGS is
  * set below what the key bits need (the defaults' 10 + 9 * 6 bits cover
  * all 64).  There the paper merge-sorts a crowded bucket of the last rung
- * into the bottom, and a bottom that cannot spill grows, whose inserts
- * cost twice the distance from its nearer end: O(n) each.  Here what no
- * rung can take goes to the pile, a tier between the lowest rung and the
- * bottom that needs no bucket: sorted runs, as in Bentley and Saxe's
- * logarithmic method.  Run r has rank r; a rank-r run was made from at
- * least 2^r nodes added, so r < 64; the higher the rank, the older the run
- * (every run added is merged with each run of lower rank), and among equal
- * keys the older run's nodes come first.
+ * into the bottom, and a bottom that cannot spill grows: O(n) an insert.
+ * Here what no rung can take goes to the pile, a tier between the lowest
+ * rung and the bottom that needs no bucket: sorted runs, as in Bentley and
+ * Saxe's logarithmic method.  Run r, of rank r, was made from at least 2^r
+ * nodes, so r < 64; the higher the rank, the older the run (a run added
+ * merges each run of lower rank), and among equal keys the older run's
+ * nodes come first.
  *
- * The pile takes the keys from its ld_pcur up to the lowest rung's cur,
- * and every spill while it is in use (its ld_pcur moves down to the cut),
- * and feeds the bottom SQ_LADDER_THRES nodes at a time, as a bucket feeds
- * a crowd.  It is gone when it runs empty.  It is entered from the ladder's
- * paths by one call each where its tier is met, while it is in use (ld_pmap
- * not 0): an enqueue of a key it takes (sq_ladder__pile_insert()), a
- * dequeue that empties a run (sq_ladder__run_clear()), a refill
- * (sq_ladder__pile_fill()); and made by a crowded bucket of many keys with
- * no rung free (sq_ladder__pile_bucket()) or a spill with none
+ * The pile takes the keys from ld_pcur up to the lowest rung's cur, and
+ * every spill while it is in use (ld_pcur moves down to the cut); it feeds
+ * the bottom THRES nodes at a time, as a bucket feeds a crowd, and is gone
+ * when it runs empty.  While it is in use (ld_pmap not 0) it is entered by
+ * one call where its tier is met: an enqueue of a key it takes
+ * (sq_ladder__pile_insert()), a dequeue that empties a run
+ * (sq_ladder__run_clear()), a refill (sq_ladder__pile_fill()), a spill
+ * (sq_ladder__pile_spill()); it is made by a crowded bucket with no rung
+ * free (sq_ladder__pile_bucket()) or a spill with none
  * (sq_ladder__pile_start()).
  */
 
@@ -1464,10 +1426,10 @@ SQ__INLINE void sq_ladder__run_clear(struct sq_ladder *q,
 
 /*
  * sq_ladder__pile_add - add the sorted list @l (by ld_next, NULL-ended) of
- * @m nodes, younger than every node in the pile and in arrival order among
- * equal keys: it takes rank floor(log2 @m) and carries, as a binary
- * counter does, merging the older run first.  A node's rank only grows, so
- * it is merged at most 64 times: O(log n) amortised a node.
+ * @m nodes, younger than every node in the pile, in arrival order among
+ * equal keys: rank floor(log2 @m), carried as a binary counter does, the
+ * older run merged first.  A node's rank only grows, so it is merged at
+ * most 64 times: O(log n) amortised a node.
  */
 SQ__SLOW void sq_ladder__pile_add(struct sq_ladder *q, struct sq_ladder_node *l,
 				  size_t m)
@@ -1496,11 +1458,10 @@ SQ__INLINE void sq_ladder__pile_insert(struct sq_ladder *q,
 }
 
 /*
- * sq_ladder__pile_fill - the bottom is empty and the pile is not: move
- * its first SQ_LADDER_THRES nodes (or all, if fewer) to the bottom, each
- * the smallest run head, the oldest run's among equal keys; O(runs) a
- * node.  The pile then takes the keys from the last one moved, so its
- * nodes of that key stay behind the bottom's ("fed", as from a bucket).
+ * sq_ladder__pile_fill - the bottom is empty and the pile is not: move its
+ * first SQ_LADDER_THRES nodes (or all) to the bottom, each the smallest run
+ * head, the oldest run's among equal keys; O(runs) a node.  The pile then
+ * takes the keys from the last one moved: its nodes of that key are fed.
  */
 SQ__SLOW void sq_ladder__pile_fill(struct sq_ladder *q)
 {
@@ -1533,10 +1494,7 @@ SQ__SLOW void sq_ladder__pile_fill(struct sq_ladder *q)
 	q->ld_pcur = n->key;
 }
 
-/*
- * sq_ladder__pile_start - the pile takes the list @l of @m nodes, sorted,
- * its keys from @cut up (a spill's, or a crowded bucket's start).
- */
+/* The pile takes the sorted list @l of @m nodes, its keys from @cut up. */
 SQ__INLINE void sq_ladder__pile_start(struct sq_ladder *q,
 				      struct sq_ladder_node *l, size_t m,
 				      uint64_t cut)
@@ -1546,10 +1504,9 @@ SQ__INLINE void sq_ladder__pile_start(struct sq_ladder *q,
 }
 
 /*
- * sq_ladder__pile_bucket - a crowded bucket, the list from @l of keys
- * from @lo up, and no rung free to spread it: it goes to the pile, sorted
- * unless it is one key (one walk, then, and it is never walked in a
- * bucket again), and the pile fills the bottom (empty).
+ * sq_ladder__pile_bucket - a crowded bucket, the list from @l of keys from
+ * @lo up, and no rung free: it goes to the pile, sorted unless it is one
+ * key (one walk, then), and the pile fills the bottom (empty).
  */
 SQ__SLOW void sq_ladder__pile_bucket(struct sq_ladder *q,
 				     struct sq_ladder_node *l, uint64_t lo)
@@ -1562,10 +1519,8 @@ SQ__SLOW void sq_ladder__pile_bucket(struct sq_ladder *q,
 }
 
 /*
- * sq_ladder__pile_spill - a spill while the pile is in use: the bottom's
- * nodes fed from it go back to the head of its oldest run (whose head
- * holds its smallest key, so they stay first), and the pile takes the
- * cut, down to its key.
+ * sq_ladder__pile_spill - a spill while the pile is in use: the fed nodes
+ * go back to its oldest run, and the pile takes the cut, down to its key.
  */
 SQ__SLOW void sq_ladder__pile_spill(struct sq_ladder *q)
 {
@@ -1610,10 +1565,9 @@ sq_ladder__walk_list(const struct sq_ladder *q, const struct sq_ladder__list *l,
 
 /*
  * sq_ladder__visit_until - the walk behind visit and visit_until
- * (SQ__VISIT): @fn(node, @arg) on each node, the bottom in
- * order, the pile's runs, then each rung's buckets from the lowest rung
- * up, then the top, until it returns true; that node, or NULL.  @who names
- * the caller in the SQ_DEBUG message when @fn changes the queue.
+ * (SQ__VISIT): @fn(node, @arg) on each node, the bottom in order, the
+ * pile's runs, the buckets, then the top, until it returns true; that
+ * node, or NULL.  @who names the caller in SQ_DEBUG's message.
  */
 static inline struct sq_ladder_node *
 sq_ladder__visit_until(const struct sq_ladder *q,
@@ -1642,15 +1596,14 @@ sq_ladder__visit_until(const struct sq_ladder *q,
 	return at;
 }
 
-/* visit and visit_until (SQ__VISIT): the order above; O(n + rungs * bitmap
- * words), visit_until O(k + bitmap words) for k calls of its fn */
+/* visit and visit_until (SQ__VISIT): O(n + bitmap words), visit_until
+ * O(k + bitmap words) for k calls of its fn */
 SQ__VISIT(ladder)
 
 /*
- * sq_ladder__find_in - find's walk of one list @l, every node of @key on
- * it in arrival order: the bottom and the pile's runs sorted (two fingers
- * in from both ends find the first node of @key, the walk stops past
- * them), the others not.
+ * sq_ladder__find_in - find's walk of list @l, its nodes of @key in
+ * arrival order: on the sorted bottom and runs, two fingers in from both
+ * ends find the first, and the walk stops past them.
  */
 static inline struct sq_ladder_node *
 sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
@@ -1705,15 +1658,10 @@ sq_ladder__find_in(const struct sq_ladder *q, const struct sq_ladder__list *l,
  * and 7 names the one list that holds the nodes of @key, in arrival
  * order; but a crowd being fed (invariant 3) has its first nodes at the
  * bottom's tail, the rest in its bucket or the pile; and the pile's nodes
- * of @key may be on any of its runs, the older run's first.
- *
- * Costs O(rungs + the list @key routes to): the nodes of @key are on one
- * list (a crowd being fed: the bottom's tail and its bucket, at most
- * THRES of it in the bottom).  In a bucket of a rung, its nodes (a bucket
- * narrows when it reaches the bottom, not before: rung 0's hold about n /
- * SQ_LADDER_BUCKETS each); in the top, all of it (unsorted: the far
- * future, past every rung); in the bottom, sorted, twice the distance
- * from its nearer end; in the pile, that in each of its runs (at most 64).
+ * of @key may be on any of its runs, the older run's first.  O(rungs +
+ * that list): a bucket's nodes (rung 0's hold about n / SQ_LADDER_BUCKETS
+ * each), the whole top (unsorted), twice the bottom's distance from its
+ * nearer end, or that in each run (at most 64).
  */
 static inline struct sq_ladder_node *
 sq_ladder_find(const struct sq_ladder *q, uint64_t key,
@@ -1762,8 +1710,8 @@ sq_ladder_find(const struct sq_ladder *q, uint64_t key,
 
 /*
  * sq_ladder__check_list - invariant 1 for list @l: links both ways, home,
- * and keys within [@lo, @hi]; at most @room nodes (so it ends on a
- * cycle).  Returns the number of nodes, or -1.
+ * keys within [@lo, @hi] (in order if @sorted); at most @room nodes (so it
+ * ends on a cycle).  Returns the number of nodes, or -1.
  */
 static inline long sq_ladder__check_list(const struct sq_ladder__list *l,
 					 uint64_t lo, uint64_t hi,
