@@ -6340,9 +6340,8 @@ SQ__INLINE long sq_ladder__rung_first(const struct sq_ladder *q, unsigned r)
 	unsigned w;
 
 	if (!r) {
-		m = q->ld_summary;
-		if ((SQ_LADDER_BUCKETS) / 64 < 64)
-			m &= ((uint64_t)1 << ((SQ_LADDER_BUCKETS) / 64)) - 1;
+		m = q->ld_summary &
+		    (((uint64_t)1 << ((SQ_LADDER_BUCKETS) / 64)) - 1);
 		if (!m)
 			return -1;
 		w = sq__ctz64(m);
@@ -6363,11 +6362,8 @@ SQ__INLINE void sq_ladder__rung_reset(struct sq_ladder *q, unsigned r)
 			SQ__STEP(1);
 			q->ld_map[w] = 0;
 		}
-		if ((SQ_LADDER_BUCKETS) / 64 < 64)
-			q->ld_summary &= ~(((uint64_t)1 <<
-					    ((SQ_LADDER_BUCKETS) / 64)) - 1);
-		else
-			q->ld_summary = 0;
+		q->ld_summary &=
+			~(((uint64_t)1 << ((SQ_LADDER_BUCKETS) / 64)) - 1);
 		return;
 	}
 	w = base >> 6;
