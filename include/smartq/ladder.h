@@ -242,8 +242,7 @@ struct sq_ladder__rung {
  *              filled, less what spills spent (invariant 10)
  * @ld_nrungs:  rungs in use, 0 .. SQ_LADDER_RUNGS
  * @ld_toplim:  keys above it go to the top
- * @ld_top:     the unsorted lists of the far future, a key's list
- *              given by sq_ladder__top_of()
+ * @ld_top:     the unsorted lists of the far future (sq_ladder__top_of())
  * @ld_ntop:    nodes in the top
  * @ld_tmin:    at most the smallest top key, when the top is not empty
  * @ld_tmax:    at least the largest top key, when the top is not empty
@@ -254,8 +253,7 @@ struct sq_ladder__rung {
  * @ld_rung:    the rungs; rung r's buckets start at sq_ladder__base(r)
  * @ld_map:     bit b set iff ld_bk[b] is not empty
  * @ld_bk:      the buckets of every rung; valid only where ld_map says so
- * @ld_run:     the pile's runs, run r of rank r; valid only where ld_pmap
- *              says so
+ * @ld_run:     the pile's runs, valid only where ld_pmap says so
  */
 struct sq_ladder {
 	struct sq_ladder__list ld_bottom;
