@@ -6079,8 +6079,6 @@ static inline int sq_tring_check(const struct sq_tring *q)
  *   SQ_LADDER_THRES    the most nodes a bucket may hold and still be
  *                      sorted into the bottom, 2..1024
  * The defaults and why they were chosen: doc/ladder.md.
- *
- * Context: no allocation, no locks (the caller serialises), no recursion.
  */
 #ifndef SMARTQ_LADDER_H
 #define SMARTQ_LADDER_H

@@ -121,8 +121,6 @@
  *   SQ_LADDER_THRES    the most nodes a bucket may hold and still be
  *                      sorted into the bottom, 2..1024
  * The defaults and why they were chosen: doc/ladder.md.
- *
- * Context: no allocation, no locks (the caller serialises), no recursion.
  */
 #ifndef SMARTQ_LADDER_H
 #define SMARTQ_LADDER_H
